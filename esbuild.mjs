@@ -1,0 +1,48 @@
+// Bundles the VS Code extension and the zot-host CLI.
+//   node esbuild.mjs               development build (sourcemaps)
+//   node esbuild.mjs --production  minified, no sourcemaps (what the VSIX ships)
+//   node esbuild.mjs --watch       rebuild on change
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Reports build results in the format VS Code's esbuild problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of [...result.errors, ...result.warnings]) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: watch ? 'silent' : 'warning',
+  legalComments: 'none',
+  plugins: watch ? [problemMatcher] : [],
+};
+
+const targets = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}
