@@ -3,6 +3,9 @@
 //   node esbuild.mjs --production  minified, no sourcemaps (what the VSIX ships)
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -32,6 +35,7 @@ const common = {
   sourcesContent: false,
   logLevel: watch ? 'silent' : 'warning',
   legalComments: 'none',
+  define: { __HOST_VERSION__: JSON.stringify(version) },
   plugins: watch ? [problemMatcher] : [],
 };
 
@@ -39,6 +43,8 @@ const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
+// The host as a library, for the tests and the benchmark; not shipped in the VSIX.
+if (!production) targets.push({ ...common, entryPoints: ['src/host/index.ts'], outfile: 'dist/host.js' });
 
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));

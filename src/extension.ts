@@ -1,0 +1,2 @@
+/** VS Code entry point; everything VS Code-specific lives in src/vscode. */
+export { activate, deactivate } from './vscode/activate.js';

@@ -1,0 +1,102 @@
+/**
+ * zot tools as an MCP server: the same bridge serves stdio (`zot-host mcp`)
+ * and, inside VS Code, a Streamable HTTP endpoint for agent mode. Each MCP
+ * tool call goes the agent's way (intercepts, the tool_call event, the call),
+ * and MCP cancellation cancels the zot call.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
+import type { ContentBlock } from '../protocol/index.js';
+import { HOST_VERSION, type ToolOutcome, type ZotHost } from '../host/index.js';
+
+export function createBridgeServer(host: ZotHost): { server: Server; dispose(): void } {
+  const server = new Server(
+    { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION },
+    { capabilities: { tools: { listChanged: true } }, instructions: 'Tools provided by zot extensions running on this machine.' },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // A client that lists right after connecting sees every tool: wait for the ready phase first.
+    await host.whenLoaded();
+    return { tools: listTools(host) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    await host.whenLoaded();
+    const source = new CancellationTokenSource();
+    const onAbort = (): void => source.cancel();
+    extra.signal.addEventListener('abort', onAbort, { once: true });
+    if (extra.signal.aborted) source.cancel();
+    try {
+      const outcome = await host.runToolCall(request.params.name, request.params.arguments ?? {}, {
+        token: source.token,
+        toolId: `mcp-${String(extra.requestId)}`,
+      });
+      return toCallToolResult(outcome);
+    } finally {
+      extra.signal.removeEventListener('abort', onAbort);
+      source.dispose();
+    }
+  });
+
+  let initialized = false;
+  server.oninitialized = () => (initialized = true);
+  const sub = host.onDidChangeRegistry(() => {
+    if (initialized) server.sendToolListChanged().catch(() => undefined);
+  });
+  return { server, dispose: () => sub.dispose() };
+}
+
+/** Active tools; interactive ones only where the host can show their UI. */
+export function listTools(host: ZotHost): Tool[] {
+  return host
+    .tools()
+    .filter((t) => t.active && (host.interactive || !t.interactive))
+    .map((t) => ({
+      name: t.name,
+      description: t.description || `${t.name} (from the zot extension ${t.extension})`,
+      inputSchema: objectSchema(t.schema),
+      ...(t.interactive && { annotations: { title: t.name, readOnlyHint: false } }),
+    }));
+}
+
+/** MCP requires an object schema at the top; zot only requires valid JSON. */
+function objectSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
+  return (schema.type === 'object' ? schema : { ...schema, type: 'object' }) as Tool['inputSchema'];
+}
+
+export function toCallToolResult(o: ToolOutcome): CallToolResult {
+  if (o.outcome !== 'completed') {
+    const text = o.content.length ? `${blocksText(o.content)}\n(${o.outcome.replace('_', ' ')}: ${o.message})` : `${o.outcome.replace('_', ' ')}: ${o.message}`;
+    return { isError: true, content: [{ type: 'text', text }] };
+  }
+  const content = toMcpContent(o.content);
+  return { isError: o.isError, content };
+}
+
+export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] {
+  const out: CallToolResult['content'] = [];
+  for (const b of blocks) {
+    const r = b as Record<string, unknown>;
+    if (b.type === 'text') {
+      if (typeof r.text === 'string' && r.text !== '') out.push({ type: 'text', text: r.text });
+    } else if (b.type === 'image' && typeof r.data === 'string' && typeof r.mime_type === 'string' && isBase64(r.data)) {
+      out.push({ type: 'image', data: r.data, mimeType: r.mime_type });
+    } else if (b.type === 'image') {
+      out.push({ type: 'text', text: '[an image the extension sent could not be decoded]' });
+    } else {
+      out.push({ type: 'text', text: `[unknown block type "${b.type}" from the extension]` });
+    }
+  }
+  if (out.length === 0) out.push({ type: 'text', text: '(the extension returned no content)' });
+  return out;
+}
+
+function blocksText(blocks: ContentBlock[]): string {
+  return blocks.map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${b.type}]`)).join('\n');
+}
+
+export function isBase64(s: string): boolean {
+  return s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
+}

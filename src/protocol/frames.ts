@@ -1,0 +1,149 @@
+/**
+ * The zot extension wire format (see PROTOCOL.md). One frame is one JSON
+ * object on one line. Field names are snake_case on the wire and kept so here,
+ * so a frame type is exactly what crosses the pipe.
+ *
+ * Naming follows zot's own extproto: `…FromExt` is sent by the extension,
+ * `…FromHost` by the host; shared payloads carry no suffix.
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+/** Capabilities an extension may list in `hello`. Only `tool_cancel` changes host behaviour. */
+export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'tool_cancel'] as const;
+
+/** Lifecycle events the host emits. Extensions may subscribe to any name; these are the ones that occur. */
+export const KNOWN_EVENTS = ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'] as const;
+
+/** The only events that can be intercepted. */
+export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message', 'before_agent_start'] as const;
+export type InterceptableEvent = (typeof INTERCEPTABLE_EVENTS)[number];
+
+/** Key names the host forwards to a focused panel; a typed character is `rune` with `text`. */
+export const PANEL_KEYS = [
+  'up', 'down', 'left', 'right', 'enter', 'esc', 'tab',
+  'pageup', 'pagedown', 'home', 'end', 'backspace', 'delete', 'rune',
+] as const;
+export type PanelKey = (typeof PANEL_KEYS)[number];
+
+export const COMMAND_ACTIONS = ['prompt', 'insert', 'display', 'open_panel', 'noop'] as const;
+export type CommandAction = (typeof COMMAND_ACTIONS)[number];
+
+export const NOTIFY_LEVELS = ['info', 'success', 'warn', 'error'] as const;
+export type NotifyLevel = (typeof NOTIFY_LEVELS)[number];
+
+export type JsonObject = { [key: string]: unknown };
+
+// ---- shared payloads ----
+
+export interface TextBlock { type: 'text'; text: string }
+export interface ImageBlock { type: 'image'; mime_type: string; data: string }
+/** A block of a tool result. Unknown block types are kept as sent and shown as text naming the type. */
+export type ContentBlock = TextBlock | ImageBlock | { type: string; [key: string]: unknown };
+
+export interface PanelSpec {
+  id: string;
+  title?: string;
+  lines?: string[];
+  footer?: string;
+  /**
+   * Additive field of this host: the `id` of the interactive `tool_call` this
+   * panel serves. zot ignores it; here, dismissing the panel cancels that call.
+   */
+  tool_call_id?: string;
+}
+
+// ---- extension -> host ----
+
+export interface HelloFromExt { type: 'hello'; name: string; version?: string; capabilities?: string[] }
+export interface RegisterCommandFromExt { type: 'register_command'; name: string; description?: string }
+export interface RegisterToolFromExt {
+  type: 'register_tool';
+  name: string;
+  description?: string;
+  /** A JSON Schema object. Older extensions may send it as a JSON string. */
+  schema?: unknown;
+  deferred?: boolean;
+  interactive?: boolean;
+}
+export interface SubscribeFromExt { type: 'subscribe'; events?: string[]; intercept?: string[] }
+export interface ReadyFromExt { type: 'ready' }
+export interface CommandResponseFromExt {
+  type: 'command_response';
+  id: string;
+  action?: string;
+  prompt?: string;
+  insert?: string;
+  display?: string;
+  open_panel?: PanelSpec;
+  error?: string;
+}
+export interface ToolResultFromExt { type: 'tool_result'; id: string; content?: ContentBlock[]; is_error?: boolean }
+export interface EventInterceptResponseFromExt {
+  type: 'event_intercept_response';
+  id: string;
+  block?: boolean;
+  reason?: string;
+  modified_args?: JsonObject;
+  replace_text?: string;
+}
+export interface NotifyFromExt { type: 'notify'; level?: string; message: string }
+export interface ClearNotesFromExt { type: 'clear_notes' }
+export interface SubmitFromExt { type: 'submit'; text: string }
+export interface SubmitSlashFromExt { type: 'submit_slash'; text: string }
+export interface OpenPanelFromExt { type: 'open_panel'; panel: PanelSpec }
+export interface PanelRenderFromExt { type: 'panel_render'; panel_id: string; title?: string; lines?: string[]; footer?: string }
+export interface PanelCloseFromExt { type: 'panel_close'; panel_id: string }
+export interface ShutdownAckFromExt { type: 'shutdown_ack' }
+/** zot's generic failure frame; with an `id` it answers that request. */
+export interface ErrorFrame { type: 'error'; id?: string; message?: string }
+
+export type FrameFromExt =
+  | HelloFromExt | RegisterCommandFromExt | RegisterToolFromExt | SubscribeFromExt | ReadyFromExt
+  | CommandResponseFromExt | ToolResultFromExt | EventInterceptResponseFromExt
+  | NotifyFromExt | ClearNotesFromExt | SubmitFromExt | SubmitSlashFromExt
+  | OpenPanelFromExt | PanelRenderFromExt | PanelCloseFromExt | ShutdownAckFromExt | ErrorFrame;
+
+export type FrameFromExtType = FrameFromExt['type'];
+
+// ---- host -> extension ----
+
+export interface HelloAckFromHost {
+  type: 'hello_ack';
+  protocol_version: number;
+  zot_version: string;
+  provider: string;
+  model: string;
+  cwd: string;
+  extension_dir: string;
+  data_dir: string;
+}
+export interface CommandInvokedFromHost { type: 'command_invoked'; id: string; name: string; args: string }
+export interface ToolCallFromHost { type: 'tool_call'; id: string; name: string; args: JsonObject }
+export interface ToolCancelFromHost { type: 'tool_cancel'; id: string }
+export interface EventPayload {
+  step?: number;
+  stop?: string;
+  error?: string;
+  tool_id?: string;
+  tool_name?: string;
+  tool_args?: JsonObject;
+  text?: string;
+  [key: string]: unknown;
+}
+export interface EventFromHost extends EventPayload { type: 'event'; event: string }
+export interface EventInterceptFromHost extends EventPayload { type: 'event_intercept'; id: string; event: string }
+export interface PanelKeyFromHost { type: 'panel_key'; panel_id: string; key: PanelKey; text?: string }
+export interface PanelResizeFromHost { type: 'panel_resize'; panel_id: string; width: number; height: number }
+export interface PanelCloseFromHost { type: 'panel_close'; panel_id: string }
+export interface ShutdownFromHost { type: 'shutdown' }
+
+export type FrameFromHost =
+  | HelloAckFromHost | CommandInvokedFromHost | ToolCallFromHost | ToolCancelFromHost
+  | EventFromHost | EventInterceptFromHost | PanelKeyFromHost | PanelResizeFromHost
+  | PanelCloseFromHost | ShutdownFromHost;
+
+/** One encode function for every outbound frame: compact JSON and the terminating LF. */
+export function encodeFrame(frame: FrameFromHost): string {
+  return JSON.stringify(frame) + '\n';
+}

@@ -1,0 +1,3 @@
+export * from './frames.js';
+export * from './lineSplitter.js';
+export * from './validate.js';

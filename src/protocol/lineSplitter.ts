@@ -1,0 +1,105 @@
+/**
+ * Splits a byte stream into lines, in linear time however the bytes are
+ * chunked: every byte is scanned for a newline once, and a line that spans
+ * chunks is assembled once, when its newline arrives.
+ *
+ * A `\r` before the `\n` is removed. A line longer than `maxLineBytes` is
+ * dropped as it streams in (never buffered whole) and reported, and the lines
+ * after it arrive normally.
+ */
+
+/** zot accepts 4 MiB; this host accepts twice that so a 4 MiB payload plus escaping fits. */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** How much of a dropped line is kept to say what it was. */
+const HEAD_BYTES = 256;
+const LF = 0x0a;
+const CR = 0x0d;
+
+export interface LineSink {
+  line(bytes: Uint8Array): void;
+  /**
+   * A line over the limit was dropped; `bytes` is its length, counted up to
+   * its end, and `head` its first bytes (enough to name the frame's type and id).
+   */
+  oversized(bytes: number, head: Uint8Array): void;
+}
+
+export class LineSplitter {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  /** Bytes of an oversized line seen so far; -1 while not discarding. */
+  private discarded = -1;
+  private discardedHead: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly sink: LineSink, readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    const end = chunk.length;
+    while (start < end) {
+      const nl = chunk.indexOf(LF, start);
+      if (nl === -1) {
+        this.keep(chunk, start, end);
+        return;
+      }
+      if (this.discarded >= 0) {
+        this.sink.oversized(this.discarded + (nl - start), this.discardedHead);
+        this.discarded = -1;
+      } else if (this.pendingBytes === 0) {
+        if (nl - start > this.maxLineBytes) this.sink.oversized(nl - start, chunk.slice(start, start + HEAD_BYTES));
+        else this.emit(chunk.subarray(start, nl));
+      } else {
+        const total = this.pendingBytes + (nl - start);
+        if (total > this.maxLineBytes) {
+          this.sink.oversized(total, this.pending[0]!.slice(0, HEAD_BYTES));
+        } else {
+          const whole = new Uint8Array(total);
+          let at = 0;
+          for (const part of this.pending) { whole.set(part, at); at += part.length; }
+          whole.set(chunk.subarray(start, nl), at);
+          this.emit(whole);
+        }
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
+      start = nl + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline still counts. */
+  end(): void {
+    if (this.discarded >= 0) {
+      this.sink.oversized(this.discarded, this.discardedHead);
+    } else if (this.pendingBytes > 0) {
+      const whole = new Uint8Array(this.pendingBytes);
+      let at = 0;
+      for (const part of this.pending) { whole.set(part, at); at += part.length; }
+      this.emit(whole);
+    }
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.discarded = -1;
+  }
+
+  private keep(chunk: Uint8Array, start: number, end: number): void {
+    const size = end - start;
+    if (this.discarded >= 0) {
+      this.discarded += size;
+    } else if (this.pendingBytes + size > this.maxLineBytes) {
+      this.discardedHead = (this.pending[0] ?? chunk.subarray(start, end)).slice(0, HEAD_BYTES);
+      this.discarded = this.pendingBytes + size;
+      this.pending = [];
+      this.pendingBytes = 0;
+    } else {
+      // Stream chunks are never reused by their producer, so a view is enough.
+      this.pending.push(chunk.subarray(start, end));
+      this.pendingBytes += size;
+    }
+  }
+
+  private emit(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.sink.line(n > 0 && bytes[n - 1] === CR ? bytes.subarray(0, n - 1) : bytes);
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Parsing and validation of inbound frames. Every problem becomes a
+ * `FrameProblem` naming what is wrong; nothing here throws, so one bad line
+ * never stops the stream.
+ */
+import type { FrameFromExt, FrameFromExtType } from './frames.js';
+
+export type ParseResult =
+  | { ok: true; frame: FrameFromExt }
+  /** `type` and `id` are set when the frame got far enough to name them, so a reply can still fail its request. */
+  | { ok: false; problem: string; type?: string; id?: string };
+
+type FieldKind = 'string' | 'boolean' | 'string[]' | 'panel' | 'blocks' | 'any';
+interface FieldSpec { [field: string]: [FieldKind, 'required' | 'optional'] }
+
+const S = (req: 'required' | 'optional' = 'optional'): [FieldKind, 'required' | 'optional'] => ['string', req];
+
+/** What each inbound frame type carries. Extra fields are ignored (zot's SDKs may add some). */
+const FROM_EXT: Record<FrameFromExtType, FieldSpec> = {
+  hello: { name: S('required'), version: S(), capabilities: ['string[]', 'optional'] },
+  register_command: { name: S('required'), description: S() },
+  register_tool: {
+    name: S('required'), description: S(), schema: ['any', 'optional'],
+    deferred: ['boolean', 'optional'], interactive: ['boolean', 'optional'],
+  },
+  subscribe: { events: ['string[]', 'optional'], intercept: ['string[]', 'optional'] },
+  ready: {},
+  command_response: {
+    id: S('required'), action: S(), prompt: S(), insert: S(), display: S(), error: S(),
+    open_panel: ['panel', 'optional'],
+  },
+  tool_result: { id: S('required'), content: ['blocks', 'optional'], is_error: ['boolean', 'optional'] },
+  // modified_args is checked by the host, which keeps the rest of the answer when only it is wrong.
+  event_intercept_response: {
+    id: S('required'), block: ['boolean', 'optional'], reason: S(), modified_args: ['any', 'optional'], replace_text: S(),
+  },
+  notify: { level: S(), message: S('required') },
+  clear_notes: {},
+  submit: { text: S('required') },
+  submit_slash: { text: S('required') },
+  open_panel: { panel: ['panel', 'required'] },
+  panel_render: { panel_id: S('required'), title: S(), lines: ['string[]', 'optional'], footer: S() },
+  panel_close: { panel_id: S('required') },
+  shutdown_ack: {},
+  error: { id: S(), message: S() },
+};
+
+export function isFrameFromExtType(type: string): type is FrameFromExtType {
+  return Object.prototype.hasOwnProperty.call(FROM_EXT, type);
+}
+
+/** Parses one line of text into a validated frame. */
+export function parseFrame(text: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, problem: `not JSON (${(err as Error).message}): ${preview(text)}` };
+  }
+  return validateFrame(value, text);
+}
+
+/** Validates an already parsed JSON value as a frame from an extension. */
+export function validateFrame(value: unknown, text?: string): ParseResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return { ok: false, problem: `frame is ${kind}, not an object${text === undefined ? '' : `: ${preview(text)}`}` };
+  }
+  const obj = value as Record<string, unknown>;
+  const type = obj.type;
+  const id = typeof obj.id === 'string' ? obj.id : undefined;
+  if (type === undefined) return { ok: false, problem: 'frame has no "type"', ...(id !== undefined && { id }) };
+  if (typeof type !== 'string') return { ok: false, problem: `frame "type" must be a string, got ${describe(type)}` };
+  if (!isFrameFromExtType(type)) return { ok: false, problem: `unknown frame type "${type}"`, type, ...(id !== undefined && { id }) };
+
+  const spec = FROM_EXT[type];
+  for (const field in spec) {
+    const [kind, req] = spec[field]!;
+    const v = obj[field];
+    if (v === undefined || v === null) {
+      if (req === 'required') return fail(type, id, `field "${field}" is required`);
+      // Optional nulls (common from Python and JS SDKs) mean "absent".
+      if (v === null) delete obj[field];
+      continue;
+    }
+    const problem = checkKind(kind, v);
+    if (problem) return fail(type, id, `field "${field}" ${problem}`);
+  }
+  return { ok: true, frame: obj as unknown as FrameFromExt };
+}
+
+function fail(type: string, id: string | undefined, problem: string): ParseResult {
+  return { ok: false, problem: `"${type}" frame: ${problem}`, type, ...(id !== undefined && { id }) };
+}
+
+function checkKind(kind: FieldKind, v: unknown): string | undefined {
+  switch (kind) {
+    case 'any':
+      return undefined;
+    case 'string':
+      return typeof v === 'string' ? undefined : `must be a string, got ${describe(v)}`;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : `must be a boolean, got ${describe(v)}`;
+    case 'string[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings';
+    case 'blocks':
+      if (!Array.isArray(v)) return `must be a list of content blocks, got ${describe(v)}`;
+      for (let i = 0; i < v.length; i++) {
+        const b = v[i];
+        if (typeof b !== 'object' || b === null || Array.isArray(b) || typeof (b as { type?: unknown }).type !== 'string') {
+          return `item ${i} must be an object with a string "type"`;
+        }
+      }
+      return undefined;
+    case 'panel': {
+      if (typeof v !== 'object' || Array.isArray(v)) return `must be a panel object, got ${describe(v)}`;
+      const p = v as Record<string, unknown>;
+      if (typeof p.id !== 'string' || p.id === '') return 'must have a non-empty string "id"';
+      for (const f of ['title', 'footer', 'tool_call_id']) {
+        if (p[f] !== undefined && p[f] !== null && typeof p[f] !== 'string') return `"${f}" must be a string`;
+      }
+      if (p.lines !== undefined && p.lines !== null && !(Array.isArray(p.lines) && p.lines.every((x) => typeof x === 'string'))) {
+        return '"lines" must be a list of strings';
+      }
+      return undefined;
+    }
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`.slice(0, 60);
+}
+
+/** A short, single-line preview of offending input for diagnostics. */
+export function preview(text: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
+}
