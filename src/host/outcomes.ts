@@ -39,5 +39,6 @@ export function stoppedMessage(what: 'canceled' | 'timed_out', told: boolean, ti
 }
 
 export function formatMs(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
   return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }

@@ -52,7 +52,7 @@ export class LineSplitter {
       } else {
         const total = this.pendingBytes + (nl - start);
         if (total > this.maxLineBytes) {
-          this.sink.oversized(total, this.pending[0]!.slice(0, HEAD_BYTES));
+          this.sink.oversized(total, headOf(this.pending, chunk.subarray(start, nl)));
         } else {
           const whole = new Uint8Array(total);
           let at = 0;
@@ -86,8 +86,9 @@ export class LineSplitter {
     const size = end - start;
     if (this.discarded >= 0) {
       this.discarded += size;
+      if (this.discardedHead.length < HEAD_BYTES) this.discardedHead = headOf([this.discardedHead], chunk.subarray(start, end));
     } else if (this.pendingBytes + size > this.maxLineBytes) {
-      this.discardedHead = (this.pending[0] ?? chunk.subarray(start, end)).slice(0, HEAD_BYTES);
+      this.discardedHead = headOf(this.pending, chunk.subarray(start, end));
       this.discarded = this.pendingBytes + size;
       this.pending = [];
       this.pendingBytes = 0;
@@ -102,4 +103,17 @@ export class LineSplitter {
     const n = bytes.length;
     this.sink.line(n > 0 && bytes[n - 1] === CR ? bytes.subarray(0, n - 1) : bytes);
   }
+}
+
+/** The first HEAD_BYTES of some parts followed by `extra`, copied. */
+function headOf(parts: Uint8Array[], extra: Uint8Array): Uint8Array {
+  const head = new Uint8Array(HEAD_BYTES);
+  let at = 0;
+  for (const part of [...parts, extra]) {
+    if (at >= HEAD_BYTES) break;
+    const take = part.subarray(0, HEAD_BYTES - at);
+    head.set(take, at);
+    at += take.length;
+  }
+  return head.subarray(0, at);
 }

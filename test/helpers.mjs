@@ -1,0 +1,98 @@
+// Shared test helpers: temporary extension folders, hosts with short timings
+// that are always disposed, and waiting on conditions.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const lib = require(path.join(ROOT, 'dist', 'host.js'));
+export const BEHAVE = path.join(ROOT, 'test', 'fixtures', 'node', 'behave.js');
+export const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+export function tmpdir(prefix = 'zot-test-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes an extension folder whose program is the scriptable fixture. */
+export function makeExt(root, folder, cfg = {}, manifest = {}) {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  const m = { name: cfg.name ?? folder, version: '1.0.0', exec: 'node', args: [BEHAVE, JSON.stringify({ name: cfg.name ?? folder, ...cfg })], ...manifest };
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(m, null, 2));
+  return dir;
+}
+
+export const FAST = {
+  helloTimeoutMs: 3000,
+  readyGraceMs: 2000,
+  shutdownGraceMs: 500,
+  killAfterMs: 300,
+  restartBaseDelayMs: 50,
+  restartMaxDelayMs: 200,
+};
+
+/** A host over the given folders, disposed when the test ends. */
+export async function startHost(t, extensionPaths, opts = {}) {
+  const zotHome = opts.zotHome ?? tmpdir('zot-home-');
+  const host = new lib.ZotHost({ cwd: opts.cwd ?? zotHome, zotHome, extensionPaths, discover: opts.discover ?? false, ...opts, timing: { ...FAST, ...opts.timing } });
+  const logs = [];
+  host.onLog((e) => logs.push(e));
+  host.logs = logs;
+  host.stderrOf = (name) => logs.filter((e) => e.extension === name && e.kind === 'stderr').map((e) => e.line);
+  host.received = (name, type) => host.stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
+  t.after(() => host.dispose());
+  if (opts.noStart !== true) await host.start();
+  return host;
+}
+
+export async function waitFor(what, fn, ms = 5000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a process is alive and not a zombie. */
+export function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** A UI that records every call, for asserting what the host asked of it. */
+export class RecordingUI {
+  interactive = true;
+  calls = [];
+  constructor(overrides = {}) {
+    Object.assign(this, overrides);
+  }
+  record(kind, ...args) {
+    this.calls.push({ kind, args });
+  }
+  notify(ext, level, message) { this.record('notify', ext.name, level, message); }
+  clearNotes(ext) { this.record('clearNotes', ext.name); }
+  submit(ext, text) { this.record('submit', ext.name, text); }
+  submitSlash(ext, text) { this.record('submitSlash', ext.name, text); }
+  insert(ext, text) { this.record('insert', ext.name, text); }
+  display(ext, text) { this.record('display', ext.name, text); }
+  openPanel(p) { this.record('openPanel', p.key, { ...p, extension: p.extension.name }); }
+  renderPanel(p) { this.record('renderPanel', p.key, { ...p, extension: p.extension.name }); }
+  closePanel(p) { this.record('closePanel', p.key); }
+  of(kind) { return this.calls.filter((c) => c.kind === kind); }
+}

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+test('events reach only their subscribers, fire-and-forget', async (t) => {
+  const root = tmpdir();
+  const sub = makeExt(root, 'sub', { subscribe: { events: ['turn_start', 'turn_end', 'custom_thing'] } });
+  const other = makeExt(root, 'other', { subscribe: { events: ['assistant_message'] } });
+  const host = await startHost(t, [sub, other]);
+  const r = host.emit('turn_start', { step: 1 });
+  assert.equal(r, undefined, 'emit returns nothing to wait on');
+  host.emit('turn_end', { stop: 'end_turn', error: 'x' });
+  host.emit('custom_thing', { text: 'any subscribed name' });
+  host.emit('session_start');
+  await waitFor('events', () => host.received('sub', 'event').length === 3);
+  assert.deepEqual(host.received('sub', 'event'), [
+    { type: 'event', event: 'turn_start', step: 1 },
+    { type: 'event', event: 'turn_end', stop: 'end_turn', error: 'x' },
+    { type: 'event', event: 'custom_thing', text: 'any subscribed name' },
+  ]);
+  assert.equal(host.received('other', 'event').length, 0);
+});
+
+test('intercepts run serially in load order: rewrites chain, the first block wins and later subscribers are not asked', async (t) => {
+  const root = tmpdir();
+  const a = makeExt(root, 'a', { subscribe: { intercept: ['tool_call', 'assistant_message'] }, interceptReplies: { tool_call: { modified_args: { x: 1 } }, assistant_message: { replace_text: 'from a' } } });
+  const b = makeExt(root, 'b', { subscribe: { intercept: ['tool_call', 'assistant_message'] }, interceptReplies: { tool_call: { modified_args: { x: 2, y: true } } } });
+  const host = await startHost(t, [a, b]);
+  const r = await host.intercept('tool_call', { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 0 } });
+  assert.deepEqual(r, { blocked: false, payload: { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 2, y: true } } });
+  const [seenByB] = host.received('b', 'event_intercept');
+  assert.deepEqual(seenByB.tool_args, { x: 1 }, 'b sees what a rewrote');
+  const msg = await host.intercept('assistant_message', { text: 'original' });
+  assert.equal(msg.payload.text, 'from a');
+  assert.equal(host.received('b', 'event_intercept')[1].text, 'from a');
+
+  const c = makeExt(root, 'c', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'not now' } } });
+  const d = makeExt(root, 'd', { subscribe: { intercept: ['turn_start'] } });
+  const host2 = await startHost(t, [c, d]);
+  assert.deepEqual(await host2.intercept('turn_start', { step: 3 }), { blocked: true, reason: 'not now', by: 'c' });
+  assert.equal(host2.received('d', 'event_intercept').length, 0);
+});
+
+test('a subscriber that does not answer in time counts as allow; a non-object modified_args is ignored with a diagnostic', async (t) => {
+  const root = tmpdir();
+  const mute = makeExt(root, 'mute', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: 'ignore' } });
+  const bad = makeExt(root, 'bad', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: { modified_args: [1, 2] } } });
+  const host = await startHost(t, [mute, bad], { timing: { interceptTimeoutMs: 200 } });
+  const started = Date.now();
+  const r = await host.intercept('tool_call', { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } });
+  assert.ok(Date.now() - started >= 190);
+  assert.deepEqual(r, { blocked: false, payload: { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } } });
+  assert.match(host.get('mute').problems.map((p) => p.message).join(), /did not answer the tool_call intercept within 200 ms; treated as allow/);
+  assert.match(host.get('bad').problems.map((p) => p.message).join(), /ignored modified_args.*must be an object/);
+});
+
+test('runToolCall: a blocked call is not run and carries the reason; modified args are what runs; the tool_call event follows', async (t) => {
+  const root = tmpdir();
+  const guard = makeExt(root, 'guard', {
+    subscribe: { events: ['tool_call'], intercept: ['tool_call'] },
+    interceptReplies: { tool_call: { modified_args: { patched: true } } },
+  });
+  const tools = makeExt(root, 'tools', { tools: [{ name: 'echo' }] });
+  const host = await startHost(t, [guard, tools]);
+  const o = await host.runToolCall('echo', { patched: false }, { toolId: 'model-1' });
+  assert.equal(o.content[0].text, '{"patched":true}');
+  const [ev] = await waitFor('event', () => host.received('guard', 'event').length && host.received('guard', 'event'));
+  assert.deepEqual(ev, { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: true } });
+
+  const blocker = makeExt(root, 'blocker', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: { block: true, reason: 'rm -rf is not allowed' } } });
+  const host2 = await startHost(t, [blocker, tools]);
+  const b = await host2.runToolCall('echo', {});
+  assert.deepEqual(b, { outcome: 'not_run', extension: 'tools', isError: true, content: [{ type: 'text', text: 'rm -rf is not allowed' }], message: 'blocked by extension "blocker": rm -rf is not allowed' });
+  assert.equal(host2.received('tools', 'tool_call').length, 0);
+});

@@ -1,0 +1,180 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { alive, lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+test('handshake: hello_ack carries protocol version, host version, model, cwd and folders', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'hs', { commands: [{ name: 'x' }] });
+  const project = tmpdir('zot-proj-');
+  const host = await startHost(t, [dir], { cwd: project, noStart: true });
+  host.setModel('copilot', 'gpt-test');
+  await host.start();
+  const rt = host.get('hs');
+  assert.equal(rt.state, 'ready');
+  assert.equal(rt.version, '1.2.3');
+  assert.deepEqual(rt.capabilities, ['commands', 'tools']);
+  const [ack] = await waitFor('hello_ack', () => host.received('hs', 'hello_ack').length && host.received('hs', 'hello_ack'));
+  assert.deepEqual(ack, {
+    type: 'hello_ack', protocol_version: 1, zot_version: lib.HOST_VERSION, provider: 'copilot', model: 'gpt-test',
+    cwd: project, extension_dir: dir, data_dir: dir,
+  });
+  assert.notEqual(lib.HOST_VERSION, '0.0.0-dev');
+});
+
+test('an extension that never sends ready is auto-ready after 250 ms of silence; a slow one is marked ready-timed-out', async (t) => {
+  const root = tmpdir();
+  const quiet = makeExt(root, 'quiet', { noReady: true, tools: [{ name: 'q' }] });
+  const slow = makeExt(root, 'slow', { trickle: { count: 12, everyMs: 100 } });
+  const host = await startHost(t, [quiet, slow], { timing: { readyGraceMs: 600 } });
+  assert.equal(host.get('quiet').state, 'auto_ready');
+  assert.equal(host.get('slow').state, 'ready_timed_out');
+  assert.ok(host.findTool('q'), 'registrations of an auto-ready extension count');
+  await waitFor('late ready', () => host.get('slow').state === 'ready');
+  const report = host.diagnostics().find((r) => r.name === 'slow');
+  assert.match(report.diagnostics.join('\n'), /ready grace/);
+});
+
+test('exit before hello fails loading with the exit status and the log location', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'early', { exitBeforeHello: 4 });
+  const host = await startHost(t, [dir]);
+  const rt = host.get('early');
+  assert.equal(rt.state, 'failed');
+  assert.match(rt.error, /exited with code 4 before sending hello/);
+  assert.ok(rt.error.includes(rt.logPath));
+  const log = fs.readFileSync(rt.logPath, 'utf8');
+  assert.match(log, /--- .* start early/);
+  assert.match(log, /exiting before hello/, 'stderr goes to the zot log file');
+});
+
+test('an extension that never says hello fails after the bounded wait and is stopped', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'mute', { noHello: true });
+  const host = await startHost(t, [dir], { timing: { helloTimeoutMs: 400, readyGraceMs: 3000 } });
+  const rt = host.get('mute');
+  await waitFor('failed', () => rt.state === 'failed');
+  assert.match(rt.error, /did not send hello within 400 ms/);
+  await waitFor('process gone', () => rt.pid === undefined);
+});
+
+test('a first frame that is not hello fails loading', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'rude', { firstFrame: { type: 'register_tool', name: 'x', schema: {} } });
+  const host = await startHost(t, [dir]);
+  const rt = host.get('rude');
+  await waitFor('failed', () => rt.state === 'failed');
+  assert.match(rt.error, /first frame was "register_tool", not "hello"/);
+});
+
+test('the manifest name wins over the name in hello', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'real-name', { helloName: 'other' });
+  const host = await startHost(t, [dir]);
+  assert.equal(host.get('real-name').state, 'ready');
+  assert.match(host.get('real-name').problems.map((p) => p.message).join(), /hello names it "other"/);
+});
+
+test('disabled and shadowed extensions are listed, not started', async (t) => {
+  const root = tmpdir();
+  const off = makeExt(root, 'off', {}, { enabled: false });
+  const a = makeExt(root, 'a', { name: 'twin' });
+  const b = makeExt(root, 'b', { name: 'twin' });
+  const host = await startHost(t, [off, a, b]);
+  const states = host.diagnostics().map((r) => [r.dir, r.state]);
+  assert.deepEqual(states, [[off, 'disabled'], [a, 'ready'], [b, 'disabled']]);
+  assert.equal(host.get('off').pid, undefined);
+});
+
+test('a crash restarts the extension with backoff; past the budget it is failed with a message saying so', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'crashy', { crashAfterMs: 100, tools: [{ name: 'c' }] });
+  const host = await startHost(t, [dir], { timing: { restartMax: 2, restartBaseDelayMs: 20 } });
+  const rt = host.get('crashy');
+  const states = [];
+  host.onDidChangeState((r) => r === rt && states.push(r.state));
+  await waitFor('failed', () => rt.state === 'failed', 8000);
+  assert.match(rt.error, /crashed 3 times within 3 min.*not restarting it again/s);
+  assert.ok(states.filter((s) => s === 'restarting').length === 2, `restarted twice: ${states.join(' ')}`);
+  assert.ok(states.includes('ready'));
+  assert.equal(host.findTool('c'), undefined, 'a dead extension provides nothing');
+});
+
+test('a restarted extension serves again; a requested stop is never followed by a restart', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'phoenix', { tools: [{ name: 'boom', behaviour: 'crash' }, { name: 'ok' }] });
+  const host = await startHost(t, [dir]);
+  const rt = host.get('phoenix');
+  const firstPid = rt.pid;
+  const o = await host.invokeTool('boom', {});
+  assert.equal(o.outcome, 'disconnected');
+  await waitFor('restarted', () => rt.state === 'ready' && rt.pid !== firstPid);
+  assert.equal((await host.invokeTool('ok', { n: 1 })).outcome, 'completed');
+  await host.stopExtension('phoenix');
+  assert.equal(rt.state, 'stopped');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(rt.state, 'stopped');
+  assert.equal(rt.pid, undefined);
+  await host.startExtension('phoenix');
+  assert.equal(rt.state, 'ready');
+});
+
+test('stop ladder: an extension that ignores shutdown and SIGTERM, with a grandchild, is gone when dispose resolves', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'stubborn', { ignoreShutdown: true, ignoreSigterm: true, grandchild: true });
+  const host = await startHost(t, [dir]);
+  const rt = host.get('stubborn');
+  const pid = rt.pid;
+  const gpid = Number(await waitFor('grandchild pid', () => host.stderrOf('stubborn').find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
+  assert.ok(alive(pid) && alive(gpid));
+  const started = Date.now();
+  await host.dispose();
+  assert.equal(alive(pid), false, 'the extension is gone');
+  assert.equal(alive(gpid), false, 'its grandchild is gone');
+  assert.ok(Date.now() - started >= 500 + 300, 'the ladder waited for the grace and SIGTERM first');
+  const log = fs.readFileSync(rt.logPath, 'utf8');
+  assert.match(log, /did not exit within 500 ms of shutdown; sending SIGTERM/);
+  assert.match(log, /ignored SIGTERM; sending SIGKILL/);
+});
+
+test('a grandchild left behind by an extension that exits politely is ended too', async (t) => {
+  const root = tmpdir();
+  const dir = makeExt(root, 'parent', { grandchild: true });
+  const host = await startHost(t, [dir]);
+  const gpid = Number(await waitFor('grandchild pid', () => host.stderrOf('parent').find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
+  await host.stopExtension('parent');
+  assert.equal(alive(gpid), false);
+});
+
+test('reload: stop all, forget registrations, rediscover (new folders too), start and wait for ready', async (t) => {
+  const project = tmpdir('zot-proj-');
+  const zotHome = tmpdir('zot-home-');
+  const explicit = makeExt(tmpdir(), 'explicit-one', { tools: [{ name: 'one' }] });
+  makeExt(path.join(zotHome, 'extensions'), 'global-one', { tools: [{ name: 'g1' }] });
+  const host = await startHost(t, [explicit], { cwd: project, zotHome, discover: true });
+  const pid = host.get('explicit-one').pid;
+  assert.deepEqual(host.tools().map((x) => x.name).sort(), ['g1', 'one']);
+  makeExt(path.join(project, '.zot', 'extensions'), 'project-new', { tools: [{ name: 'p1' }] });
+  let changes = 0;
+  host.onDidChangeRegistry(() => changes++);
+  await host.reload();
+  assert.deepEqual(host.extensions.map((e) => [e.name, e.state]), [['explicit-one', 'ready'], ['project-new', 'ready'], ['global-one', 'ready']]);
+  assert.notEqual(host.get('explicit-one').pid, pid);
+  assert.equal(alive(pid), false);
+  assert.deepEqual(host.tools().map((x) => x.name).sort(), ['g1', 'one', 'p1']);
+  await waitFor('registry change event', () => changes > 0);
+});
+
+test('the gate holds extensions back without starting them', async (t) => {
+  const root = tmpdir();
+  const a = makeExt(root, 'allowed');
+  const b = makeExt(root, 'withheld');
+  const host = await startHost(t, [a, b], { gate: (f) => (f.name === 'withheld' ? { start: false, reason: 'not trusted' } : { start: true }) });
+  assert.equal(host.get('allowed').state, 'ready');
+  assert.equal(host.get('withheld').state, 'held');
+  assert.equal(host.get('withheld').error, 'not trusted');
+  assert.equal(host.get('withheld').pid, undefined);
+  await host.startExtension('withheld');
+  assert.equal(host.get('withheld').state, 'ready');
+});

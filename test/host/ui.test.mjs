@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lib, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+const { CancellationTokenSource } = lib;
+
+test('notify, clear_notes, submit and submit_slash reach the UI in order; submit_slash without "/" is refused', async (t) => {
+  const after = [
+    { type: 'notify', level: 'success', message: 'done' },
+    { type: 'notify', level: 'shouting', message: 'unknown level' },
+    { type: 'clear_notes' },
+    { type: 'submit', text: '   ' },
+    { type: 'submit', text: 'explain this' },
+    { type: 'submit_slash', text: 'todo add' },
+    { type: 'submit_slash', text: '  /todo add milk ' },
+  ];
+  const dir = makeExt(tmpdir(), 'chatty', { commands: [{ name: 'go', reply: { action: 'noop' }, after }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [dir], { ui });
+  await host.invokeCommand('go', '');
+  await waitFor('all UI frames', () => ui.calls.length === 5);
+  assert.deepEqual(ui.calls.map((c) => [c.kind, ...c.args]), [
+    ['notify', 'chatty', 'success', 'done'],
+    ['notify', 'chatty', 'info', 'unknown level'],
+    ['clearNotes', 'chatty'],
+    ['submit', 'chatty', 'explain this'],
+    ['submitSlash', 'chatty', '/todo add milk'],
+  ]);
+  assert.match(host.get('chatty').problems.map((p) => p.message).join(), /submit_slash refused: "todo add" does not start with "\/"/);
+});
+
+test('runCommand applies each action through the UI', async (t) => {
+  const dir = makeExt(tmpdir(), 'acts', {
+    commands: [
+      { name: 'p', reply: { action: 'prompt', prompt: 'write a poem' } },
+      { name: 'i', reply: { action: 'insert', insert: 'inserted text' } },
+      { name: 'd', reply: { action: 'display', display: 'shown text' } },
+      { name: 'o', reply: { action: 'open_panel', open_panel: { id: 'main', title: 'T', lines: ['› a', '  b'], footer: 'keys' } } },
+      { name: 'e', reply: { action: 'display', display: 'ignored', error: 'it broke' } },
+      { name: 'n', reply: { action: 'noop' } },
+    ],
+  });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [dir], { ui });
+  for (const c of ['p', 'i', 'd', 'o', 'e', 'n']) assert.equal((await host.runCommand(c, '')).outcome, 'completed');
+  assert.deepEqual(ui.calls.map((c) => c.kind), ['submit', 'insert', 'display', 'openPanel', 'notify']);
+  assert.equal(ui.of('submit')[0].args[1], 'write a poem');
+  assert.deepEqual(ui.of('notify')[0].args, ['acts', 'error', '/acts: it broke']);
+  const panel = ui.of('openPanel')[0].args[1];
+  assert.deepEqual([panel.id, panel.title, panel.lines, panel.footer, panel.forToolCall], ['main', 'T', ['› a', '  b'], 'keys', false]);
+});
+
+test('panels: keys, sizes and closes reach the extension; renders and its own close reach the UI', async (t) => {
+  const dir = makeExt(tmpdir(), 'pan', { echoPanel: true, commands: [{ name: 'open', reply: { action: 'open_panel', open_panel: { id: 'p1', title: 'P', lines: ['x'] } } }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [dir], { ui });
+  await host.runCommand('open', '');
+  const key = ui.of('openPanel')[0].args[0];
+  host.panelResize(key, 80.7, 24);
+  host.panelKey(key, 'down');
+  host.panelKey(key, 'rune', 'x');
+  await waitFor('renders', () => ui.of('renderPanel').length === 2);
+  assert.deepEqual(ui.of('renderPanel').map((c) => c.args[1].lines), [['key down'], ['key rune x']]);
+  assert.equal(ui.of('renderPanel')[1].args[1].title, 'P', 'fields not in the render stay');
+  host.panelClosedByUser(key);
+  await waitFor('panel_close', () => host.received('pan', 'panel_close').length === 1);
+  assert.deepEqual(host.received('pan').filter((f) => f.type.startsWith('panel_')), [
+    { type: 'panel_resize', panel_id: 'p1', width: 80, height: 24 },
+    { type: 'panel_key', panel_id: 'p1', key: 'down' },
+    { type: 'panel_key', panel_id: 'p1', key: 'rune', text: 'x' },
+    { type: 'panel_close', panel_id: 'p1' },
+  ]);
+  assert.equal(host.openPanels.length, 0);
+});
+
+test('a panel opened during an interactive call is bound to it: dismissing it cancels the call with tool_cancel', async (t) => {
+  const ext = makeExt(tmpdir(), 'asker', {
+    caps: ['tools', 'panels', 'tool_cancel'],
+    tools: [{ name: 'ask', interactive: true, behaviour: 'cancellable' }],
+    commands: [{ name: 'noop', reply: { action: 'noop' } }],
+  });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [ext], { ui });
+  const call = host.invokeTool('ask', {});
+  const [frame] = await waitFor('call delivered', () => host.received('asker', 'tool_call').length && host.received('asker', 'tool_call'));
+  // The extension opens its panel spontaneously, naming the call explicitly.
+  await host.openPanel(host.get('asker'), { id: 'q', title: 'Pick', lines: ['› yes', '  no'], tool_call_id: frame.id });
+  const panel = ui.of('openPanel')[0].args[1];
+  assert.equal(panel.forToolCall, true);
+  host.panelClosedByUser(panel.key);
+  const o = await call;
+  assert.equal(o.outcome, 'canceled');
+  await waitFor('tool_cancel', () => host.received('asker', 'tool_cancel').some((f) => f.id === frame.id));
+  assert.deepEqual(host.received('asker', 'panel_close'), [{ type: 'panel_close', panel_id: 'q' }]);
+});
+
+test('a call cancelled elsewhere closes its bound panel in the UI and tells the extension', async (t) => {
+  const ext = makeExt(tmpdir(), 'asker2', { caps: ['tools', 'panels', 'tool_cancel'], tools: [{ name: 'ask', interactive: true, behaviour: 'cancellable' }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [ext], { ui });
+  const src = new CancellationTokenSource();
+  const call = host.invokeTool('ask', {}, { token: src.token });
+  await waitFor('call delivered', () => host.received('asker2', 'tool_call').length);
+  // No tool_call_id: bound to the extension's interactive call in flight.
+  await host.openPanel(host.get('asker2'), { id: 'q2', lines: ['a'] });
+  src.cancel();
+  assert.equal((await call).outcome, 'canceled');
+  await waitFor('UI closed', () => ui.of('closePanel').length === 1);
+  await waitFor('extension told', () => host.received('asker2', 'panel_close').length === 1);
+  assert.equal(host.openPanels.length, 0);
+});
+
+test('a UI handler that blocks never stops replies from being read', async (t) => {
+  let release;
+  const ui = new RecordingUI({ notify: () => new Promise((r) => (release = r)) });
+  const dir = makeExt(tmpdir(), 'blocky', { tools: [{ name: 'echo' }], commands: [{ name: 'n', reply: { action: 'noop' }, after: [{ type: 'notify', message: 'blocks the UI queue' }, { type: 'submit', text: 'queued behind it' }] }] });
+  const host = await startHost(t, [dir], { ui });
+  await host.invokeCommand('n', '');
+  await waitFor('handler blocked', () => release);
+  const o = await host.invokeTool('echo', { while: 'blocked' });
+  assert.equal(o.outcome, 'completed');
+  assert.equal(ui.of('submit').length, 0, 'later UI frames wait their turn');
+  release();
+  await waitFor('queue drained', () => ui.of('submit').length === 1);
+});
