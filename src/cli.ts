@@ -45,7 +45,8 @@ interface Parsed {
 
 export function parseArgs(argv: string[]): Parsed {
   const [verb, ...rest] = argv;
-  if (!verb || verb === '-h' || verb === '--help' || verb === 'help') throw new UsageError('');
+  if (!verb) throw new UsageError('no command given');
+  if (verb === '-h' || verb === '--help' || verb === 'help') throw new UsageError('');
   if (!['doctor', 'tool', 'command', 'mcp'].includes(verb)) throw new UsageError(`unknown command "${verb}"`);
   const positional: string[] = [];
   const ext: string[] = [];

@@ -79,6 +79,8 @@ interface Spawn {
   exited: Promise<void>;
   exit?: string;
   gotHello: boolean;
+  /** Resolves when the log file has everything written to it. */
+  logClosed: Promise<void>;
   helloTimer?: NodeJS.Timeout;
   autoReadyTimer?: NodeJS.Timeout;
   log?: fs.WriteStream;
@@ -396,6 +398,7 @@ export class ExtensionRuntime {
       child,
       exited,
       gotHello: false,
+      logClosed: log ? new Promise<void>((r) => log.once('close', () => r())) : Promise.resolve(),
       transport: new FrameTransport(child.stdin!, child.stdout!, {
         frame: (f) => this.onFrame(sp, f),
         problem: (msg, about) => this.onBadFrame(sp, msg, about),
@@ -406,6 +409,7 @@ export class ExtensionRuntime {
     this.spawn = sp;
     this.startedAt = Date.now();
     this.pipeStderr(sp);
+    this.hostLog(sp, `started process ${pid}`);
     child.on('exit', (code, signal) => {
       sp.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       this.hostLog(sp, `process ${pid} ${sp.exit}`);
@@ -556,7 +560,7 @@ export class ExtensionRuntime {
   private onExit(sp: Spawn): void {
     if (this.spawn !== sp) return;
     sp.transport.close(sp.exit!);
-    sp.log?.end();
+    if (!this.stopping) this.closeLogSoon(sp);
     this.spawn = undefined;
     clearTimeout(sp.helloTimer);
     this.clearAutoReady(sp);
@@ -603,6 +607,26 @@ export class ExtensionRuntime {
       await terminateGroup(sp.pid, killAfterMs);
     }
     sp.transport.close('stopped');
+    this.closeLogSoon(sp);
+    // So a CLI that exits right after stopping loses no log line.
+    await within(sp.logClosed, 1000);
+  }
+
+  /** Ends the log file once stderr has drained (bounded: a grandchild may hold stderr open). */
+  private closeLogSoon(sp: Spawn): void {
+    const log = sp.log;
+    if (!log || log.writableEnded) return;
+    const stderr = sp.child.stderr;
+    if (!stderr || stderr.readableEnded) {
+      log.end();
+      return;
+    }
+    const end = (): void => {
+      clearTimeout(timer);
+      if (!log.writableEnded) log.end();
+    };
+    const timer = setTimeout(end, 500);
+    stderr.once('end', end);
   }
 
   /** Fails loading of a running process: it is stopped and not restarted. */
@@ -685,7 +709,7 @@ export class ExtensionRuntime {
   }
 
   private hostLog(sp: Spawn, line: string): void {
-    sp.log?.write(`[host ${new Date().toISOString()}] ${line}\n`);
+    if (sp.log && !sp.log.writableEnded) sp.log.write(`[host ${new Date().toISOString()}] ${line}\n`);
     this.delegate.log(this, line, 'host');
   }
 
@@ -708,7 +732,7 @@ export class ExtensionRuntime {
     const stderr = sp.child.stderr!;
     stderr.setEncoding('utf8');
     stderr.on('data', (chunk: string) => {
-      sp.log?.write(chunk);
+      if (sp.log && !sp.log.writableEnded) sp.log.write(chunk);
       const text = partial + chunk;
       const lines = text.split('\n');
       partial = lines.pop() ?? '';

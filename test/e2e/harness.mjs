@@ -1,0 +1,470 @@
+// Runs extension tests inside a real VS Code on this machine: code-server
+// (VS Code server + web workbench) opened by headless Debian Chromium through
+// playwright-core. See /work/shared/VSCODE-TESTING.md for why this route and
+// for the quirks it works around.
+//
+//   const server = await startCodeServer({ vsixPaths: ['dist/zot-extensions.vsix'] });
+//   try {
+//     const { exitCode, logs } = await runExtensionTests({ server, folder, testsEntry });
+//   } finally {
+//     await server.stop();
+//   }
+//
+// Every server lives in its own temp directory (user data, extensions, XDG
+// homes, TMPDIR, config) and its own process group, every browser in its own
+// temp directory; stop()/close() remove them, and so does the exit of this
+// process if a test run crashes first.
+
+import { spawn } from 'node:child_process';
+import { realpathSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { ensureEnv } from '../../scripts/vscode-test-env.mjs';
+
+/** Extension with no code, used as the development extension of test runs. */
+export const PLACEHOLDER_EXTENSION = path.join(path.dirname(fileURLToPath(import.meta.url)), 'placeholder');
+
+// From VSCODE-TESTING.md. Playwright adds its own headless flags too; the
+// profile dir is given to launchPersistentContext, never as --user-data-dir.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// Where the web workbench keeps application-shared state, trusted folders
+// included (IndexedDBStorageDatabase.createApplicationSharedStorage in the
+// VS Code 1.139 bundle of code-server: database "vscode-web-state-db-" +
+// "global-shared", object store "ItemTable", string values under out-of-line
+// keys).
+const SHARED_STATE_DB = 'vscode-web-state-db-global-shared';
+const STATE_STORE = 'ItemTable';
+// WORKSPACE_TRUST_STORAGE_KEY in
+// src/vs/workbench/services/workspaces/common/workspaceTrust.ts.
+const TRUST_KEY = 'content.trust.model.key';
+
+const SERVER_START_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 5_000;
+
+let envPromise;
+/** ensureEnv() once per process (it installs on the first ever run). */
+function environment() {
+  envPromise ??= ensureEnv();
+  return envPromise;
+}
+
+/**
+ * Starts code-server on 127.0.0.1 with a fresh, private state.
+ *
+ * @param {object} [options]
+ * @param {string[]} [options.vsixPaths] VSIX files installed with
+ *   `--install-extension` before the server starts (tests then reach them with
+ *   `vscode.extensions.getExtension('publisher.name')`).
+ * @param {Record<string, string>} [options.env] extra environment for the
+ *   server; the extension host inherits it.
+ * @param {object} [options.settings] user settings, merged over the defaults
+ *   below and written to `<userDataDir>/User/settings.json`.
+ * @param {boolean} [options.workspaceTrust] false passes
+ *   `--disable-workspace-trust`: every folder is trusted and the `trusted`
+ *   option of runExtensionTests/openWorkbench has no effect.
+ * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
+ *   extensionsDir: string, output: () => string, stop: () => Promise<void> }>}
+ *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
+ *   process group; `output()` is what code-server printed so far.
+ */
+export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true } = {}) {
+  const { node24Bin, codeServerBin } = await environment();
+
+  const root = await mkdtemp(path.join(os.tmpdir(), 'zot-vscode-'));
+  let pgid; // set once the server runs; the group to kill
+  const forgetCrashCleanup = onProcessExit(() => {
+    if (pgid) signalGroup(pgid, 'SIGKILL');
+    removeAfterKill(root);
+  });
+
+  try {
+    const userDataDir = path.join(root, 'user-data');
+    const extensionsDir = path.join(root, 'extensions');
+    const configFile = path.join(root, 'config.yaml');
+    const xdg = path.join(root, 'xdg');
+    const serverEnv = {
+      ...process.env,
+      // code-server writes ~/.config/code-server and ~/.local/share/code-server
+      // unless these point elsewhere.
+      XDG_CONFIG_HOME: path.join(xdg, 'config'),
+      XDG_DATA_HOME: path.join(xdg, 'data'),
+      XDG_CACHE_HOME: path.join(xdg, 'cache'),
+      XDG_STATE_HOME: path.join(xdg, 'state'),
+      // VS Code's IPC sockets (vscode-ipc-*.sock, vscode-git-*.sock) and
+      // temp files (vscode-typescript<uid>/, ...) would otherwise stay in /tmp.
+      XDG_RUNTIME_DIR: path.join(xdg, 'runtime'),
+      TMPDIR: path.join(root, 'tmp'),
+      // With force-disable-user-env: no login shell to read the user's profile.
+      VSCODE_CLI: '1',
+      ...env,
+    };
+    await mkdir(path.join(userDataDir, 'User'), { recursive: true });
+    await mkdir(serverEnv.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
+    await mkdir(serverEnv.TMPDIR);
+    await mkdir(extensionsDir, { recursive: true });
+    // Without --config, code-server writes ~/.config/code-server/config.yaml;
+    // an empty file is rejected ("expected a document").
+    await writeFile(configFile, 'auth: none\ncert: false\n');
+    const stateArgs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+
+    for (const vsix of vsixPaths) {
+      await runToCompletion(node24Bin, [codeServerBin, ...stateArgs, '--install-extension', path.resolve(vsix)], serverEnv);
+    }
+
+    await writeFile(
+      path.join(userDataDir, 'User', 'settings.json'),
+      JSON.stringify(
+        {
+          // No modal trust prompt in the way of the UI: a trusted folder is
+          // seeded before the workbench loads, an untrusted one just opens in
+          // Restricted Mode (with its banner).
+          'security.workspace.trust.startupPrompt': 'never',
+          // The extension gallery (open-vsx.org) is unreachable here.
+          'extensions.autoCheckUpdates': false,
+          'extensions.autoUpdate': false,
+          // Keep the editor area empty, for screenshots that show the extension.
+          'workbench.startupEditor': 'none',
+          ...settings,
+        },
+        null,
+        2,
+      ),
+    );
+
+    const child = spawn(
+      node24Bin,
+      [
+        codeServerBin,
+        ...stateArgs,
+        // Port 0: the kernel picks a free port, code-server logs which.
+        // Loopback only, so no authentication is needed.
+        '--bind-addr', '127.0.0.1:0',
+        '--auth', 'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
+        '--vscode-option', 'force-disable-user-env',
+        // Only then does the workbench honour the `payload` URL parameter.
+        '--vscode-option', 'enable-smoke-test-driver',
+      ],
+      // detached = setsid(2): code-server and everything it forks (extension
+      // host, pty host, ...) share one new process group that stop() signals.
+      { detached: true, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    pgid = child.pid;
+    let output = '';
+    let spawnError;
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => (spawnError = error));
+
+    const url = await waitFor(SERVER_START_TIMEOUT_MS, () => {
+      if (spawnError) throw spawnError;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`code-server exited (${child.signalCode ?? child.exitCode}) before listening:\n${output}`);
+      }
+      return output.match(/HTTP server listening on (http:\/\/127\.0\.0\.1:\d+\/)/)?.[1];
+    }, () => `code-server did not listen within ${SERVER_START_TIMEOUT_MS} ms:\n${output}`);
+    await waitFor(SERVER_START_TIMEOUT_MS, async () => (await fetch(`${url}healthz`).catch(() => null))?.ok,
+      () => `code-server at ${url} did not answer /healthz:\n${output}`);
+
+    let stopping;
+    return {
+      port: Number(new URL(url).port),
+      url,
+      pid: pgid,
+      userDataDir,
+      extensionsDir,
+      output: () => output,
+      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files. */
+      stop() {
+        stopping ??= (async () => {
+          await killGroup(pgid);
+          await rm(root, { recursive: true, force: true });
+          forgetCrashCleanup();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    if (pgid) await killGroup(pgid);
+    await rm(root, { recursive: true, force: true });
+    forgetCrashCleanup();
+    throw error;
+  }
+}
+
+/**
+ * Runs an extension test suite in the server's extension host.
+ *
+ * The development extension is PLACEHOLDER_EXTENSION (a test runner only runs
+ * with one), so the extension under test is whatever the server installed.
+ *
+ * @param {object} options
+ * @param {Awaited<ReturnType<typeof startCodeServer>>} options.server
+ * @param {string} options.folder absolute path opened as the workspace folder
+ * @param {string} options.testsEntry absolute path of a CommonJS module (or
+ *   .mjs) exporting `run(): Promise<void>`; it runs in the extension host and
+ *   can `require('vscode')`
+ * @param {boolean} [options.trusted] whether the folder is trusted
+ * @param {number} [options.timeoutMs] whole-run limit; on expiry this rejects
+ *   with the captured console in the message
+ * @param {string} [options.screenshotPath] PNG of the workbench taken when the
+ *   run ends (or times out)
+ * @param {(line: string) => void} [options.onConsole] every console line, live
+ * @returns {Promise<{ exitCode: number, logs: string[] }>} exitCode 0 when
+ *   run() resolved, non-zero when it threw (the error is in `logs`) or the
+ *   extension host died; `logs` is the browser console, which includes the
+ *   extension host's console output.
+ */
+export async function runExtensionTests({ server, folder, testsEntry, trusted = true, timeoutMs = 120_000, screenshotPath, onConsole }) {
+  const authority = new URL(server.url).host;
+  const payload = [
+    ['extensionDevelopmentPath', `vscode-remote://${authority}${PLACEHOLDER_EXTENSION}`],
+    ['extensionTestsPath', `vscode-remote://${authority}${path.resolve(testsEntry)}`],
+  ];
+  const session = await launchBrowser(onConsole);
+  try {
+    let reportExit;
+    const exited = new Promise((resolve) => (reportExit = resolve));
+    // The workbench calls this when the extension host that ran the tests
+    // exits, with its exit code (0 when run() resolved, 1 when it threw).
+    await session.page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
+
+    await openFolder(session.page, server, folder, trusted, payload);
+
+    let timer;
+    const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
+    const exitCode = await Promise.race([exited, timedOut]).finally(() => clearTimeout(timer));
+    if (screenshotPath) await session.page.screenshot({ path: screenshotPath });
+    if (exitCode === 'timeout') {
+      throw new Error(
+        `extension tests did not finish within ${timeoutMs} ms (${testsEntry})\n` +
+          `--- browser console (last 40 lines) ---\n${session.logs.slice(-40).join('\n')}\n` +
+          `--- code-server output (last 40 lines) ---\n${server.output().split('\n').slice(-40).join('\n')}`,
+      );
+    }
+    return { exitCode, logs: session.logs };
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Opens the workbench on a folder, without a test runner, for Playwright-driven
+ * UI checks and screenshots. Resolves once the workbench has rendered.
+ *
+ * @param {object} options
+ * @param {Awaited<ReturnType<typeof startCodeServer>>} options.server
+ * @param {string} options.folder absolute path opened as the workspace folder
+ * @param {boolean} [options.trusted]
+ * @param {(line: string) => void} [options.onConsole]
+ * @returns {Promise<{ context: import('playwright-core').BrowserContext,
+ *   page: import('playwright-core').Page, logs: string[], close: () => Promise<void> }>}
+ */
+export async function openWorkbench({ server, folder, trusted = true, onConsole }) {
+  const session = await launchBrowser(onConsole);
+  try {
+    await openFolder(session.page, server, folder, trusted);
+    // The explorer shows once the remote folder resolved: the workbench is up.
+    await session.page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
+    return session;
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/** Headless Chromium with a fresh profile. */
+async function launchBrowser(onConsole) {
+  // Not under the server's temp dir: on a crash, the server's exit handler
+  // runs before Playwright's kills this browser.
+  const root = await mkdtemp(path.join(os.tmpdir(), 'zot-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
+      executablePath: (await environment()).chromium,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      // Chromium writes ~/.config/chromium/Crash Reports and GTK writes
+      // ~/.cache/dconf whatever the profile dir; keep those in here too.
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'config'), XDG_CACHE_HOME: path.join(root, 'cache') },
+      viewport: { width: 1280, height: 800 },
+    });
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+  // Registered after launch, so after Playwright's own exit handler (added
+  // while any browser runs): on a crash the browser is killed first.
+  const forgetCrashCleanup = onProcessExit(() => removeAfterKill(root));
+  const page = context.pages()[0] ?? (await context.newPage());
+  const logs = [];
+  const record = (line) => {
+    logs.push(line);
+    onConsole?.(line);
+  };
+  // The workbench styles its log lines as ("%c INFO", "color: #33f", text);
+  // drop the styling so they read "[log] INFO text".
+  page.on('console', (message) => record(`[${message.type()}] ${message.text().replace(/^%c\s*(\w+) color: #[0-9a-f]+ /i, '$1 ')}`));
+  page.on('pageerror', (error) => record(`[pageerror] ${error.stack ?? error.message}`));
+  let closing;
+  return {
+    context,
+    page,
+    logs,
+    close() {
+      closing ??= (async () => {
+        await context.close();
+        await rm(root, { recursive: true, force: true });
+        forgetCrashCleanup();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Navigates to the workbench for `folder`. A trusted folder is first written
+ * into the browser's trusted-folder storage, on the same origin, so the
+ * workbench reads it at startup; an untrusted one gets no entry (the profile
+ * is fresh) and, with the startupPrompt setting "never", stays in Restricted
+ * Mode.
+ */
+async function openFolder(page, server, folder, trusted, payload) {
+  // One spelling of the folder for the URL and the trust entry, which the
+  // workbench compares as URIs: its real path.
+  const realFolder = realpathSync(folder);
+  if (trusted) {
+    // Any same-origin page that does not boot the workbench will do.
+    await page.goto(`${server.url}healthz`);
+    await page.evaluate(seedTrustedFolder, {
+      dbName: SHARED_STATE_DB,
+      storeName: STATE_STORE,
+      key: TRUST_KEY,
+      // IWorkspaceTrustInfo as WorkspaceTrustManagementService.saveTrustInfo
+      // writes it: JSON of { uriTrustInfo: [{ uri: UriComponents, trusted }] },
+      // read back with URI.revive. The workbench's folder URIs are
+      // vscode-remote://<host:port><path>; an entry also trusts subfolders.
+      value: JSON.stringify({
+        uriTrustInfo: [{ uri: { scheme: 'vscode-remote', authority: new URL(server.url).host, path: realFolder }, trusted: true }],
+      }),
+    });
+  }
+  const query = new URLSearchParams({ folder: realFolder });
+  if (payload) query.set('payload', JSON.stringify(payload));
+  await page.goto(`${server.url}?${query}`);
+}
+
+/** Runs in the page: stores one value the way the workbench's IndexedDB storage does. */
+function seedTrustedFolder({ dbName, storeName, key, value }) {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(dbName);
+    request.onupgradeneeded = () => request.result.createObjectStore(storeName);
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const transaction = db.transaction(storeName, 'readwrite');
+      transaction.objectStore(storeName).put(value, key);
+      transaction.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      transaction.onerror = () => reject(transaction.error);
+    };
+  });
+}
+
+/** Sends a signal to a process group; false when the group is gone. */
+function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    if (error.code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** SIGTERM to the group, SIGKILL if anything is left after a grace period. */
+async function killGroup(pgid) {
+  if (!signalGroup(pgid, 'SIGTERM')) return;
+  const gone = () => !signalGroup(pgid, 0);
+  if (await waitFor(STOP_GRACE_MS, gone).catch(() => false)) return;
+  signalGroup(pgid, 'SIGKILL');
+  await waitFor(STOP_GRACE_MS, gone, () => `process group ${pgid} survived SIGKILL`);
+}
+
+/** Polls `check` until it returns a truthy value, which is returned. */
+async function waitFor(timeoutMs, check, describeTimeout = () => `timed out after ${timeoutMs} ms`) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(describeTimeout());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Runs a command to its end; rejects with its output unless it exits 0. */
+function runToCompletion(command, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve(output);
+      else reject(new Error(`${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')} failed (${signal ?? `exit ${code}`}):\n${output}`));
+    });
+  });
+}
+
+let signalsHooked = false;
+/**
+ * Runs `cleanup` (synchronous) when this process exits, crash included;
+ * returns a function that unregisters it. Fatal signals are turned into an
+ * ordinary exit so that 'exit' handlers run for them too.
+ */
+function onProcessExit(cleanup) {
+  if (!signalsHooked) {
+    signalsHooked = true;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+      process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+    }
+  }
+  const guarded = () => {
+    try {
+      cleanup();
+    } catch (error) {
+      // Keep going: the other handlers have their own things to clean up.
+      console.error(`[e2e harness] cleanup at exit failed: ${error.message}`);
+    }
+  };
+  process.on('exit', guarded);
+  return () => process.off('exit', guarded);
+}
+
+/**
+ * Removes the files of processes just sent SIGKILL, from an 'exit' handler
+ * (which cannot await): they may still be writing for a few milliseconds,
+ * which leaves files behind or fails the removal with ENOTEMPTY.
+ */
+function removeAfterKill(dir) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+}
