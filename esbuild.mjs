@@ -42,6 +42,8 @@ const common = {
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The MCP server for agent mode, loaded by the extension only when VS Code first asks for it.
+  { ...common, entryPoints: ['src/mcp/http.ts'], outfile: 'dist/mcp.js' },
 ];
 // The host as a library, for the tests and the benchmark; not shipped in the VSIX.
 if (!production) targets.push({ ...common, entryPoints: ['src/host/index.ts'], outfile: 'dist/host.js' });

@@ -16,9 +16,8 @@ import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.j
 import { defaultZotHome } from './paths.js';
 import { signalGroup } from './processGroup.js';
 import { HeadlessUI, type HostUI, type Panel } from './ui.js';
+import { HOST_VERSION } from './version.js';
 
-export const HOST_VERSION: string = typeof __HOST_VERSION__ === 'string' ? __HOST_VERSION__ : '0.0.0-dev';
-declare const __HOST_VERSION__: string | undefined;
 
 export interface Timing {
   helloTimeoutMs: number;

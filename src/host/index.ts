@@ -5,5 +5,6 @@ export * from './manifest.js';
 export * from './outcomes.js';
 export * from './paths.js';
 export * from './ui.js';
+export * from './version.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';

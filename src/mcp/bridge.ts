@@ -8,7 +8,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type { ContentBlock } from '../protocol/index.js';
-import { HOST_VERSION, type ToolOutcome, type ZotHost } from '../host/index.js';
+import type { ToolOutcome, ZotHost } from '../host/index.js';
+import { HOST_VERSION } from '../host/version.js';
 
 export function createBridgeServer(host: ZotHost): { server: Server; dispose(): void } {
   const server = new Server(

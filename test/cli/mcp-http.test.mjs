@@ -1,0 +1,65 @@
+// The Streamable HTTP bridge that VS Code's agent mode uses, driven by the MCP
+// SDK's own HTTP client against a host with real extension processes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+async function setup(t, cfg) {
+  const ext = makeExt(tmpdir(), 'http-ext', cfg);
+  const host = await startHost(t, [ext], { ui: new (class extends lib.HeadlessUI { interactive = true; })() });
+  const mcp = await startMcpHttpServer(host);
+  t.after(() => mcp.close());
+  return { host, mcp };
+}
+
+async function connect(t, mcp, token = mcp.token) {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  await client.connect(transport);
+  t.after(() => client.close());
+  return client;
+}
+
+test('the endpoint listens on loopback and refuses requests without the bearer token', async (t) => {
+  const { mcp } = await setup(t, { tools: [{ name: 'echo' }] });
+  assert.match(mcp.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const post = (headers) => fetch(mcp.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
+  const none = await post({});
+  assert.equal(none.status, 401);
+  assert.match(none.headers.get('www-authenticate'), /^Bearer/);
+  assert.equal((await post({ Authorization: 'Bearer wrong' })).status, 401);
+  assert.equal((await post({ Authorization: `Bearer ${mcp.token}x` })).status, 401);
+  assert.equal((await post({ Authorization: `Bearer ${mcp.token}` })).status, 200);
+  await assert.rejects(connect(t, mcp, 'not-the-token'));
+});
+
+test('an MCP client lists and calls zot tools through it; interactive tools are offered where a UI exists', async (t) => {
+  const { mcp } = await setup(t, { tools: [{ name: 'echo' }, { name: 'ask', interactive: true, description: 'asks' }] });
+  const client = await connect(t, mcp);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((x) => x.name).sort(), ['ask', 'echo']);
+  const r = await client.callTool({ name: 'echo', arguments: { via: 'http' } });
+  assert.deepEqual(r.content, [{ type: 'text', text: '{"via":"http"}' }]);
+  assert.equal(mcp.sessions, 1);
+});
+
+test('MCP cancellation over HTTP reaches the extension as tool_cancel', async (t) => {
+  const { host, mcp } = await setup(t, { caps: ['tools', 'tool_cancel'], tools: [{ name: 'work', behaviour: 'cancellable' }, { name: 'echo' }] });
+  const client = await connect(t, mcp);
+  const controller = new AbortController();
+  const call = client.callTool({ name: 'work', arguments: {} }, undefined, { signal: controller.signal });
+  const [frame] = await waitFor('delivered', () => host.received('http-ext', 'tool_call').length && host.received('http-ext', 'tool_call'));
+  controller.abort();
+  await assert.rejects(call);
+  await waitFor('tool_cancel', () => host.received('http-ext', 'tool_cancel').some((f) => f.id === frame.id));
+  await waitFor('work stopped', () => host.stderrOf('http-ext').includes(`CANCELLED ${frame.id}`));
+  assert.equal((await client.callTool({ name: 'echo', arguments: {} })).isError, false);
+});
