@@ -11,7 +11,17 @@ import type { ContentBlock } from '../protocol/index.js';
 import type { ToolOutcome, ZotHost } from '../host/index.js';
 import { HOST_VERSION } from '../host/version.js';
 
-export function createBridgeServer(host: ZotHost): { server: Server; dispose(): void } {
+/** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
+export interface HostSource {
+  readonly host: ZotHost;
+  onDidChangeRegistry(listener: () => void): { dispose(): void };
+}
+
+export function hostSource(h: ZotHost | HostSource): HostSource {
+  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l) };
+}
+
+export function createBridgeServer(source: HostSource): { server: Server; dispose(): void } {
   const server = new Server(
     { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION },
     { capabilities: { tools: { listChanged: true } }, instructions: 'Tools provided by zot extensions running on this machine.' },
@@ -19,31 +29,32 @@ export function createBridgeServer(host: ZotHost): { server: Server; dispose(): 
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
-    await host.whenLoaded();
-    return { tools: listTools(host) };
+    await source.host.whenLoaded();
+    return { tools: listTools(source.host) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const host = source.host;
     await host.whenLoaded();
-    const source = new CancellationTokenSource();
-    const onAbort = (): void => source.cancel();
+    const cancel = new CancellationTokenSource();
+    const onAbort = (): void => cancel.cancel();
     extra.signal.addEventListener('abort', onAbort, { once: true });
-    if (extra.signal.aborted) source.cancel();
+    if (extra.signal.aborted) cancel.cancel();
     try {
       const outcome = await host.runToolCall(request.params.name, request.params.arguments ?? {}, {
-        token: source.token,
+        token: cancel.token,
         toolId: `mcp-${String(extra.requestId)}`,
       });
       return toCallToolResult(outcome);
     } finally {
       extra.signal.removeEventListener('abort', onAbort);
-      source.dispose();
+      cancel.dispose();
     }
   });
 
   let initialized = false;
   server.oninitialized = () => (initialized = true);
-  const sub = host.onDidChangeRegistry(() => {
+  const sub = source.onDidChangeRegistry(() => {
     if (initialized) server.sendToolListChanged().catch(() => undefined);
   });
   return { server, dispose: () => sub.dispose() };

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ZotHost } from '../host/index.js';
-import { createBridgeServer } from './bridge.js';
+import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
 
 export interface McpHttpServer {
   /** The endpoint, e.g. http://127.0.0.1:43121/mcp */
@@ -27,7 +27,8 @@ export interface McpHttpServer {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export async function startMcpHttpServer(host: ZotHost, log: (line: string) => void = () => undefined): Promise<McpHttpServer> {
+export async function startMcpHttpServer(host: ZotHost | HostSource, log: (line: string) => void = () => undefined): Promise<McpHttpServer> {
+  const source = hostSource(host);
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; close(): Promise<void> }>();
@@ -64,7 +65,7 @@ export async function startMcpHttpServer(host: ZotHost, log: (line: string) => v
     if (body === undefined) return jsonError(res, 400, -32700, 'the request body is not JSON');
     if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no session: send initialize first');
 
-    const bridge = createBridgeServer(host);
+    const bridge = createBridgeServer(source);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
