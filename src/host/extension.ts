@@ -79,6 +79,8 @@ interface Spawn {
   exited: Promise<void>;
   exit?: string;
   gotHello: boolean;
+  /** Loading failed (no hello, a bad first frame): nothing more it says is read. */
+  rejected?: boolean;
   /** Resolves when the log file has everything written to it. */
   logClosed: Promise<void>;
   helloTimer?: NodeJS.Timeout;
@@ -423,7 +425,7 @@ export class ExtensionRuntime {
   }
 
   private onFrame(sp: Spawn, frame: FrameFromExt): void {
-    if (this.spawn !== sp) return;
+    if (this.spawn !== sp || sp.rejected) return;
     if (!sp.gotHello) {
       if (frame.type !== 'hello') {
         this.failRunning(sp, `its first frame was "${frame.type}", not "hello"`);
@@ -568,7 +570,12 @@ export class ExtensionRuntime {
     if (!this.stopping) void terminateGroup(sp.pid, this.config.killAfterMs);
     if (!this.wantRunning) return;
     if (!sp.gotHello) {
-      this.fail(`${sp.exit} before sending hello; see its log at ${this.logPath}`);
+      // The log is the first place the message sends people: let it hold what the process said.
+      const message = `${sp.exit} before sending hello; see its log at ${this.logPath}`;
+      this.wantRunning = false;
+      void within(sp.logClosed, 1000).then(() => {
+        if (this.state === 'starting') this.fail(message);
+      });
       return;
     }
     const now = Date.now();
@@ -631,6 +638,7 @@ export class ExtensionRuntime {
 
   /** Fails loading of a running process: it is stopped and not restarted. */
   private failRunning(sp: Spawn, message: string): void {
+    sp.rejected = true;
     this.wantRunning = false;
     this.fail(message);
     void this.shutdown(sp);
