@@ -75,12 +75,17 @@ function environment() {
  * @param {boolean} [options.workspaceTrust] false passes
  *   `--disable-workspace-trust`: every folder is trusted and the `trusted`
  *   option of runExtensionTests/openWorkbench has no effect.
+ * @param {string} [options.password] code-server's own password login
+ *   instead of none (the demo); tests leave it unset.
+ * @param {number} [options.port] a fixed port on 127.0.0.1; 0 picks a free one.
+ * @param {boolean} [options.testDriver] false leaves out the smoke-test driver
+ *   (the `payload` URL parameter that loads test code); the demo has no tests.
  * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
  *   extensionsDir: string, output: () => string, stop: () => Promise<void> }>}
  *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
  *   process group; `output()` is what code-server printed so far.
  */
-export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true } = {}) {
+export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true } = {}) {
   const { node24Bin, codeServerBin } = await environment();
 
   const root = await mkdtemp(path.join(os.tmpdir(), 'zot-vscode-'));
@@ -117,7 +122,7 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     await mkdir(extensionsDir, { recursive: true });
     // Without --config, code-server writes ~/.config/code-server/config.yaml;
     // an empty file is rejected ("expected a document").
-    await writeFile(configFile, 'auth: none\ncert: false\n');
+    await writeFile(configFile, password ? `auth: password\npassword: ${JSON.stringify(password)}\ncert: false\n` : 'auth: none\ncert: false\n');
     const stateArgs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
     for (const vsix of vsixPaths) {
@@ -150,15 +155,15 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
         codeServerBin,
         ...stateArgs,
         // Port 0: the kernel picks a free port, code-server logs which.
-        // Loopback only, so no authentication is needed.
-        '--bind-addr', '127.0.0.1:0',
-        '--auth', 'none',
+        // Loopback only; tests need no authentication, the demo sets a password.
+        '--bind-addr', `127.0.0.1:${port}`,
+        '--auth', password ? 'password' : 'none',
         '--disable-telemetry',
         '--disable-update-check',
         ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
         '--vscode-option', 'force-disable-user-env',
         // Only then does the workbench honour the `payload` URL parameter.
-        '--vscode-option', 'enable-smoke-test-driver',
+        ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
       ],
       // detached = setsid(2): code-server and everything it forks (extension
       // host, pty host, ...) share one new process group that stop() signals.
@@ -178,6 +183,7 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       }
       return output.match(/HTTP server listening on (http:\/\/127\.0\.0\.1:\d+\/)/)?.[1];
     }, () => `code-server did not listen within ${SERVER_START_TIMEOUT_MS} ms:\n${output}`);
+    // /healthz answers without authentication.
     await waitFor(SERVER_START_TIMEOUT_MS, async () => (await fetch(`${url}healthz`).catch(() => null))?.ok,
       () => `code-server at ${url} did not answer /healthz:\n${output}`);
 
@@ -289,7 +295,7 @@ export async function openWorkbench({ server, folder, trusted = true, onConsole 
 }
 
 /** Headless Chromium with a fresh profile. */
-async function launchBrowser(onConsole) {
+export async function launchBrowser(onConsole) {
   // Not under the server's temp dir: on a crash, the server's exit handler
   // runs before Playwright's kills this browser.
   const root = await mkdtemp(path.join(os.tmpdir(), 'zot-chromium-'));

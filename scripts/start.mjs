@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// npm start: a real VS Code in the browser with the freshly built VSIX and the
+// sample zot extensions, for trying the product in one command.
+//
+//   npm start [-- --port <n>] [--password <p>]
+//
+// It installs what is missing (the cached environment the end-to-end tests
+// use), builds the VSIX, puts the samples into a demo ZOT_HOME, opens a demo
+// workspace with one project-local sample, and prints the local address and
+// its password. It listens on 127.0.0.1 only, with code-server's password
+// login. Ctrl-C stops everything it started.
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureEnv } from './vscode-test-env.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (line) => process.stdout.write(`[zot demo] ${line}\n`);
+
+function parseArgs(argv) {
+  const opts = { port: 8080, password: randomBytes(12).toString('base64url'), build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') opts.port = Number(argv[++i]);
+    else if (a === '--password') opts.password = argv[++i];
+    else if (a === '--no-build') opts.build = false;
+    else if (a === '-h' || a === '--help') {
+      process.stdout.write('usage: npm start [-- --port <n>] [--password <p>] [--no-build]\n  --port 0 picks a free port; the default is 8080.\n');
+      process.exit(0);
+    } else {
+      process.stderr.write(`npm start: unknown option ${a} (see --help)\n`);
+      process.exit(2);
+    }
+  }
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
+    process.stderr.write('npm start: --port takes a number from 0 to 65535\n');
+    process.exit(2);
+  }
+  if (!opts.password) {
+    process.stderr.write('npm start: --password needs a value\n');
+    process.exit(2);
+  }
+  return opts;
+}
+
+/** A fresh demo: samples in a demo zot home, and a workspace with one project-local sample. */
+function prepareDemo() {
+  const root = path.join(repo, '.vscode-test', 'demo');
+  rmSync(root, { recursive: true, force: true });
+  const zotHome = path.join(root, 'zot-home');
+  const workspace = path.join(root, 'workspace');
+  for (const sample of ['ask-user', 'todo']) cpSync(path.join(repo, 'samples', sample), path.join(zotHome, 'extensions', sample), { recursive: true });
+  cpSync(path.join(repo, 'samples', 'word-count'), path.join(workspace, '.zot', 'extensions', 'word-count'), { recursive: true });
+  cpSync(path.join(repo, 'scripts', 'demo', 'WELCOME.md'), path.join(workspace, 'WELCOME.md'));
+  mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n\nPut the cursor here and run a command whose action is insert.\n');
+  return { root, zotHome, workspace };
+}
+
+/** Processes whose working directory is inside `dir`: zot extensions run in their own folder. */
+function processesUnder(dir) {
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      if (cwd === dir || cwd.startsWith(dir + path.sep)) found.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  say('checking the environment (the first run installs Chromium, Node 24 and code-server: a few minutes)…');
+  await ensureEnv({ log: (l) => say(l) });
+  const vsix = path.join(repo, 'dist', 'zot-extensions.vsix');
+  if (opts.build) {
+    say('building the VSIX…');
+    execFileSync('npm', ['run', '--silent', 'package'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+  } else {
+    statSync(vsix);
+  }
+  const demo = prepareDemo();
+  // Imported late: the harness needs the environment first.
+  const { startCodeServer } = await import('../test/e2e/harness.mjs');
+  say('starting VS Code…');
+  const server = await startCodeServer({
+    vsixPaths: [vsix],
+    env: { ZOT_HOME: demo.zotHome },
+    password: opts.password,
+    port: opts.port,
+    testDriver: false,
+    settings: {
+      // Let the trust question show: the project-local sample waits for it.
+      'security.workspace.trust.startupPrompt': 'once',
+      'workbench.startupEditor': 'readme',
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
+  });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping…');
+    await server.stop();
+    // A window still open in a browser never got to deactivate the extension:
+    // end whatever zot extension processes the demo started.
+    const left = processesUnder(demo.root);
+    for (const pid of left) {
+      try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+    if (left.length) say(`ended ${left.length} extension process(es) the closed window left behind`);
+    say('stopped; nothing is left running.');
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  const url = `${server.url}?folder=${encodeURIComponent(demo.workspace)}`;
+  process.stdout.write([
+    '',
+    '  Zot extensions demo is running.',
+    '',
+    `  Open:      ${url}`,
+    `  Password:  ${opts.password}`,
+    '',
+    `  Workspace: ${demo.workspace}  (read WELCOME.md there)`,
+    `  ZOT_HOME:  ${demo.zotHome}`,
+    '',
+    '  Press Ctrl-C to stop.',
+    '',
+  ].join('\n') + '\n');
+  // Keep running until Ctrl-C.
+  setInterval(() => {}, 1 << 30);
+}
+
+main().catch((err) => {
+  process.stderr.write(`npm start failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});

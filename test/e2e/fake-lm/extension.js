@@ -1,0 +1,55 @@
+// A scripted language model for end-to-end chat tests. Its replies follow
+// the conversation, so tests need no control channel:
+//   the last user message says "CALL <tool> <json args>"  -> a tool call
+//   the last user message carries tool results              -> "RESULT: <their text> DATA: <mime types>"
+//   anything else                                           -> "ECHO: <the text>"
+// Every request it receives is recorded for the tests (command zotFake.requests).
+'use strict';
+const vscode = require('vscode');
+
+const requests = [];
+
+function describePart(p) {
+  if (p instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: p.value };
+  if (p instanceof vscode.LanguageModelToolCallPart) return { kind: 'call', name: p.name, callId: p.callId, input: p.input };
+  if (p instanceof vscode.LanguageModelToolResultPart) return { kind: 'result', callId: p.callId, content: p.content.map(describePart) };
+  if (p instanceof vscode.LanguageModelDataPart) return { kind: 'data', mimeType: p.mimeType, bytes: p.data.length };
+  return { kind: 'other', text: String(p && p.value !== undefined ? p.value : JSON.stringify(p)) };
+}
+
+function activate(context) {
+  let n = 0;
+  context.subscriptions.push(
+    vscode.commands.registerCommand('zotFake.requests', () => requests),
+    vscode.lm.registerLanguageModelChatProvider('zot-fake', {
+      provideLanguageModelChatInformation: () => [{
+        id: 'zot-fake-model', name: 'Zot Fake Model', family: 'zot-fake', version: '1.0.0',
+        maxInputTokens: 100000, maxOutputTokens: 10000, capabilities: { toolCalling: true, imageInput: true },
+      }],
+      async provideLanguageModelChatResponse(model, messages, options, progress, token) {
+        const described = messages.map((m) => ({ role: m.role === vscode.LanguageModelChatMessageRole.User ? 'user' : 'assistant', parts: m.content.map(describePart) }));
+        requests.push({ messages: described, tools: (options.tools || []).map((t) => t.name) });
+        const last = described[described.length - 1];
+        const results = last.parts.filter((p) => p.kind === 'result');
+        if (results.length) {
+          const texts = results.flatMap((r) => r.content.filter((c) => c.kind === 'text').map((c) => c.text));
+          const data = results.flatMap((r) => r.content.filter((c) => c.kind === 'data').map((c) => c.mimeType));
+          progress.report(new vscode.LanguageModelTextPart(`RESULT: ${texts.join(' | ')}${data.length ? ` DATA: ${data.join(',')}` : ''}`));
+          return;
+        }
+        const text = last.parts.filter((p) => p.kind === 'text').map((p) => p.text).join('');
+        const call = /CALL (\S+)\s*(\{.*\})?/s.exec(text);
+        if (call) {
+          progress.report(new vscode.LanguageModelToolCallPart(`fake-call-${++n}`, call[1], call[2] ? JSON.parse(call[2]) : {}));
+          return;
+        }
+        progress.report(new vscode.LanguageModelTextPart(`ECHO: ${text}`));
+      },
+      async provideTokenCount(model, text) {
+        return typeof text === 'string' ? Math.ceil(text.length / 4) : 10;
+      },
+    }),
+  );
+}
+
+module.exports = { activate, deactivate() {} };
