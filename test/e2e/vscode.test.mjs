@@ -1,0 +1,310 @@
+// The extension in a real VS Code (code-server + headless Chromium, see
+// /work/shared/VSCODE-TESTING.md), installed from its VSIX as a user has it.
+//
+//   npm run test:e2e        (builds dist/zot-extensions.vsix first)
+//
+// 1. a trusted workspace: the suite test/e2e/vscode/suite/trusted.cjs runs in
+//    the extension host (activation, view, every command action, panels,
+//    notes, logs, crash/restart, consent, diagnostics, installs, settings);
+// 2. an untrusted workspace: nothing of the workspace starts;
+// 3. the real UI driven by Playwright, from a first run: the view's welcome,
+//    its "Install Sample Extensions" button, its Reload button, the palette,
+//    a panel driven by keys; screenshots of each for the README
+//    (media/screenshots/); then the window closes and no extension process
+//    may be left while code-server runs on.
+// After every run no process of the fixtures may be left either.
+//
+// The VSIX is built by `npm run package` in a copy of the project (dist/ is
+// left alone for the tests running beside this file). Set ZOT_E2E_VSIX to
+// test an already built VSIX instead.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import './vscode/units.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+const fixtures = path.join(here, 'vscode', 'fixtures');
+const TESTS_ENTRY = path.join(here, 'vscode', 'suite', 'index.cjs');
+const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
+
+let scratch;
+let vsix;
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-vscode-'));
+  vsix = process.env.ZOT_E2E_VSIX ? path.resolve(process.env.ZOT_E2E_VSIX) : await packageCopy();
+});
+
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/**
+ * `npm run package` in a copy of the project, so the tests that run beside
+ * this file (and use dist/) never see dist/ rewritten under them.
+ */
+async function packageCopy() {
+  const started = Date.now();
+  const copy = path.join(scratch, 'package');
+  const skip = new Set(['node_modules', '.git', '.vscode-test', 'dist', 'bench']);
+  await mkdir(copy);
+  for (const entry of readdirSync(repoRoot)) {
+    if (!skip.has(entry)) await cp(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true, filter: (p) => !p.includes(`${path.sep}screenshots`) });
+  }
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+  execFileSync('npm', ['run', 'package'], { cwd: copy, stdio: 'pipe' });
+  const out = path.join(scratch, 'zot-extensions.vsix');
+  await cp(path.join(copy, 'dist', 'zot-extensions.vsix'), out);
+  console.log(`# packaged the VSIX (npm run package in a copy) in ${Date.now() - started} ms`);
+  return out;
+}
+
+/** A private copy of the fixtures: zot home, workspace, installables; every extension gets lib.mjs and a run marker. */
+async function stage(name, { withWorkspaceSettings = true, marker = true } = {}) {
+  const root = await mkdtemp(path.join(scratch, `${name}-`));
+  const runId = path.basename(root);
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'workspace');
+  const staged = path.join(root, 'fixtures');
+  await cp(path.join(fixtures, 'home'), home, { recursive: true });
+  await cp(path.join(fixtures, 'workspace'), workspace, { recursive: true });
+  await cp(path.join(fixtures, 'installable'), path.join(staged, 'installable'), { recursive: true });
+  if (!withWorkspaceSettings) await rm(path.join(workspace, '.vscode'), { recursive: true, force: true });
+  const extensionDirs = [
+    ...readdirSync(path.join(home, 'extensions')).map((d) => path.join(home, 'extensions', d)),
+    path.join(workspace, '.zot', 'extensions', 'local'),
+    path.join(workspace, 'tools', 'wsext'),
+    path.join(staged, 'installable', 'newext'),
+  ];
+  for (const dir of extensionDirs) {
+    await cp(path.join(fixtures, 'lib.mjs'), path.join(dir, 'lib.mjs'));
+    const manifestFile = path.join(dir, 'extension.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    if (marker) manifest.args = [...(manifest.args ?? []), `--zot-e2e-run=${runId}`];
+    await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
+  }
+  return { root, runId, home, workspace, staged };
+}
+
+/** Live processes that belong to a run: their command line names it, or they work inside its folder. */
+function processesOf(root, runId) {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // a zombie runs nothing
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      let cwd = '';
+      try {
+        cwd = readlinkSync(`/proc/${pid}/cwd`);
+      } catch {}
+      const ours = cmdline.includes(runId) || cwd === root || cwd.startsWith(root + path.sep);
+      // code-server and Chromium name the run's folder too; only extension processes count.
+      if (ours && !/code-server|chromium|entry\.js|bootstrap-fork|extensionHost/i.test(cmdline)) found.push(`${pid} ${cmdline} (cwd ${cwd})`);
+    } catch {}
+  }
+  return found;
+}
+
+async function waitForNoProcesses(root, runId, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  let left = processesOf(root, runId);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    left = processesOf(root, runId);
+  }
+  return left;
+}
+
+function serverEnv(s, scenario) {
+  return {
+    ZOT_HOME: s.home,
+    ZOT_TEST_HOOKS: '1',
+    ZOT_E2E_SCENARIO: scenario,
+    ZOT_E2E_FIXTURES: s.staged,
+    ZOT_E2E_RESULTS: path.join(s.root, 'results.json'),
+    ZOT_ACTIVATE_MS_FILE: path.join(s.root, 'activate-ms.json'),
+  };
+}
+
+async function runSuite(t, scenario, trusted) {
+  const s = await stage(scenario);
+  const started = Date.now();
+  const server = await startCodeServer({ vsixPaths: [vsix], env: serverEnv(s, scenario) });
+  t.diagnostic(`code-server up after ${Date.now() - started} ms`);
+  let run;
+  try {
+    run = await runExtensionTests({ server, folder: s.workspace, testsEntry: TESTS_ENTRY, trusted, timeoutMs: 300_000 });
+  } finally {
+    await server.stop();
+  }
+  t.diagnostic(`suite and shutdown done after ${Date.now() - started} ms`);
+  const results = existsSync(path.join(s.root, 'results.json')) ? JSON.parse(readFileSync(path.join(s.root, 'results.json'), 'utf8')) : [];
+  for (const r of results) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
+  for (const line of run.logs.filter((l) => l.includes('ZOTTEST activate_ms') || l.includes('ZOTTEST chat'))) t.diagnostic(line.slice(line.indexOf('ZOTTEST')));
+  const failure = () => `exit ${run.exitCode}; browser console (last 80 lines):\n${run.logs.slice(-80).join('\n')}`;
+  assert.ok(results.length > 0, `no results written\n${failure()}`);
+  assert.deepEqual(results.filter((r) => !r.ok).map((r) => r.name), [], failure());
+  assert.equal(run.exitCode, 0, failure());
+  const left = await waitForNoProcesses(s.root, s.runId);
+  assert.deepEqual(left, [], 'extension processes left after the window closed');
+  return s;
+}
+
+describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () => {
+  test('a trusted workspace: view, commands, panels, notes, logs, crash, consent, installs', { timeout: 420_000 }, async (t) => {
+    await runSuite(t, 'trusted', true);
+  });
+
+  test('an untrusted workspace: its extensions never start', { timeout: 300_000 }, async (t) => {
+    const s = await runSuite(t, 'untrusted', false);
+    assert.equal(existsSync(path.join(s.home, 'local-started.txt')), false, 'the project-local extension ran');
+    assert.equal(existsSync(path.join(s.home, 'wsext-started.txt')), false, 'the extension from workspace settings ran');
+  });
+
+  test('the real UI: view, palette, panel; closing the window ends every extension process', { timeout: 300_000 }, async (t) => {
+    // No marker in args (it would show in the consent question); processes are found by their folder.
+    const s = await stage('ui', { withWorkspaceSettings: false, marker: false });
+    // A first run: an empty zot home, and a project whose own extension arrives later.
+    await rm(path.join(s.home, 'extensions'), { recursive: true });
+    const localAside = path.join(s.root, 'local-aside');
+    await cp(path.join(s.workspace, '.zot', 'extensions', 'local'), localAside, { recursive: true });
+    await rm(path.join(s.workspace, '.zot'), { recursive: true });
+    await rm(path.join(s.workspace, 'tools'), { recursive: true });
+    await mkdir(SCREENSHOTS, { recursive: true });
+
+    const server = await startCodeServer({
+      vsixPaths: [vsix],
+      env: { ZOT_HOME: s.home },
+      // The chat view would take a third of the screenshots.
+      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+    });
+    let session;
+    try {
+      session = await openWorkbench({ server, folder: s.workspace, trusted: true });
+      const { page } = session;
+      const row = (label) => page.locator('.pane-body .monaco-list-row').filter({ hasText: label }).first();
+      // Expands an extension's item, again if a refresh (a reload) collapsed it meanwhile.
+      const expand = async (label, child) => {
+        const item = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+        await waitUntil(async () => {
+          if ((await item.getAttribute('aria-expanded')) === 'false') await item.locator('.monaco-tl-twistie').click();
+          return row(child).isVisible();
+        }, 30_000);
+      };
+
+      // The Zot view, opened from its activity bar icon: nothing installed yet, so its welcome.
+      await page.locator('.activitybar [aria-label^="Zot"]').first().click();
+      const installSamples = page.getByRole('button', { name: 'Install Sample Extensions' });
+      await installSamples.waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'welcome.png') });
+      await installSamples.click();
+      await row('todo').waitFor({ timeout: 30_000 });
+      const running = await waitUntil(() => {
+        const p = processesOf(s.root, s.runId);
+        return p.length >= 3 && p;
+      }, 30_000);
+      t.diagnostic(`${running.length} extension processes running after "Install Sample Extensions"`);
+      writeFileSync(path.join(s.home, 'extensions', 'todo', 'todos.json'), JSON.stringify({
+        items: [
+          { text: 'Review the extension protocol', done: true },
+          { text: 'Try the todo panel in VS Code', done: false },
+          { text: 'Write a zot extension in Python', done: false },
+          { text: 'Ship it', done: false },
+        ],
+        cursor: 1,
+      }, null, 2));
+
+      // The project gets an extension of its own; the view's Reload finds it, held until allowed.
+      await cp(localAside, path.join(s.workspace, '.zot', 'extensions', 'local'), { recursive: true });
+      // Title actions show while the pointer is over the view.
+      await row('todo').hover();
+      await page.locator('[aria-label="Reload Extensions"]').first().click();
+      await row('local').waitFor();
+      await expand('todo', 'todo_add');
+      await expand('local', 'waiting for your permission');
+      await page.mouse.move(900, 400);
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'zot-view.png') });
+
+      // The question about the workspace's extension waits in the notification center; Allow starts it.
+      await page.locator('.statusbar [aria-label*="otification"]').first().click();
+      const question = page.locator('.notifications-center .notification-list-item').filter({ hasText: 'wants to run the zot extension "local"' }).first();
+      await question.waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'consent.png') });
+      await question.getByRole('button', { name: 'Allow', exact: true }).click();
+      await page.locator('.pane-body .monaco-list-row').filter({ hasText: /local\s*ready · workspace/ }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Escape');
+
+      // The palette running "Zot: Run Extension Command…".
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget').waitFor();
+      await page.keyboard.type('Zot: Run Extension Command');
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Run Extension Command' }).first().waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'command-palette.png') });
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: '/todo-add' }).first().waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'run-command-pick.png') });
+
+      // Pick /todo, no arguments: its panel opens as a Quick Pick; keys go to the extension.
+      await page.keyboard.type('/todo');
+      await page.waitForTimeout(200);
+      const active = page.locator('.quick-input-list .monaco-list-row.focused');
+      assert.match(await active.innerText(), /^\/todo(?!-)/);
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').filter({ hasText: 'Todos' }).waitFor();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.type('x');
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: '✓ Write a zot extension in Python' }).waitFor({ timeout: 10_000 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'todo-panel.png') });
+      await page.keyboard.press('Escape');
+      const saved = JSON.parse(readFileSync(path.join(s.home, 'extensions', 'todo', 'todos.json'), 'utf8'));
+      assert.equal(saved.items[2].done, true, 'the x key reached the todo extension, which saved it');
+
+      // Close the window as a user closes the tab (unload handlers run; the
+      // workbench shuts its extension host down): deactivate() must take every
+      // extension process with it, while code-server keeps running.
+      const closing = Date.now();
+      await page.close({ runBeforeUnload: true });
+      const left = await waitForNoProcesses(s.root, s.runId, 10_000);
+      assert.deepEqual(left, [], 'extension processes left after the window closed');
+      t.diagnostic(`no extension process left ${Date.now() - closing} ms after the window closed (code-server still running)`);
+      await session.close();
+      session = undefined;
+    } catch (error) {
+      const shot = path.join(os.tmpdir(), `zot-e2e-ui-failure-${Date.now()}.png`);
+      await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
+      throw error;
+    } finally {
+      await session?.close();
+      await server.stop();
+    }
+    assert.deepEqual(processesOf(s.root, s.runId), []);
+  });
+});
+
+async function waitUntil(fn, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
