@@ -13,13 +13,17 @@ import { DisplayDocuments } from './display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from './logs.js';
 import { Notes } from './notes.js';
+import { registerChatParticipant } from './chat/participant.js';
+import { registerRunTool } from './runTool.js';
+import { MCP_PROVIDER_ID, ZotMcpProvider } from './mcpProvider.js';
 import { QuickPickPanels } from './panels.js';
-import { HOST_SETTINGS, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
+import { HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
 import { StatusBar } from './statusBar.js';
 import { registerTestHooks, testHooksEnabled } from './testHooks.js';
 import { UiTrace } from './trace.js';
 import { ExtensionsTree } from './tree.js';
 import { VsCodeUI } from './ui.js';
+import { PanelRouter, WebviewPanels } from './webviewPanels.js';
 import { WorkspaceGate } from './workspaceGate.js';
 
 /** How long settings edits settle before the host is replaced (typing in settings.json). */
@@ -43,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // The host is read lazily: these exist before the first host does.
   const host = (): ZotHost => mgr.host;
   const gate = new WorkspaceGate(context.workspaceState, host, logs, trace);
-  const panels = new QuickPickPanels(host, trace);
+  const panels = new PanelRouter(new QuickPickPanels(host, trace), new WebviewPanels(context.extensionUri, host, trace), panelStyle);
   const notes = new Notes(logs, trace, (name) => logs.show(name));
   const ui = new VsCodeUI({ notes, display, panels, trace, runSlash: (text, from) => commands.runSlash(text, from) });
 
@@ -74,6 +78,19 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
+  registerChatParticipant(context, {
+    host,
+    maxSteps: () => Math.max(1, vscode.workspace.getConfiguration('zot').get<number>('chat.maxSteps') ?? 25),
+    applyInEditor: async (extension, response) => {
+      const rt = mgr.host.get(extension);
+      if (rt) await mgr.host.applyCommandResponse(rt, response);
+    },
+    log: (line) => logs.hostLog(line),
+  });
+  // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
+  const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
+  context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
+
   let settingsTimer: NodeJS.Timeout | undefined;
   const replaceSoon = (why: string): void => {
     if (settingsTimer) clearTimeout(settingsTimer);
@@ -103,7 +120,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const activateMs = performance.now() - started;
   if (testHooksEnabled(context)) {
-    context.subscriptions.push(...registerTestHooks({ manager: mgr, tree, statusBar, logs, trace, panels, gate, activateMs: () => activateMs }));
+    context.subscriptions.push(...registerTestHooks({ manager: mgr, tree, statusBar, logs, trace, panels, gate, mcp, activateMs: () => activateMs }));
   }
 
   // In the background: activation never waits for an extension.

@@ -106,9 +106,14 @@ class PanelView implements vscode.Disposable {
     if (!item) return;
     const expected = this.expectActive;
     if (expected && Date.now() < expected.until) {
-      // An echo of our own update; the next event is the user's.
-      if (item.index === expected.index) this.expectActive = undefined;
-      return;
+      // Just after an update, VS Code echoes the item we made active (or first
+      // resets to the top one). Those are ours; any other move is the user's,
+      // who may well press a key the moment the panel shows.
+      if (item.index === expected.index) {
+        this.expectActive = undefined;
+        return;
+      }
+      if (item.index === 0) return;
     }
     this.expectActive = undefined;
     const delta = item.index - this.active;

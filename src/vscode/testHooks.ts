@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { HostManager } from './hostManager.js';
 import type { LogChannels } from './logs.js';
+import type { ZotMcpProvider } from './mcpProvider.js';
 import type { PanelPresenter } from './panels.js';
 import type { StatusBar } from './statusBar.js';
 import type { TraceEvent, UiTrace } from './trace.js';
@@ -24,6 +25,7 @@ export interface HookDeps {
   trace: UiTrace;
   panels: PanelPresenter;
   gate: WorkspaceGate;
+  mcp: ZotMcpProvider;
   activateMs: () => number;
 }
 
@@ -53,6 +55,9 @@ export function registerTestHooks(d: HookDeps): vscode.Disposable[] {
     r('zot._test.panels', () => d.panels.describe()),
     r('zot._test.answerConsent', (name: string, choice: string | undefined) => d.gate.answer(name, choice)),
     r('zot._test.pendingConsent', () => d.gate.pendingQuestions()),
+    // What the MCP provider gives VS Code: the definition's label, URI and headers.
+    r('zot._test.mcpDefinitions', async () =>
+      (await d.mcp.provideMcpServerDefinitions()).map((def) => ({ label: def.label, uri: def.uri.toString(), headers: def.headers, version: def.version }))),
     r('zot._test.reveal', async (name: string, expand = true) => {
       await d.tree.view.reveal({ kind: 'extension', name }, { expand, focus: false, select: false });
       return true;

@@ -19,14 +19,14 @@
 // test an already built VSIX instead.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { extensionVsix } from './vsix.mjs';
 import './vscode/units.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,32 +40,12 @@ let vsix;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-vscode-'));
-  vsix = process.env.ZOT_E2E_VSIX ? path.resolve(process.env.ZOT_E2E_VSIX) : await packageCopy();
+  vsix = await extensionVsix(scratch);
 });
 
 after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
-
-/**
- * `npm run package` in a copy of the project, so the tests that run beside
- * this file (and use dist/) never see dist/ rewritten under them.
- */
-async function packageCopy() {
-  const started = Date.now();
-  const copy = path.join(scratch, 'package');
-  const skip = new Set(['node_modules', '.git', '.vscode-test', 'dist', 'bench']);
-  await mkdir(copy);
-  for (const entry of readdirSync(repoRoot)) {
-    if (!skip.has(entry)) await cp(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true, filter: (p) => !p.includes(`${path.sep}screenshots`) });
-  }
-  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'package'], { cwd: copy, stdio: 'pipe' });
-  const out = path.join(scratch, 'zot-extensions.vsix');
-  await cp(path.join(copy, 'dist', 'zot-extensions.vsix'), out);
-  console.log(`# packaged the VSIX (npm run package in a copy) in ${Date.now() - started} ms`);
-  return out;
-}
 
 /** A private copy of the fixtures: zot home, workspace, installables; every extension gets lib.mjs and a run marker. */
 async function stage(name, { withWorkspaceSettings = true, marker = true } = {}) {
@@ -139,7 +119,8 @@ function serverEnv(s, scenario) {
 async function runSuite(t, scenario, trusted) {
   const s = await stage(scenario);
   const started = Date.now();
-  const server = await startCodeServer({ vsixPaths: [vsix], env: serverEnv(s, scenario) });
+  // These suites test the QuickPick presentation of panels; agent.test.mjs tests the webview.
+  const server = await startCodeServer({ vsixPaths: [vsix], env: serverEnv(s, scenario), settings: { 'zot.panels.style': 'quickPick' } });
   t.diagnostic(`code-server up after ${Date.now() - started} ms`);
   let run;
   try {
@@ -186,7 +167,7 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       vsixPaths: [vsix],
       env: { ZOT_HOME: s.home },
       // The chat view would take a third of the screenshots.
-      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'zot.panels.style': 'quickPick' },
     });
     let session;
     try {

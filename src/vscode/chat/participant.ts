@@ -20,14 +20,20 @@ export interface ChatDeps {
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
-  metadata: { stop: string; steps: number; toolCalls: { name: string; outcome: string }[] };
+  metadata: {
+    stop: string;
+    steps: number;
+    toolCalls: { name: string; outcome: string }[];
+    /** The model's own words, kept for the history even where an interceptor showed something else. */
+    modelText?: string;
+  };
 }
 
 export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatDeps): vscode.ChatParticipant {
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
     handleRequest(deps, request, chatContext, stream, token),
   );
-  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'zot.png');
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = {
     provideFollowups: () => [{ prompt: '/help', label: 'What can zot extensions do here?', command: 'help' }],
   };
@@ -114,9 +120,10 @@ async function runModelLoop(
   host.setModel(model.vendor, model.id);
   const toolCalls: ZotChatResult['metadata']['toolCalls'] = [];
   let steps = 0;
+  let modelText = '';
   const end = (stop: string, error?: string): ZotChatResult => {
     host.emit('turn_end', error === undefined ? { stop } : { stop, error });
-    return { metadata: { stop, steps, toolCalls } };
+    return { metadata: { stop, steps, toolCalls, modelText } };
   };
 
   const before = await host.intercept('before_agent_start', { text: prompt });
@@ -161,7 +168,10 @@ async function runModelLoop(
       return end('error', message);
     }
 
-    if (text) await showAssistantText(host, text, stream);
+    if (text) {
+      modelText += text;
+      await showAssistantText(host, text, stream);
+    }
     // The model's own words stay in the history, whatever an interceptor showed instead.
     messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
     if (calls.length === 0) return end('end_turn');
@@ -205,9 +215,8 @@ function historyMessages(chatContext: vscode.ChatContext): vscode.LanguageModelC
     if (turn instanceof vscode.ChatRequestTurn) {
       out.push(vscode.LanguageModelChatMessage.User(turn.prompt));
     } else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response
-        .map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : ''))
-        .join('');
+      const own = (turn.result.metadata as ZotChatResult['metadata'] | undefined)?.modelText;
+      const text = own ?? turn.response.map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : '')).join('');
       if (text) out.push(vscode.LanguageModelChatMessage.Assistant(text));
     }
   }

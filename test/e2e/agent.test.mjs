@@ -1,0 +1,206 @@
+// Chat, MCP and panels in a real VS Code (code-server + headless Chromium),
+// with the extension installed from its VSIX and a scripted fake language
+// model (test/e2e/fake-lm) installed beside it.
+//
+// 1. In the extension host (test/e2e/agent/suite.cjs): @zot calls zot tools,
+//    an interceptor blocks one, an image reaches the model as data, Stop
+//    cancels a hanging tool and an interactive tool's panel, the MCP server
+//    definition works with its bearer token and cancellation.
+// 2. Through the real UI, with Playwright: keys typed into a webview panel
+//    reach the extension as panel_key frames and its re-render shows; markup
+//    in lines stays text; Esc closes it. A panel serving an interactive tool
+//    call is a QuickPick: moving, accepting and dismissing it produce the
+//    right frames, and dismissing cancels the call with tool_cancel.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { extensionVsix, testExtensionVsix } from './vsix.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
+
+let scratch;
+let vsixPaths;
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-'));
+  vsixPaths = [await extensionVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+});
+
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function stage(name) {
+  const root = await mkdtemp(path.join(scratch, `${name}-`));
+  await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
+  const workspace = path.join(root, 'workspace');
+  await mkdir(workspace);
+  return { root, home: path.join(root, 'fixtures', 'home'), workspace };
+}
+
+function frames(home, role, type) {
+  const file = path.join(home, `${role}-frames.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
+}
+
+/** Waits for a notification with that text, as a toast or in the notification center. */
+async function notification(page, text) {
+  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text });
+  if (await toast.first().waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
+  await page.locator('.statusbar [aria-label*="otification"]').first().click();
+  await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Escape');
+}
+
+async function until(what, fn, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
+  test('@zot with zot tools, intercepts, images and Stop; the MCP definition with its token and cancellation', { timeout: 300_000 }, async (t) => {
+    const s = await stage('agent');
+    const results = path.join(s.root, 'results.json');
+    const server = await startCodeServer({
+      vsixPaths,
+      env: { ZOT_HOME: s.home, ZOT_TEST_HOOKS: '1', ZOT_E2E_REPO: repoRoot, ZOT_E2E_RESULTS: results },
+    });
+    let run;
+    try {
+      run = await runExtensionTests({ server, folder: s.workspace, testsEntry: path.join(here, 'agent', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
+    } finally {
+      await server.stop();
+    }
+    const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+    for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
+    const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
+    assert.ok(outcome.length > 0, `no results\n${failure()}`);
+    assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => r.name), [], failure());
+    assert.equal(run.exitCode, 0, failure());
+  });
+
+  test('panels through the real UI: a webview takes keys and shows markup as text; a QuickPick serves an interactive call', { timeout: 300_000 }, async (t) => {
+    const s = await stage('panels');
+    await mkdir(SCREENSHOTS, { recursive: true });
+    const server = await startCodeServer({
+      vsixPaths,
+      env: { ZOT_HOME: s.home },
+      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+    });
+    let session;
+    try {
+      session = await openWorkbench({ server, folder: s.workspace, trusted: true });
+      const { page } = session;
+      // The extension is up once its status bar item shows.
+      await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
+      const palette = async (command, pick) => {
+        const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: command.replace(/^Zot: /, '') }).first();
+        // The palette lists contributed commands once the workbench has read them: retry until it does.
+        await until(`"${command}" in the palette`, async () => {
+          await page.keyboard.press('F1');
+          await page.locator('.quick-input-widget').waitFor();
+          await page.keyboard.type(command);
+          if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return true;
+          await page.keyboard.press('Escape');
+          return false;
+        }, 30_000);
+        await page.keyboard.press('Enter');
+        if (pick) {
+          // The command's own picker, by its title, before typing into it.
+          await page.locator('.quick-input-widget').filter({ hasText: pick.title }).waitFor({ timeout: 30_000 });
+          await page.keyboard.type(pick.item);
+          await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: pick.item }).first().waitFor();
+          await page.keyboard.press('Enter');
+        }
+      };
+
+      // A command's panel opens as a webview in the editor area.
+      await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: '/show-panel' });
+      await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
+      await page.keyboard.press('Enter');
+      const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+      const lines = webview.locator('#lines');
+      await lines.locator('.line').first().waitFor({ timeout: 30_000 });
+      await until('the size report', () => frames(s.home, 'panels', 'panel_resize').length > 0);
+      const [size] = frames(s.home, 'panels', 'panel_resize');
+      assert.ok(size.width > 20 && size.height > 5, `columns and rows from font metrics: ${JSON.stringify(size)}`);
+
+      // Markup in lines and title is text, never HTML.
+      assert.equal(await lines.locator('script, img').count(), 0, 'no element made from extension text');
+      assert.equal(await lines.locator('.line').first().textContent(), '<script>document.title="pwned"</script>');
+      assert.equal(await lines.locator('.line').nth(1).textContent(), '<img src=x onerror="document.title=\'pwned\'">');
+      assert.equal(await webview.locator('#title').textContent(), 'Markup <b>stays</b> text');
+      assert.equal(await lines.locator('.line').nth(2).textContent(), '┌──────┐');
+
+      // Keys typed into the focused webview reach the extension; its re-render shows in place.
+      await lines.click();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
+      await page.keyboard.type('q');
+      await page.keyboard.press('Tab');
+      await lines.locator('.line', { hasText: 'key rune q' }).waitFor({ timeout: 10_000 });
+      await lines.locator('.line', { hasText: 'key tab' }).waitFor({ timeout: 10_000 });
+      const keys = frames(s.home, 'panels', 'panel_key').map((f) => (f.key === 'rune' ? `rune:${f.text}` : f.key));
+      assert.deepEqual(keys, ['down', 'end', 'rune:q', 'tab']);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-webview.png') });
+
+      // Esc closes it and tells the extension.
+      await page.keyboard.press('Escape');
+      await until('panel_close', () => frames(s.home, 'panels', 'panel_close').length === 1);
+      await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
+
+      // An interactive tool run from the palette: its panel is a QuickPick bound to the call.
+      await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'ask' });
+      await page.locator('.quick-input-widget').filter({ hasText: 'ask — agent-ask' }).waitFor();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('{"choices":["red","green","blue"]}');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').filter({ hasText: 'Choose' }).waitFor({ timeout: 20_000 });
+      await page.keyboard.press('ArrowDown');
+      await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: 'green' }).waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-quickpick.png') });
+      await page.keyboard.press('Enter');
+      await until('down and enter reached the extension', () => frames(s.home, 'ask', 'panel_key').length >= 2, 15_000);
+      assert.deepEqual(frames(s.home, 'ask', 'panel_key').map((f) => f.key), ['down', 'enter']);
+      const first = frames(s.home, 'ask', 'tool_call')[0];
+      await notification(page, 'ask: chose green');
+
+      // Dismissing the bound panel cancels its call: tool_cancel with that call's id.
+      await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'ask' });
+      await page.locator('.quick-input-widget').filter({ hasText: 'ask — agent-ask' }).waitFor();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('{"choices":["yes","no"]}');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').filter({ hasText: 'Choose' }).waitFor({ timeout: 20_000 });
+      const second = await until('the second call', () => frames(s.home, 'ask', 'tool_call').find((f) => f.id !== first.id));
+      await page.keyboard.press('Escape');
+      await until('tool_cancel for the dismissed call', () => frames(s.home, 'ask', 'tool_cancel').some((f) => f.id === second.id), 15_000);
+      assert.ok(frames(s.home, 'ask', 'panel_close').some((f) => f.panel_id === `ask-${second.id}`), 'the extension was told its panel closed');
+      await notification(page, 'ask canceled by the user; the extension was told to stop');
+      t.diagnostic('webview keys, markup as text, QuickPick navigation, accept and dismissal verified');
+    } catch (error) {
+      const shot = path.join(os.tmpdir(), `zot-e2e-panels-failure-${Date.now()}.png`);
+      await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
+      throw error;
+    } finally {
+      await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
+      await session?.close();
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,128 @@
+// Runs inside VS Code's extension host: @zot with a scripted fake language
+// model, zot tools through the MCP server definition, panels bound to tool
+// calls. Fixture extensions record every frame they receive in $ZOT_HOME.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
+const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+
+const HOME = process.env.ZOT_HOME;
+const REPO = process.env.ZOT_E2E_REPO;
+const frames = (role, type) => {
+  const file = path.join(HOME, `${role}-frames.jsonl`);
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
+};
+const requests = () => exec('zotFake.requests');
+
+/** Sends `@zot <text>` through the chat view, as a user would; resolves when the fake model has seen `count` requests. */
+async function chat(text, expectRequests) {
+  const before = (await requests()).length;
+  await exec('workbench.action.chat.open', { query: `@zot ${text}` });
+  if (expectRequests) await waitFor(`${expectRequests} model request(s) for "${text}"`, async () => (await requests()).length >= before + expectRequests, 30_000);
+  return (await requests()).slice(before);
+}
+
+/** The tool results the model received in a request. */
+const resultsIn = (request) => request.messages.flatMap((m) => m.parts).filter((p) => p.kind === 'result');
+
+test('the extension activates and the fixtures run', async () => {
+  await activated();
+  for (const r of ['tools', 'guard', 'ask', 'panels']) await waitState(`agent-${r}`, ['ready', 'auto_ready']);
+  const models = await vscode.lm.selectChatModels({ vendor: 'zot-fake' });
+  assert.equal(models.length, 1, 'the fake model is available');
+});
+
+test('@zot calls a zot tool, and the model gets its result', async () => {
+  const [first, second] = await chat('CALL echo {"text":"hello tools"}', 2);
+  assert.ok(first.tools.includes('echo') && first.tools.includes('hang'), `zot tools offered to the model: ${first.tools}`);
+  const [result] = resultsIn(second);
+  assert.deepEqual(result.content, [{ kind: 'text', text: 'echo: hello tools' }]);
+  const [call] = frames('tools', 'tool_call').filter((f) => f.name === 'echo');
+  assert.deepEqual(call.args, { text: 'hello tools' });
+  // The guard saw the lifecycle; the turn ends after the model's last reply.
+  await waitFor('turn_end', () => frames('guard', 'event').some((f) => f.event === 'turn_end'));
+  const events = frames('guard', 'event').map((f) => f.event);
+  for (const e of ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message']) assert.ok(events.includes(e), `event ${e} in ${events}`);
+  const ends = frames('guard', 'event').filter((f) => f.event === 'turn_end');
+  assert.equal(ends.at(-1).stop, 'end_turn');
+});
+
+test('an interceptor blocks a call: the tool never runs and the model receives the reason', async () => {
+  const [, second] = await chat('CALL forbidden {}', 2);
+  const [result] = resultsIn(second);
+  const text = result.content.map((c) => c.text).join('\n');
+  assert.match(text, /forbidden by policy/);
+  assert.match(text, /not run: blocked by extension "agent-guard"/);
+  assert.equal(frames('tools', 'tool_call').filter((f) => f.name === 'forbidden').length, 0);
+});
+
+test('an image result reaches the model as data', async () => {
+  const [, second] = await chat('CALL image {}', 2);
+  const [result] = resultsIn(second);
+  assert.deepEqual(result.content.map((c) => c.kind), ['text', 'data']);
+  assert.equal(result.content[1].mimeType, 'image/png');
+  assert.ok(result.content[1].bytes > 60);
+});
+
+test('Stop while a tool hangs ends the turn, and the extension receives tool_cancel with that call id', async () => {
+  const before = frames('tools', 'tool_call').length;
+  await chat('CALL hang {}', 1);
+  const call = await waitFor('the hang call delivered', () => frames('tools', 'tool_call').slice(before).find((f) => f.name === 'hang'));
+  await exec('workbench.action.chat.cancel');
+  await waitFor('tool_cancel for that call', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
+  await waitFor('turn_end canceled', () => frames('guard', 'event').some((f) => f.event === 'turn_end' && f.stop === 'canceled'), 15_000);
+});
+
+test('Stop while an interactive tool waits on its panel closes the panel and cancels the call', async () => {
+  await chat('CALL ask {"choices":["red","green"]}', 1);
+  const call = await waitFor('the ask call delivered', () => frames('ask', 'tool_call').at(-1));
+  const panels = await waitFor('its panel', async () => (await exec('zot._test.panels')).find((p) => p.id === `ask-${call.id}`));
+  assert.deepEqual(panels.lines, ['› red', '  green']);
+  await exec('workbench.action.chat.cancel');
+  await waitFor('tool_cancel', () => frames('ask', 'tool_cancel').some((f) => f.id === call.id), 15_000);
+  await waitFor('the panel is gone', async () => !(await exec('zot._test.panels')).some((p) => p.id === `ask-${call.id}`), 15_000);
+});
+
+test('an assistant_message interceptor replaces the text the user sees; the model keeps its own in the history', async () => {
+  await chat('the secret word', 1);
+  const shown = await waitFor('assistant_message event', () => frames('guard', 'event').filter((f) => f.event === 'assistant_message' && /redacted/.test(f.text)).at(-1));
+  assert.equal(shown.text, '[redacted by guard]');
+  const [next] = await chat('and now?', 1);
+  const said = next.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.parts).map((p) => p.text);
+  assert.ok(said.includes('ECHO: the secret word'), `history: ${JSON.stringify(said)}`);
+});
+
+test('the MCP server definition is listed, refuses a request without its token, and an MCP client reaches a zot tool with cancellation', async () => {
+  const [def] = await exec('zot._test.mcpDefinitions');
+  assert.equal(def.label, 'Zot extensions');
+  assert.match(def.uri, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  assert.match(def.headers.Authorization, /^Bearer \S{40,}$/);
+  const bare = await fetch(def.uri, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' });
+  assert.equal(bare.status, 401);
+
+  const { Client } = require(path.join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/index.js'));
+  const { StreamableHTTPClientTransport } = require(path.join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/streamableHttp.js'));
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(def.uri), { requestInit: { headers: def.headers } }));
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const n of ['echo', 'hang', 'ask']) assert.ok(names.includes(n), `${n} listed: ${names}`);
+    const r = await client.callTool({ name: 'echo', arguments: { text: 'via mcp' } });
+    assert.deepEqual(r.content, [{ type: 'text', text: 'echo: via mcp' }]);
+    const before = frames('tools', 'tool_call').length;
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: controller.signal });
+    const call = await waitFor('hang delivered over MCP', () => frames('tools', 'tool_call').slice(before).find((f) => f.name === 'hang'));
+    controller.abort();
+    await assert.rejects(pending);
+    await waitFor('tool_cancel over MCP', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
+  } finally {
+    await client.close();
+  }
+});
+
+exports.run = runAll;
