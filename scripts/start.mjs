@@ -2,7 +2,7 @@
 // npm start: a real VS Code in the browser with the freshly built VSIX and the
 // sample zot extensions, for trying the product in one command.
 //
-//   npm start [-- --port <n>] [--password <p>]
+//   npm start [-- --port <n>] [--password <p>] [--vsix <file>] [--dir <folder>]
 //
 // It installs what is missing (the cached environment the end-to-end tests
 // use), builds the VSIX, puts the samples into a demo ZOT_HOME, opens a demo
@@ -20,14 +20,22 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line) => process.stdout.write(`[zot demo] ${line}\n`);
 
 function parseArgs(argv) {
-  const opts = { port: 8080, password: randomBytes(12).toString('base64url'), build: true };
+  const opts = { port: 8080, password: randomBytes(12).toString('base64url'), vsix: undefined, dir: path.join(repo, '.vscode-test', 'demo') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--port') opts.port = Number(argv[++i]);
     else if (a === '--password') opts.password = argv[++i];
-    else if (a === '--no-build') opts.build = false;
+    else if (a === '--vsix') opts.vsix = path.resolve(argv[++i] ?? '');
+    else if (a === '--dir') opts.dir = path.resolve(argv[++i] ?? '');
     else if (a === '-h' || a === '--help') {
-      process.stdout.write('usage: npm start [-- --port <n>] [--password <p>] [--no-build]\n  --port 0 picks a free port; the default is 8080.\n');
+      process.stdout.write([
+        'usage: npm start [-- --port <n>] [--password <p>] [--vsix <file>] [--dir <folder>]',
+        '  --port      port on 127.0.0.1 (default 8080; 0 picks a free one)',
+        '  --password  the login password (default: a new random one, printed)',
+        '  --vsix      install this VSIX instead of building one',
+        '  --dir       where the demo workspace and zot home go (default .vscode-test/demo)',
+        '',
+      ].join('\n'));
       process.exit(0);
     } else {
       process.stderr.write(`npm start: unknown option ${a} (see --help)\n`);
@@ -46,8 +54,7 @@ function parseArgs(argv) {
 }
 
 /** A fresh demo: samples in a demo zot home, and a workspace with one project-local sample. */
-function prepareDemo() {
-  const root = path.join(repo, '.vscode-test', 'demo');
+function prepareDemo(root) {
   rmSync(root, { recursive: true, force: true });
   const zotHome = path.join(root, 'zot-home');
   const workspace = path.join(root, 'workspace');
@@ -78,14 +85,15 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   say('checking the environment (the first run installs Chromium, Node 24 and code-server: a few minutes)…');
   await ensureEnv({ log: (l) => say(l) });
-  const vsix = path.join(repo, 'dist', 'zot-extensions.vsix');
-  if (opts.build) {
+  let vsix = opts.vsix;
+  if (vsix) {
+    statSync(vsix);
+  } else {
     say('building the VSIX…');
     execFileSync('npm', ['run', '--silent', 'package'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
-  } else {
-    statSync(vsix);
+    vsix = path.join(repo, 'dist', 'zot-extensions.vsix');
   }
-  const demo = prepareDemo();
+  const demo = prepareDemo(opts.dir);
   // Imported late: the harness needs the environment first.
   const { startCodeServer } = await import('../test/e2e/harness.mjs');
   say('starting VS Code…');

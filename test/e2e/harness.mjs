@@ -450,7 +450,11 @@ function onProcessExit(cleanup) {
   if (!signalsHooked) {
     signalsHooked = true;
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-      process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+      process.once(signal, () => {
+        // A program that handles the signal itself (npm start stops gracefully) keeps it.
+        if (process.listenerCount(signal) > 0) return;
+        process.exit(128 + os.constants.signals[signal]);
+      });
     }
   }
   const guarded = () => {
