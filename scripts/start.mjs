@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePackages } from './ensure-packages.mjs';
 import { ensureEnv } from './vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -83,6 +84,7 @@ function processesUnder(dir) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  ensurePackages();
   say('checking the environment (the first run installs Chromium, Node 24 and code-server: a few minutes)…');
   await ensureEnv({ log: (l) => say(l) });
   let vsix = opts.vsix;

@@ -23,7 +23,8 @@ import { extensionVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
-const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
+// The README's screenshots are refreshed by `npm run screenshots`; other runs keep theirs in a temp folder.
+const SCREENSHOTS = process.env.ZOT_UPDATE_SCREENSHOTS ? path.join(repoRoot, 'media', 'screenshots') : path.join(os.tmpdir(), 'zot-e2e-screenshots');
 
 let scratch;
 let vsixPaths;
