@@ -65,6 +65,9 @@ export interface RuntimeDelegate {
 }
 
 interface PendingCall {
+  /** performance.now() after which `expire` is called; absent: no deadline. */
+  deadline?: number;
+  expire?(): void;
   reply(frame: FrameFromExt): void;
   /** A reply that failed validation but named this call's id. */
   malformed(problem: string): void;
@@ -109,6 +112,9 @@ export class ExtensionRuntime {
 
   private spawn: Spawn | undefined;
   private readonly pending = new Map<string, PendingCall>();
+  /** One timer for every reply deadline, armed for the earliest: a timer per call costs more than the call. */
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineAt = Infinity;
   private wantRunning = false;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | undefined;
@@ -220,20 +226,27 @@ export class ExtensionRuntime {
   callTool(
     name: string,
     args: JsonObject,
-    opts: { token?: CancellationToken; timeoutMs: number; wireId?: string },
+    /** `settled` runs with the outcome before the promise resolves, on every path. */
+    opts: { token?: CancellationToken; timeoutMs: number; wireId?: string; settled?: (o: ToolOutcome) => void },
   ): Promise<ToolOutcome> {
     const ext = this.name;
     const sp = this.spawn;
-    if (!sp || !this.connected) return Promise.resolve(toolOutcome('not_run', ext, `extension "${ext}" is not running (${this.state})`));
-    if (opts.token?.isCancellationRequested) return Promise.resolve(toolOutcome('not_run', ext, 'canceled before the request reached the extension'));
+    const early = (o: ToolOutcome): Promise<ToolOutcome> => {
+      opts.settled?.(o);
+      return Promise.resolve(o);
+    };
+    if (!sp || !this.connected) return early(toolOutcome('not_run', ext, `extension "${ext}" is not running (${this.state})`));
+    if (opts.token?.isCancellationRequested) return early(toolOutcome('not_run', ext, 'canceled before the request reached the extension'));
     const id = opts.wireId ?? nextId();
     return new Promise<ToolOutcome>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      // The frame goes out first: a reply cannot arrive before this returns, and the
+      // bookkeeping below then overlaps with the extension's work instead of delaying it.
+      const ticket: WriteTicket = sp.transport.send({ type: 'tool_call', id, name, args });
       let sub: Disposable | undefined;
       const finish = (o: ToolOutcome): void => {
         if (!this.pending.delete(id)) return;
-        if (timer) clearTimeout(timer);
         sub?.dispose();
+        opts.settled?.(o);
         resolve(o);
       };
       const stop = (why: 'canceled' | 'timed_out'): void => {
@@ -252,7 +265,7 @@ export class ExtensionRuntime {
           finish(toolOutcome(why === 'timed_out' ? 'timed_out' : told ? 'canceled' : 'abandoned', ext, stoppedMessage(why, told, opts.timeoutMs)));
         }
       };
-      this.pending.set(id, {
+      const call: PendingCall = {
         reply: (frame) => {
           if (frame.type === 'tool_result') {
             finish({ outcome: 'completed', extension: ext, isError: frame.is_error === true, content: frame.content ?? [], message: '' });
@@ -264,9 +277,9 @@ export class ExtensionRuntime {
         },
         malformed: (problem) => finish({ outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: `malformed tool_result: ${problem}` }], message: `the extension sent a malformed tool_result: ${problem}` }),
         disconnect: (reason) => finish(toolOutcome('disconnected', ext, `extension "${ext}" ${reason} while the call was pending`)),
-      });
-      const ticket: WriteTicket = sp.transport.send({ type: 'tool_call', id, name, args });
-      if (opts.timeoutMs > 0) timer = setTimeout(() => stop('timed_out'), opts.timeoutMs);
+      };
+      this.pending.set(id, call);
+      if (opts.timeoutMs > 0) this.watchDeadline(call, opts.timeoutMs, () => stop('timed_out'));
       if (opts.token) sub = opts.token.onCancellationRequested(() => stop('canceled'));
     });
   }
@@ -532,6 +545,31 @@ export class ExtensionRuntime {
       if (call) call.malformed(message);
     }
     this.addProblem(message);
+  }
+
+  private watchDeadline(call: PendingCall, ms: number, expire: () => void): void {
+    call.deadline = performance.now() + ms;
+    call.expire = expire;
+    if (call.deadline < this.deadlineAt) this.armDeadlines(call.deadline);
+  }
+
+  private armDeadlines(at: number): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = at;
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = undefined;
+      this.deadlineAt = Infinity;
+      const now = performance.now() + 1; // timers may fire within a millisecond of their due time
+      let next = Infinity;
+      for (const c of this.pending.values()) {
+        if (c.deadline === undefined) continue;
+        if (c.deadline <= now) c.expire!();
+        else if (c.deadline < next) next = c.deadline;
+      }
+      if (next < Infinity && next < this.deadlineAt) this.armDeadlines(next);
+    }, Math.max(1, Math.ceil(at - performance.now())));
+    // The child's pipes keep the process alive while calls are pending.
+    this.deadlineTimer.unref();
   }
 
   private malformedReply(id: string, type: string): void {

@@ -3,7 +3,7 @@
  * tools, routing of calls, events and intercepts, panels, reload and
  * disposal. One extension's process life is in extension.ts.
  */
-import { CancellationTokenSource, Emitter, type CancellationToken, type Event } from 'vscode-jsonrpc/node';
+import { Emitter, type CancellationToken, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import {
   DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS,
   type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject,
@@ -101,9 +101,43 @@ export interface LogEvent { extension: string; line: string; kind: 'stderr' | 'h
 interface ActiveCall {
   rt: ExtensionRuntime;
   wireId: string;
-  source: CancellationTokenSource;
+  source: CallToken;
   interactive: boolean;
-  panels: Set<string>;
+  /** Created when a panel binds to the call. */
+  panels?: Set<string>;
+}
+
+/**
+ * The token of one tool call: a flag and its listeners. A vscode-jsonrpc
+ * CancellationTokenSource per call (source, token, emitter, listener list)
+ * is a large part of what one call allocates.
+ */
+class CallToken implements CancellationToken {
+  isCancellationRequested = false;
+  private listeners: (() => void)[] | undefined;
+
+  onCancellationRequested(listener: (e: unknown) => unknown, thisArgs?: unknown): Disposable {
+    const fn = (): void => void listener.call(thisArgs, undefined);
+    if (this.isCancellationRequested) {
+      fn();
+      return { dispose: () => undefined };
+    }
+    (this.listeners ??= []).push(fn);
+    return {
+      dispose: () => {
+        const i = this.listeners?.indexOf(fn) ?? -1;
+        if (i >= 0) this.listeners!.splice(i, 1);
+      },
+    };
+  }
+
+  cancel(): void {
+    if (this.isCancellationRequested) return;
+    this.isCancellationRequested = true;
+    const ls = this.listeners;
+    this.listeners = undefined;
+    if (ls) for (const l of ls) l();
+  }
 }
 
 export class ZotHost {
@@ -236,19 +270,18 @@ export class ZotHost {
     const timeoutMs = opts.timeoutMs ?? (tool.interactive ? 0 : this.timing.toolTimeoutMs);
     const wireId = nextId();
     const key = `${rt.name}\0${wireId}`;
-    const source = new CancellationTokenSource();
-    const call: ActiveCall = { rt, wireId, source, interactive: tool.interactive, panels: new Set() };
+    const source = new CallToken();
+    const call: ActiveCall = { rt, wireId, source, interactive: tool.interactive };
     const link = opts.token?.onCancellationRequested(() => source.cancel());
     if (opts.token?.isCancellationRequested) source.cancel();
     this.calls.set(key, call);
-    return rt.callTool(tool.name, args ?? {}, { token: source.token, timeoutMs, wireId }).then((outcome) => {
+    const settled = (outcome: ToolOutcome): void => {
       this.calls.delete(key);
       link?.dispose();
-      source.dispose();
       // A call that ends any other way than completing takes its panels with it.
-      if (outcome.outcome !== 'completed') for (const p of call.panels) this.closePanelFromHost(p);
-      return outcome;
-    });
+      if (outcome.outcome !== 'completed' && call.panels) for (const p of call.panels) this.closePanelFromHost(p);
+    };
+    return rt.callTool(tool.name, args ?? {}, { token: source, timeoutMs, wireId, settled });
   }
 
   /** Invokes a command and returns its response; the caller applies it. */
@@ -341,7 +374,7 @@ export class ZotHost {
     if (call) {
       panel.boundCall = `${ext.name}\0${call.wireId}`;
       panel.forToolCall = true;
-      call.panels.add(key);
+      (call.panels ??= new Set()).add(key);
     }
     this.panels.set(key, panel);
     if (!this.ui.interactive && call) {
@@ -378,7 +411,7 @@ export class ZotHost {
     if (toolCallId !== undefined) return this.calls.get(`${ext.name}\0${toolCallId}`);
     // Without an explicit binding: the newest interactive call of this extension that has no panel yet.
     let found: ActiveCall | undefined;
-    for (const c of this.calls.values()) if (c.rt === ext && c.interactive && c.panels.size === 0) found = c;
+    for (const c of this.calls.values()) if (c.rt === ext && c.interactive && !c.panels?.size) found = c;
     return found;
   }
 

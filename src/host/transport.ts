@@ -57,6 +57,7 @@ export class FrameTransport {
         ),
       },
       opts.maxLineBytes,
+      (n) => Buffer.allocUnsafe(n),
     );
     stdout.on('data', (chunk: Buffer) => {
       if (this.closedReason === undefined) this.splitter.push(chunk);
@@ -143,18 +144,23 @@ export class FrameTransport {
     for (const t of batch) t.state = 'writing';
     this.batchStartedAt = Date.now();
     this.armWriteTimer();
-    const text = batch.length === 1 ? batch[0]!.text : batch.map((t) => t.text).join('');
-    this.stdin.write(text, (err) => {
-      if (this.batch !== batch) return; // closed meanwhile
-      this.batch = undefined;
-      if (err) {
-        this.close(`writing to its stdin failed: ${err.message}`);
-        return;
-      }
-      for (const t of batch) t.state = 'written';
-      this.flush();
-    });
+    let text = batch[0]!.text;
+    for (let i = 1; i < batch.length; i++) text += batch[i]!.text;
+    this.stdin.write(text, this.written);
   }
+
+  /** One callback for every write: a closure per write is a large share of a small call's cost. */
+  private readonly written = (err?: Error | null): void => {
+    const batch = this.batch;
+    if (batch === undefined) return; // closed meanwhile
+    this.batch = undefined;
+    if (err) {
+      this.close(`writing to its stdin failed: ${err.message}`);
+      return;
+    }
+    for (const t of batch) t.state = 'written';
+    this.flush();
+  };
 
   /** One lazily re-armed timer covers every batch, instead of a timer per write. */
   private armWriteTimer(): void {

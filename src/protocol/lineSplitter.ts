@@ -32,7 +32,16 @@ export class LineSplitter {
   private discarded = -1;
   private discardedHead: Uint8Array = new Uint8Array(0);
 
-  constructor(private readonly sink: LineSink, readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+  /**
+   * `alloc` makes the buffer a line that spans chunks is assembled in. The
+   * default zero-fills it, which for a line of megabytes costs more than the
+   * copy; a Node caller passes `Buffer.allocUnsafe`.
+   */
+  constructor(
+    private readonly sink: LineSink,
+    readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+    private readonly alloc: (bytes: number) => Uint8Array = (n) => new Uint8Array(n),
+  ) {}
 
   push(chunk: Uint8Array): void {
     let start = 0;
@@ -54,7 +63,7 @@ export class LineSplitter {
         if (total > this.maxLineBytes) {
           this.sink.oversized(total, headOf(this.pending, chunk.subarray(start, nl)));
         } else {
-          const whole = new Uint8Array(total);
+          const whole = this.alloc(total);
           let at = 0;
           for (const part of this.pending) { whole.set(part, at); at += part.length; }
           whole.set(chunk.subarray(start, nl), at);
@@ -72,7 +81,7 @@ export class LineSplitter {
     if (this.discarded >= 0) {
       this.sink.oversized(this.discarded, this.discardedHead);
     } else if (this.pendingBytes > 0) {
-      const whole = new Uint8Array(this.pendingBytes);
+      const whole = this.alloc(this.pendingBytes);
       let at = 0;
       for (const part of this.pending) { whole.set(part, at); at += part.length; }
       this.emit(whole);

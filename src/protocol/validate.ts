@@ -45,8 +45,13 @@ const FROM_EXT: Record<FrameFromExtType, FieldSpec> = {
   error: { id: S(), message: S() },
 };
 
+/** The specs as arrays, computed once: validation runs on every frame. */
+const FIELDS = new Map<string, readonly [string, FieldKind, boolean][]>(
+  Object.entries(FROM_EXT).map(([type, spec]) => [type, Object.entries(spec).map(([f, [kind, req]]) => [f, kind, req === 'required'] as const)]),
+);
+
 export function isFrameFromExtType(type: string): type is FrameFromExtType {
-  return Object.prototype.hasOwnProperty.call(FROM_EXT, type);
+  return FIELDS.has(type);
 }
 
 /** Parses one line of text into a validated frame. */
@@ -71,14 +76,14 @@ export function validateFrame(value: unknown, text?: string): ParseResult {
   const id = typeof obj.id === 'string' ? obj.id : undefined;
   if (type === undefined) return { ok: false, problem: 'frame has no "type"', ...(id !== undefined && { id }) };
   if (typeof type !== 'string') return { ok: false, problem: `frame "type" must be a string, got ${describe(type)}` };
-  if (!isFrameFromExtType(type)) return { ok: false, problem: `unknown frame type "${type}"`, type, ...(id !== undefined && { id }) };
+  const fields = FIELDS.get(type);
+  if (!fields) return { ok: false, problem: `unknown frame type "${type}"`, type, ...(id !== undefined && { id }) };
 
-  const spec = FROM_EXT[type];
-  for (const field in spec) {
-    const [kind, req] = spec[field]!;
+  for (let i = 0; i < fields.length; i++) {
+    const [field, kind, required] = fields[i]!;
     const v = obj[field];
     if (v === undefined || v === null) {
-      if (req === 'required') return fail(type, id, `field "${field}" is required`);
+      if (required) return fail(type, id, `field "${field}" is required`);
       // Optional nulls (common from Python and JS SDKs) mean "absent".
       if (v === null) delete obj[field];
       continue;
