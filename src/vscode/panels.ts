@@ -31,6 +31,11 @@ export interface PanelSnapshot {
   visible: boolean;
 }
 
+/** What a presenter shows of one panel; `active` is -1 where there is no active line. */
+export function panelSnapshot(panel: Panel, active: number, visible: boolean): PanelSnapshot {
+  return { key: panel.key, extension: panel.extension.name, id: panel.id, title: panel.title, footer: panel.footer, lines: [...panel.lines], active, visible };
+}
+
 /** Columns and rows reported to the extension: what a QuickPick shows comfortably. */
 const COLUMNS = 80;
 const ROWS = 20;
@@ -182,16 +187,7 @@ export class QuickPickPanels implements PanelPresenter {
   }
 
   describe(): PanelSnapshot[] {
-    return [...this.views.values()].map((v) => ({
-      key: v.panel.key,
-      extension: v.panel.extension.name,
-      id: v.panel.id,
-      title: v.panel.title,
-      footer: v.panel.footer,
-      lines: [...v.panel.lines],
-      active: v.active,
-      visible: v.visible,
-    }));
+    return [...this.views.values()].map((v) => panelSnapshot(v.panel, v.active, v.visible));
   }
 
   dispose(): void {

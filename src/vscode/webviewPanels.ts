@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PANEL_KEYS, type PanelKey } from '../protocol/index.js';
 import type { Panel, ZotHost } from '../host/index.js';
-import type { PanelPresenter, PanelSnapshot } from './panels.js';
+import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from './trace.js';
 
 type FromWebview =
@@ -116,21 +116,8 @@ export class WebviewPanels implements PanelPresenter {
     this.trace.record('panel-close', { extension: panel.extension.name, panel: panel.id, by: 'extension', style: 'webview' });
   }
 
-  has(panelKey: string): boolean {
-    return this.views.has(panelKey);
-  }
-
   describe(): PanelSnapshot[] {
-    return [...this.views.values()].map((v) => ({
-      key: v.panel.key,
-      extension: v.panel.extension.name,
-      id: v.panel.id,
-      title: v.panel.title,
-      footer: v.panel.footer,
-      lines: [...v.panel.lines],
-      active: -1,
-      visible: v.webview.visible,
-    }));
+    return [...this.views.values()].map((v) => panelSnapshot(v.panel, -1, v.webview.visible));
   }
 
   dispose(): void {

@@ -20,7 +20,8 @@ test('a tool call completes with the blocks as sent; missing args are sent as {}
   assert.equal(fail.outcome, 'completed');
   assert.equal(fail.isError, true);
   assert.deepEqual((await host.invokeTool('none', {})).content, []);
-  const calls = host.received('tools', 'tool_call');
+  // The fixture logs what it read on stderr, which arrives on its own schedule.
+  const calls = await waitFor('the calls in its log', () => host.received('tools', 'tool_call').length === 5 && host.received('tools', 'tool_call'));
   assert.deepEqual(calls[0], { type: 'tool_call', id: calls[0].id, name: 'echo', args: { city: 'Berlin' } });
 });
 
@@ -28,7 +29,7 @@ test('32 concurrent calls answered in reverse order each get their own answer; i
   const host = await toolHost(t, [{ name: 'rev', behaviour: 'reverse', count: 32 }]);
   const outcomes = await Promise.all(Array.from({ length: 32 }, (_, i) => host.invokeTool('rev', { i })));
   outcomes.forEach((o, i) => assert.equal(o.content[0].text, `answer ${i}`));
-  const ids = host.received('tools', 'tool_call').map((f) => f.id);
+  const ids = (await waitFor('32 calls in its log', () => host.received('tools', 'tool_call').length === 32 && host.received('tools', 'tool_call'))).map((f) => f.id);
   assert.equal(new Set(ids).size, 32);
   assert.equal(host.get('tools').pendingCount, 0, 'no pending entry is left');
 });
@@ -37,6 +38,7 @@ test('correlation ids are unique across extensions and hosts in one process', as
   const a = await toolHost(t, [{ name: 'a' }], { name: 'exa' });
   const b = await toolHost(t, [{ name: 'b' }], { name: 'exb' });
   await Promise.all([...Array(10)].flatMap(() => [a.invokeTool('a', {}), b.invokeTool('b', {})]));
+  await waitFor('20 calls in the logs', () => a.received('exa', 'tool_call').length === 10 && b.received('exb', 'tool_call').length === 10);
   const ids = [...a.received('exa', 'tool_call'), ...b.received('exb', 'tool_call')].map((f) => f.id);
   assert.equal(new Set(ids).size, 20);
 });
@@ -46,7 +48,7 @@ test('timeout with tool_cancel: the extension is told; without it the message sa
   const o = await withCancel.invokeTool('slow', {}, { timeoutMs: 150 });
   assert.equal(o.outcome, 'timed_out');
   assert.equal(o.message, 'timed out after 150 ms; the extension was told to stop');
-  const id = withCancel.received('polite', 'tool_call')[0].id;
+  const { id } = await waitFor('the call in its log', () => withCancel.received('polite', 'tool_call')[0]);
   await waitFor('tool_cancel received', () => withCancel.received('polite', 'tool_cancel').some((f) => f.id === id));
   await waitFor('work stopped', () => withCancel.stderrOf('polite').includes(`CANCELLED ${id}`));
 
@@ -170,7 +172,7 @@ test('commands: case-insensitive lookup, args trimmed, response returned; timeou
   const o = await host.invokeCommand('TODO', '  some args  ');
   assert.equal(o.outcome, 'completed');
   assert.equal(o.response.action, 'open_panel');
-  const [inv] = host.received('cmds', 'command_invoked');
+  const inv = await waitFor('the command in its log', () => host.received('cmds', 'command_invoked')[0]);
   assert.deepEqual(inv, { type: 'command_invoked', id: inv.id, name: 'Todo', args: 'some args' });
   const slow = await host.invokeCommand('slow', '', { timeoutMs: 100 });
   assert.equal(slow.outcome, 'timed_out');

@@ -28,11 +28,11 @@ test('intercepts run serially in load order: rewrites chain, the first block win
   const host = await startHost(t, [a, b]);
   const r = await host.intercept('tool_call', { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 0 } });
   assert.deepEqual(r, { blocked: false, payload: { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 2, y: true } } });
-  const [seenByB] = host.received('b', 'event_intercept');
+  const seenByB = await waitFor('b asked', () => host.received('b', 'event_intercept')[0]);
   assert.deepEqual(seenByB.tool_args, { x: 1 }, 'b sees what a rewrote');
   const msg = await host.intercept('assistant_message', { text: 'original' });
   assert.equal(msg.payload.text, 'from a');
-  assert.equal(host.received('b', 'event_intercept')[1].text, 'from a');
+  assert.equal((await waitFor('b asked again', () => host.received('b', 'event_intercept')[1])).text, 'from a');
 
   const c = makeExt(root, 'c', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'not now' } } });
   const d = makeExt(root, 'd', { subscribe: { intercept: ['turn_start'] } });
