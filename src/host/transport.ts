@@ -11,8 +11,12 @@
  * `writeTimeoutMs` means the extension is not reading: the transport is given
  * up rather than letting anything wait on it.
  */
+import { isAscii } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter, encodeFrame, parseFrame, type FrameFromExt, type FrameFromHost } from '../protocol/index.js';
+
+/** Lines longer than this are checked for the ASCII fast path; below it the check costs more than it saves. */
+const LARGE_LINE = 64 * 1024;
 
 export interface TransportSink {
   frame(frame: FrameFromExt): void;
@@ -182,7 +186,9 @@ export class FrameTransport {
     if (this.closedReason !== undefined) return;
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (buf.length === 0) return; // blank lines carry nothing
-    const parsed = parseFrame(buf.toString('utf8'));
+    // A large frame that is pure ASCII (JSON escapes everything else) decodes as
+    // latin1 for a third less time than UTF-8 decoding; the text is the same.
+    const parsed = parseFrame(buf.length > LARGE_LINE && isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8'));
     if (parsed.ok) this.sink.frame(parsed.frame);
     else this.sink.problem(parsed.problem, parsed);
   }

@@ -36,11 +36,19 @@ test('malformed, non-object, unknown and binary frames are diagnostics; the stre
 });
 
 test('a 4 MiB tool_result arrives; a longer frame is dropped, fails its own call at once, and later frames arrive', async (t) => {
-  const dir = makeExt(tmpdir(), 'big', { tools: [{ name: 'four', behaviour: 'big', size: 4 * 1024 * 1024 }, { name: 'huge', behaviour: 'big', size: 9 * 1024 * 1024 }, { name: 'echo' }] });
+  const dir = makeExt(tmpdir(), 'big', { tools: [
+    { name: 'four', behaviour: 'big', size: 4 * 1024 * 1024 },
+    { name: 'unicode', behaviour: 'big', size: 100_000, unit: 'é€𝄞' },
+    { name: 'huge', behaviour: 'big', size: 9 * 1024 * 1024 },
+    { name: 'echo' },
+  ] });
   const host = await startHost(t, [dir]);
   const four = await host.invokeTool('four', {});
   assert.equal(four.outcome, 'completed');
   assert.equal(four.content[0].text.length, 4 * 1024 * 1024);
+  // A large line that is not ASCII takes the UTF-8 path and arrives intact.
+  const unicode = await host.invokeTool('unicode', {});
+  assert.equal(unicode.content[0].text, 'é€𝄞'.repeat(100_000));
   const started = Date.now();
   const huge = await host.invokeTool('huge', {}, { timeoutMs: 30000 });
   assert.ok(Date.now() - started < 10000, 'not left to its timeout');
