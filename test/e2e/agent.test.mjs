@@ -10,7 +10,8 @@
 //    reach the extension as panel_key frames and its re-render shows; markup
 //    in lines stays text; Esc closes it. A panel serving an interactive tool
 //    call is a QuickPick: moving, accepting and dismissing it produce the
-//    right frames, and dismissing cancels the call with tool_cancel.
+//    right frames, and dismissing cancels the call with tool_cancel. A tool
+//    run from the palette shows a progress notification whose Cancel cancels it.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -52,12 +53,23 @@ function frames(home, role, type) {
   return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
 }
 
-/** Waits for a notification with that text, as a toast or in the notification center. */
+/** The notification with that text: its toast, or (where toasts are not shown) its entry in the notification center. */
+async function notificationItem(page, text) {
+  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
+  if (await toast.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return toast;
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget').waitFor();
+  await page.keyboard.type('Notifications: Show Notifications');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Show Notifications' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  const entry = page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first();
+  await entry.waitFor({ timeout: 15_000 });
+  return entry;
+}
+
+/** Waits for a notification with that text, then puts the notification center away. */
 async function notification(page, text) {
-  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text });
-  if (await toast.first().waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
-  await page.locator('.statusbar [aria-label*="otification"]').first().click();
-  await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+  await notificationItem(page, text);
   await page.keyboard.press('Escape');
 }
 
@@ -121,8 +133,9 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
         await page.keyboard.press('Enter');
         if (pick) {
           // The command's own picker, by its title, before typing into it.
-          await page.locator('.quick-input-widget').filter({ hasText: pick.title }).waitFor({ timeout: 30_000 });
-          await page.keyboard.type(pick.item);
+          const picker = page.locator('.quick-input-widget').filter({ hasText: pick.title });
+          await picker.waitFor({ timeout: 30_000 });
+          await picker.locator('.quick-input-box input').fill(pick.item);
           await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: pick.item }).first().waitFor();
           await page.keyboard.press('Enter');
         }
@@ -193,7 +206,17 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await until('tool_cancel for the dismissed call', () => frames(s.home, 'ask', 'tool_cancel').some((f) => f.id === second.id), 15_000);
       assert.ok(frames(s.home, 'ask', 'panel_close').some((f) => f.panel_id === `ask-${second.id}`), 'the extension was told its panel closed');
       await notification(page, 'ask canceled by the user; the extension was told to stop');
-      t.diagnostic('webview keys, markup as text, QuickPick navigation, accept and dismissal verified');
+
+      // A non-interactive tool from the palette runs under a progress notification whose Cancel cancels the call.
+      await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'hang' });
+      await page.locator('.quick-input-widget').filter({ hasText: 'hang — agent-tools' }).waitFor();
+      await page.keyboard.press('Enter');
+      const hangCall = await until('the hang call delivered', () => frames(s.home, 'tools', 'tool_call').find((f) => f.name === 'hang'));
+      const progress = await notificationItem(page, 'Running hang');
+      await progress.getByRole('button', { name: 'Cancel' }).click();
+      await until('tool_cancel from the progress Cancel', () => frames(s.home, 'tools', 'tool_cancel').some((f) => f.id === hangCall.id), 15_000);
+      await notification(page, 'hang canceled by the user; the extension was told to stop');
+      t.diagnostic('webview keys, markup as text, QuickPick navigation, accept and dismissal, progress Cancel verified');
     } catch (error) {
       const shot = path.join(os.tmpdir(), `zot-e2e-panels-failure-${Date.now()}.png`);
       await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
