@@ -70,7 +70,9 @@ class PanelView implements vscode.Disposable {
       this.qp.onDidAccept(() => this.send(this.panel, 'enter')),
       this.qp.onDidChangeValue((v) => this.onValue(v)),
       this.qp.onDidHide(() => this.onHide()),
+      this.qp.onDidTriggerButton((b) => b === ESC_BUTTON && this.send(this.panel, 'esc')),
     );
+    this.qp.buttons = [ESC_BUTTON];
     this.update(panel);
   }
 
@@ -146,7 +148,10 @@ class PanelView implements vscode.Disposable {
   }
 }
 
-type PanelSink = (panel: Panel, key: 'up' | 'down' | 'enter' | 'rune', text?: string) => void;
+type PanelSink = (panel: Panel, key: 'up' | 'down' | 'enter' | 'esc' | 'rune', text?: string) => void;
+
+/** Escape itself hides a Quick Pick (and so closes the panel); this button sends the extension an `esc` key instead. */
+const ESC_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('close'), tooltip: 'Send Esc to the extension' };
 
 export class QuickPickPanels implements PanelPresenter {
   private readonly views = new Map<string, PanelView>();

@@ -207,6 +207,15 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       assert.ok(frames(s.home, 'ask', 'panel_close').some((f) => f.panel_id === `ask-${second.id}`), 'the extension was told its panel closed');
       await notification(page, 'ask canceled by the user; the extension was told to stop');
 
+      // The Quick Pick's close button sends the extension an esc key; this one answers by dismissing its question.
+      await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'ask' });
+      await page.locator('.quick-input-widget').filter({ hasText: 'ask — agent-ask' }).waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').filter({ hasText: 'Choose' }).waitFor({ timeout: 20_000 });
+      await page.locator('.quick-input-widget [aria-label="Send Esc to the extension"]').first().click();
+      await until('esc reached the extension', () => frames(s.home, 'ask', 'panel_key').some((f) => f.key === 'esc'), 15_000);
+      await notification(page, 'ask failed: the user dismissed the question');
+
       // A non-interactive tool from the palette runs under a progress notification whose Cancel cancels the call.
       await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'hang' });
       await page.locator('.quick-input-widget').filter({ hasText: 'hang — agent-tools' }).waitFor();
