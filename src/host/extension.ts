@@ -107,8 +107,6 @@ export class ExtensionRuntime {
   readonly problems: Problem[] = [];
   droppedProblems = 0;
   lateReplies = 0;
-  /** Wall-clock start of the current process, for the diagnostics view. */
-  startedAt: number | undefined;
 
   private spawn: Spawn | undefined;
   private readonly pending = new Map<string, PendingCall>();
@@ -251,19 +249,10 @@ export class ExtensionRuntime {
       };
       const stop = (why: 'canceled' | 'timed_out'): void => {
         if (!this.pending.has(id)) return;
-        const where = sp.transport.retract(ticket);
-        if (where === 'removed') {
-          finish(toolOutcome('not_run', ext, why === 'canceled'
-            ? 'canceled before the request reached the extension'
-            : `timed out after ${formatMs(opts.timeoutMs)} before the request could be written`));
-        } else if (where === 'stuck') {
-          finish(toolOutcome('not_run', ext, `${why === 'canceled' ? 'canceled' : 'timed out'} while the request was still being written; the extension is not reading its input, so its connection was closed`));
-          sp.transport.close('a request stuck mid-write was abandoned');
-        } else {
-          const told = this.supportsCancel;
-          if (told) sp.transport.send({ type: 'tool_cancel', id });
-          finish(toolOutcome(why === 'timed_out' ? 'timed_out' : told ? 'canceled' : 'abandoned', ext, stoppedMessage(why, told, opts.timeoutMs)));
-        }
+        if (this.takeBack(sp, ticket, why, opts.timeoutMs, (message) => finish(toolOutcome('not_run', ext, message)))) return;
+        const told = this.supportsCancel;
+        if (told) sp.transport.send({ type: 'tool_cancel', id });
+        finish(toolOutcome(why === 'timed_out' ? 'timed_out' : told ? 'canceled' : 'abandoned', ext, stoppedMessage(why, told, opts.timeoutMs)));
       };
       const call: PendingCall = {
         reply: (frame) => {
@@ -292,29 +281,22 @@ export class ExtensionRuntime {
     if (opts.token?.isCancellationRequested) return early('not_run', 'canceled before the request reached the extension');
     const id = nextId();
     return new Promise<CommandOutcome>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      const ticket: WriteTicket = sp.transport.send({ type: 'command_invoked', id, name, args });
       let sub: Disposable | undefined;
       const finish = (o: CommandOutcome): void => {
         if (!this.pending.delete(id)) return;
-        if (timer) clearTimeout(timer);
         sub?.dispose();
         resolve(o);
       };
       const stop = (why: 'canceled' | 'timed_out'): void => {
         if (!this.pending.has(id)) return;
-        const where = sp.transport.retract(ticket);
-        if (where === 'removed') {
-          finish({ outcome: 'not_run', extension: ext, message: why === 'canceled' ? 'canceled before the request reached the extension' : `timed out after ${formatMs(opts.timeoutMs)} before the request could be written` });
-        } else if (where === 'stuck') {
-          finish({ outcome: 'not_run', extension: ext, message: 'the request was still being written; the extension is not reading its input, so its connection was closed' });
-          sp.transport.close('a request stuck mid-write was abandoned');
-        } else if (why === 'timed_out') {
-          finish({ outcome: 'timed_out', extension: ext, message: `timed out after ${formatMs(opts.timeoutMs)}; the command may still finish in the extension` });
-        } else {
-          finish({ outcome: 'abandoned', extension: ext, message: 'canceled; commands cannot be cancelled in the extension, so it may still act' });
-        }
+        if (this.takeBack(sp, ticket, why, opts.timeoutMs, (message) => finish({ outcome: 'not_run', extension: ext, message }))) return;
+        // Commands have no cancel frame: the extension cannot be told.
+        finish(why === 'timed_out'
+          ? { outcome: 'timed_out', extension: ext, message: `timed out after ${formatMs(opts.timeoutMs)}; the command may still finish in the extension` }
+          : { outcome: 'abandoned', extension: ext, message: 'canceled; commands cannot be cancelled in the extension, so it may still act' });
       };
-      this.pending.set(id, {
+      const call: PendingCall = {
         reply: (frame) => {
           if (frame.type === 'command_response') finish({ outcome: 'completed', extension: ext, response: frame, message: '' });
           else if (frame.type === 'error') finish({ outcome: 'completed', extension: ext, response: { type: 'command_response', id, action: 'noop', error: frame.message || 'the extension reported an error' }, message: '' });
@@ -322,9 +304,9 @@ export class ExtensionRuntime {
         },
         malformed: (problem) => finish({ outcome: 'completed', extension: ext, response: { type: 'command_response', id, action: 'noop', error: `malformed command_response: ${problem}` }, message: '' }),
         disconnect: (reason) => finish({ outcome: 'disconnected', extension: ext, message: `extension "${ext}" ${reason} while the command was pending` }),
-      });
-      const ticket: WriteTicket = sp.transport.send({ type: 'command_invoked', id, name, args });
-      if (opts.timeoutMs > 0) timer = setTimeout(() => stop('timed_out'), opts.timeoutMs);
+      };
+      this.pending.set(id, call);
+      if (opts.timeoutMs > 0) this.watchDeadline(call, opts.timeoutMs, () => stop('timed_out'));
       if (opts.token) sub = opts.token.onCancellationRequested(() => stop('canceled'));
     });
   }
@@ -339,15 +321,9 @@ export class ExtensionRuntime {
     const id = nextId();
     return new Promise((resolve) => {
       const finish = (r: EventInterceptResponseFromExt | undefined): void => {
-        if (!this.pending.delete(id)) return;
-        clearTimeout(timer);
-        resolve(r);
+        if (this.pending.delete(id)) resolve(r);
       };
-      const timer = setTimeout(() => {
-        this.addProblem(`did not answer the ${event} intercept within ${formatMs(timeoutMs)}; treated as allow`);
-        finish(undefined);
-      }, timeoutMs);
-      this.pending.set(id, {
+      const call: PendingCall = {
         reply: (frame) => {
           if (frame.type === 'event_intercept_response') finish(frame);
           else if (frame.type === 'error') finish(undefined);
@@ -358,6 +334,11 @@ export class ExtensionRuntime {
           finish(undefined);
         },
         disconnect: () => finish(undefined),
+      };
+      this.pending.set(id, call);
+      this.watchDeadline(call, timeoutMs, () => {
+        this.addProblem(`did not answer the ${event} intercept within ${formatMs(timeoutMs)}; treated as allow`);
+        finish(undefined);
       });
       sp.transport.send({ ...payload, type: 'event_intercept', id, event });
     });
@@ -422,7 +403,6 @@ export class ExtensionRuntime {
     };
     if (log) sp.log = log;
     this.spawn = sp;
-    this.startedAt = Date.now();
     this.pipeStderr(sp);
     this.hostLog(sp, `started process ${pid}`);
     child.on('exit', (code, signal) => {
@@ -545,6 +525,26 @@ export class ExtensionRuntime {
       if (call) call.malformed(message);
     }
     this.addProblem(message);
+  }
+
+  /**
+   * Takes back a request that is being cancelled or has timed out. When it
+   * never reached the extension, reports why through `notRun` and returns
+   * true; a request stuck mid-write also gives up the transport (after the
+   * call has settled, so it does not count as disconnected). Returns false
+   * when the extension has the request.
+   */
+  private takeBack(sp: Spawn, ticket: WriteTicket, why: 'canceled' | 'timed_out', timeoutMs: number, notRun: (message: string) => void): boolean {
+    const where = sp.transport.retract(ticket);
+    if (where === 'written') return false;
+    const what = why === 'canceled' ? 'canceled' : `timed out after ${formatMs(timeoutMs)}`;
+    if (where === 'removed') {
+      notRun(`${what} before the request reached the extension`);
+    } else {
+      notRun(`${what} while the request was still being written; the extension is not reading its input, so its connection was closed`);
+      sp.transport.close('a request stuck mid-write was abandoned');
+    }
+    return true;
   }
 
   private watchDeadline(call: PendingCall, ms: number, expire: () => void): void {
