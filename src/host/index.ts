@@ -1,3 +1,4 @@
+export * from './content.js';
 export * from './discovery.js';
 export * from './extension.js';
 export * from './host.js';

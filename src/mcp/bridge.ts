@@ -9,6 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type { ContentBlock } from '../protocol/index.js';
 import type { ToolOutcome, ZotHost } from '../host/index.js';
+import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
@@ -90,11 +91,12 @@ export function toCallToolResult(o: ToolOutcome): CallToolResult {
 export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] {
   const out: CallToolResult['content'] = [];
   for (const b of blocks) {
-    const r = b as Record<string, unknown>;
+    const image = decodableImage(b);
     if (b.type === 'text') {
-      if (typeof r.text === 'string' && r.text !== '') out.push({ type: 'text', text: r.text });
-    } else if (b.type === 'image' && typeof r.data === 'string' && typeof r.mime_type === 'string' && isBase64(r.data)) {
-      out.push({ type: 'image', data: r.data, mimeType: r.mime_type });
+      const text = (b as { text?: unknown }).text;
+      if (typeof text === 'string' && text !== '') out.push({ type: 'text', text });
+    } else if (image) {
+      out.push({ type: 'image', data: image.data, mimeType: image.mime });
     } else if (b.type === 'image') {
       out.push({ type: 'text', text: '[an image the extension sent could not be decoded]' });
     } else {
@@ -103,12 +105,4 @@ export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] 
   }
   if (out.length === 0) out.push({ type: 'text', text: '(the extension returned no content)' });
   return out;
-}
-
-function blocksText(blocks: ContentBlock[]): string {
-  return blocks.map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${b.type}]`)).join('\n');
-}
-
-export function isBase64(s: string): boolean {
-  return s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
 }

@@ -5,7 +5,7 @@
  * one shows its own panel, and dismissing that panel cancels the call.
  */
 import * as vscode from 'vscode';
-import type { ToolOutcome } from '../host/index.js';
+import { blocksText, type ToolOutcome } from '../host/index.js';
 import { describeOutcome } from './chat/toolResults.js';
 import type { HostManager } from './hostManager.js';
 import type { UiTrace } from './trace.js';
@@ -74,7 +74,7 @@ async function runTool(manager: HostManager, display: DisplayDocuments, trace: U
   } finally {
     source.dispose();
   }
-  const text = outcome.content.map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${b.type}]`)).join('\n');
+  const text = blocksText(outcome.content);
   trace.record('tool-run', { tool: name, extension: outcome.extension, outcome: outcome.outcome, isError: outcome.isError, text, message: outcome.message });
   const who = outcome.extension ? `${outcome.extension}: ` : '';
   if (outcome.outcome !== 'completed') {

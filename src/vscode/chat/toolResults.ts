@@ -5,9 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ContentBlock } from '../../protocol/index.js';
-import type { ToolOutcome } from '../../host/index.js';
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+import { blocksText, decodableImage, type ToolOutcome } from '../../host/index.js';
 
 /** The sentence for an outcome that is not a plain completion, as the model and the user read it. */
 export function describeOutcome(o: ToolOutcome, byUser: boolean): string {
@@ -32,7 +30,7 @@ export function describeOutcome(o: ToolOutcome, byUser: boolean): string {
 export function toResultParts(o: ToolOutcome, byUser: boolean): (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] {
   if (o.outcome !== 'completed') {
     // A blocked call carries the interceptor's reason as its content: that is what the model must read.
-    const reason = o.content.length ? `${blocksAsText(o.content)}\n` : '';
+    const reason = o.content.length ? `${blocksText(o.content)}\n` : '';
     return [new vscode.LanguageModelTextPart(`${reason}(${describeOutcome(o, byUser)})`)];
   }
   const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] = [];
@@ -43,21 +41,14 @@ export function toResultParts(o: ToolOutcome, byUser: boolean): (vscode.Language
 }
 
 function toPart(b: ContentBlock): vscode.LanguageModelTextPart | vscode.LanguageModelDataPart {
-  const r = b as Record<string, unknown>;
-  if (b.type === 'text') return new vscode.LanguageModelTextPart(typeof r.text === 'string' ? r.text : '');
-  if (b.type === 'image') {
-    const data = typeof r.data === 'string' ? r.data : '';
-    const mime = typeof r.mime_type === 'string' ? r.mime_type : '';
-    if (!data || !mime || data.length % 4 !== 0 || !BASE64.test(data)) {
-      return new vscode.LanguageModelTextPart('[the extension sent an image that could not be decoded]');
-    }
-    return vscode.LanguageModelDataPart.image(Buffer.from(data, 'base64'), mime);
+  if (b.type === 'text') {
+    const text = (b as { text?: unknown }).text;
+    return new vscode.LanguageModelTextPart(typeof text === 'string' ? text : '');
   }
+  const image = decodableImage(b);
+  if (image) return vscode.LanguageModelDataPart.image(Buffer.from(image.data, 'base64'), image.mime);
+  if (b.type === 'image') return new vscode.LanguageModelTextPart('[the extension sent an image that could not be decoded]');
   return new vscode.LanguageModelTextPart(`[unknown block type "${b.type}" from the extension]`);
-}
-
-function blocksAsText(blocks: ContentBlock[]): string {
-  return blocks.map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${b.type}]`)).join('\n');
 }
 
 /** Names the chat accepts for a tool: letters, digits, `_` and `-`, at most 64 characters. */
