@@ -400,11 +400,8 @@ export class ZotHost {
 
   /** The user closed the panel: tell the extension, and cancel the call it served. */
   panelClosedByUser(panelKey: string): void {
-    const p = this.panels.get(panelKey);
-    if (!p) return;
-    this.panels.delete(panelKey);
-    this.get(p.extension.name)?.send({ type: 'panel_close', panel_id: p.id });
-    if (p.boundCall) this.calls.get(p.boundCall)?.source.cancel();
+    const p = this.forgetPanel(panelKey);
+    if (p?.boundCall) this.calls.get(p.boundCall)?.source.cancel();
   }
 
   private callForPanel(ext: ExtensionRuntime, toolCallId: string | undefined): ActiveCall | undefined {
@@ -415,12 +412,19 @@ export class ZotHost {
     return found;
   }
 
+  /** The host ends a panel (its call ended, its extension went away): the UI closes it and the extension is told. */
   private closePanelFromHost(panelKey: string): void {
+    const p = this.forgetPanel(panelKey);
+    if (p) void Promise.resolve(this.ui.closePanel(p)).catch(() => undefined);
+  }
+
+  /** Stops tracking a panel and tells its extension it closed. */
+  private forgetPanel(panelKey: string): Panel | undefined {
     const p = this.panels.get(panelKey);
-    if (!p) return;
+    if (!p) return undefined;
     this.panels.delete(panelKey);
     this.get(p.extension.name)?.send({ type: 'panel_close', panel_id: p.id });
-    void Promise.resolve(this.ui.closePanel(p)).catch(() => undefined);
+    return p;
   }
 
   // ---- diagnostics ----

@@ -44,6 +44,8 @@ export class FrameTransport {
   private batchStartedAt = 0;
   private writeTimer: NodeJS.Timeout | undefined;
   private closedReason: string | undefined;
+  /** endInput() was asked while frames were still queued: end stdin once they are written. */
+  private endWhenDrained = false;
   private readonly splitter: LineSplitter;
 
   constructor(
@@ -134,8 +136,6 @@ export class FrameTransport {
     if (this.batch === undefined && this.queue.length === 0) this.stdin.end();
     else this.endWhenDrained = true;
   }
-
-  private endWhenDrained = false;
 
   private flush(): void {
     if (this.queue.length === 0) {

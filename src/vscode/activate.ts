@@ -17,7 +17,7 @@ import { registerChatParticipant } from './chat/participant.js';
 import { registerRunTool } from './runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from './mcpProvider.js';
 import { QuickPickPanels } from './panels.js';
-import { HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
+import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
 import { StatusBar } from './statusBar.js';
 import { registerTestHooks, testHooksEnabled } from './testHooks.js';
 import { UiTrace } from './trace.js';
@@ -80,12 +80,11 @@ export function activate(context: vscode.ExtensionContext): void {
 
   registerChatParticipant(context, {
     host,
-    maxSteps: () => Math.max(1, vscode.workspace.getConfiguration('zot').get<number>('chat.maxSteps') ?? 25),
+    maxSteps: chatMaxSteps,
     applyInEditor: async (extension, response) => {
       const rt = mgr.host.get(extension);
       if (rt) await mgr.host.applyCommandResponse(rt, response);
     },
-    log: (line) => logs.hostLog(line),
   });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));

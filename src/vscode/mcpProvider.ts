@@ -25,15 +25,19 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
 
   /** The running server, started on first call. */
   ensureServer(): Promise<McpHttpServer> {
-    this.server ??= (async () => {
-      // A bundle of its own: activation never loads the MCP SDK.
-      const mod = require(path.join(this.extensionPath, 'dist', 'mcp.js')) as typeof import('../mcp/http.js');
-      return mod.startMcpHttpServer(this.source, this.log);
-    })();
-    this.server.catch((err: unknown) => {
-      this.log(`could not start the MCP server: ${(err as Error).message}`);
-      this.server = undefined;
-    });
+    if (!this.server) {
+      const starting = (async () => {
+        // A bundle of its own: activation never loads the MCP SDK.
+        const mod = require(path.join(this.extensionPath, 'dist', 'mcp.js')) as typeof import('../mcp/http.js');
+        return mod.startMcpHttpServer(this.source, this.log);
+      })();
+      // Reported once; the next request tries again.
+      starting.catch((err: unknown) => {
+        this.log(`could not start the MCP server: ${(err as Error).message}`);
+        if (this.server === starting) this.server = undefined;
+      });
+      this.server = starting;
+    }
     return this.server;
   }
 

@@ -88,3 +88,8 @@ function resolvePath(p: string, base: string): string {
   if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(os.homedir(), p.slice(2));
   return path.resolve(base, p);
 }
+
+/** Most model steps in one @zot request. */
+export function chatMaxSteps(): number {
+  return Math.max(1, vscode.workspace.getConfiguration(SECTION).get<number>('chat.maxSteps') ?? 25);
+}

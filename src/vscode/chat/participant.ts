@@ -16,7 +16,6 @@ export interface ChatDeps {
   maxSteps(): number;
   /** Carries out a command response's non-chat actions (insert, open_panel). */
   applyInEditor(extension: string, response: CommandResponseFromExt): Promise<void>;
-  log(line: string): void;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
