@@ -11,7 +11,7 @@
 // login. Ctrl-C stops everything it started.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePackages } from './ensure-packages.mjs';
@@ -67,20 +67,6 @@ function prepareDemo(root) {
   return { root, zotHome, workspace };
 }
 
-/** Processes whose working directory is inside `dir`: zot extensions run in their own folder. */
-function processesUnder(dir) {
-  const found = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cwd = readlinkSync(`/proc/${entry}/cwd`);
-      if (cwd === dir || cwd.startsWith(dir + path.sep)) found.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -97,7 +83,7 @@ async function main() {
   }
   const demo = prepareDemo(opts.dir);
   // Imported late: the harness needs the environment first.
-  const { startCodeServer } = await import('../test/e2e/harness.mjs');
+  const { isInside, liveProcesses, startCodeServer } = await import('../test/e2e/harness.mjs');
   say('starting VS Code…');
   const server = await startCodeServer({
     vsixPaths: [vsix],
@@ -121,7 +107,7 @@ async function main() {
     await server.stop();
     // A window still open in a browser never got to deactivate the extension:
     // end whatever zot extension processes the demo started.
-    const left = processesUnder(demo.root);
+    const left = liveProcesses().filter(({ cwd }) => isInside(cwd, demo.root)).map(({ pid }) => pid);
     for (const pid of left) {
       try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
     }

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { waitFor } from '../helpers.mjs';
 import { extensionVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,15 +74,6 @@ async function notification(page, text) {
   await page.keyboard.press('Escape');
 }
 
-async function until(what, fn, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
   test('@zot with zot tools, intercepts, images and Stop; the MCP definition with its token and cancellation', { timeout: 300_000 }, async (t) => {
@@ -122,7 +114,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       const palette = async (command, pick) => {
         const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: command.replace(/^Zot: /, '') }).first();
         // The palette lists contributed commands once the workbench has read them: retry until it does.
-        await until(`"${command}" in the palette`, async () => {
+        await waitFor(`"${command}" in the palette`, async () => {
           await page.keyboard.press('F1');
           await page.locator('.quick-input-widget').waitFor();
           await page.keyboard.type(command);
@@ -148,7 +140,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
       const lines = webview.locator('#lines');
       await lines.locator('.line').first().waitFor({ timeout: 30_000 });
-      await until('the size report', () => frames(s.home, 'panels', 'panel_resize').length > 0);
+      await waitFor('the size report', () => frames(s.home, 'panels', 'panel_resize').length > 0);
       const [size] = frames(s.home, 'panels', 'panel_resize');
       assert.ok(size.width > 20 && size.height > 5, `columns and rows from font metrics: ${JSON.stringify(size)}`);
 
@@ -174,7 +166,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
 
       // Esc closes it and tells the extension.
       await page.keyboard.press('Escape');
-      await until('panel_close', () => frames(s.home, 'panels', 'panel_close').length === 1);
+      await waitFor('panel_close', () => frames(s.home, 'panels', 'panel_close').length === 1);
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
 
       // An interactive tool run from the palette: its panel is a QuickPick bound to the call.
@@ -189,7 +181,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-quickpick.png') });
       await page.keyboard.press('Enter');
-      await until('down and enter reached the extension', () => frames(s.home, 'ask', 'panel_key').length >= 2, 15_000);
+      await waitFor('down and enter reached the extension', () => frames(s.home, 'ask', 'panel_key').length >= 2, 15_000);
       assert.deepEqual(frames(s.home, 'ask', 'panel_key').map((f) => f.key), ['down', 'enter']);
       const first = frames(s.home, 'ask', 'tool_call')[0];
       await notification(page, 'ask: chose green');
@@ -201,9 +193,9 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.keyboard.type('{"choices":["yes","no"]}');
       await page.keyboard.press('Enter');
       await page.locator('.quick-input-widget').filter({ hasText: 'Choose' }).waitFor({ timeout: 20_000 });
-      const second = await until('the second call', () => frames(s.home, 'ask', 'tool_call').find((f) => f.id !== first.id));
+      const second = await waitFor('the second call', () => frames(s.home, 'ask', 'tool_call').find((f) => f.id !== first.id));
       await page.keyboard.press('Escape');
-      await until('tool_cancel for the dismissed call', () => frames(s.home, 'ask', 'tool_cancel').some((f) => f.id === second.id), 15_000);
+      await waitFor('tool_cancel for the dismissed call', () => frames(s.home, 'ask', 'tool_cancel').some((f) => f.id === second.id), 15_000);
       assert.ok(frames(s.home, 'ask', 'panel_close').some((f) => f.panel_id === `ask-${second.id}`), 'the extension was told its panel closed');
       await notification(page, 'ask canceled by the user; the extension was told to stop');
 
@@ -213,17 +205,17 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.keyboard.press('Enter');
       await page.locator('.quick-input-widget').filter({ hasText: 'Choose' }).waitFor({ timeout: 20_000 });
       await page.locator('.quick-input-widget [aria-label="Send Esc to the extension"]').first().click();
-      await until('esc reached the extension', () => frames(s.home, 'ask', 'panel_key').some((f) => f.key === 'esc'), 15_000);
+      await waitFor('esc reached the extension', () => frames(s.home, 'ask', 'panel_key').some((f) => f.key === 'esc'), 15_000);
       await notification(page, 'ask failed: the user dismissed the question');
 
       // A non-interactive tool from the palette runs under a progress notification whose Cancel cancels the call.
       await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'hang' });
       await page.locator('.quick-input-widget').filter({ hasText: 'hang — agent-tools' }).waitFor();
       await page.keyboard.press('Enter');
-      const hangCall = await until('the hang call delivered', () => frames(s.home, 'tools', 'tool_call').find((f) => f.name === 'hang'));
+      const hangCall = await waitFor('the hang call delivered', () => frames(s.home, 'tools', 'tool_call').find((f) => f.name === 'hang'));
       const progress = await notificationItem(page, 'Running hang');
       await progress.getByRole('button', { name: 'Cancel' }).click();
-      await until('tool_cancel from the progress Cancel', () => frames(s.home, 'tools', 'tool_cancel').some((f) => f.id === hangCall.id), 15_000);
+      await waitFor('tool_cancel from the progress Cancel', () => frames(s.home, 'tools', 'tool_cancel').some((f) => f.id === hangCall.id), 15_000);
       await notification(page, 'hang canceled by the user; the extension was told to stop');
       t.diagnostic('webview keys, markup as text, QuickPick navigation, accept and dismissal, progress Cancel verified');
     } catch (error) {

@@ -16,7 +16,7 @@
 // process if a test run crashes first.
 
 import { spawn } from 'node:child_process';
-import { realpathSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -478,3 +478,34 @@ function removeAfterKill(dir) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
   rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 }
+
+/**
+ * Every live process on the machine but this one, with its command line and
+ * working directory: what tests and the demo search to prove nothing was left
+ * running. Zombies are skipped: they run nothing.
+ * @returns {{ pid: number, cmdline: string, cwd: string }[]}
+ */
+export function liveProcesses() {
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      let cwd = '';
+      try {
+        cwd = readlinkSync(`/proc/${entry}/cwd`);
+      } catch {
+        // not ours to read
+      }
+      found.push({ pid: Number(entry), cmdline, cwd });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Whether `p` is `dir` or inside it. */
+export const isInside = (p, dir) => p === dir || p.startsWith(dir + path.sep);

@@ -3,13 +3,12 @@
 // samples running; then Ctrl-C, and nothing it started may be left.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser } from './harness.mjs';
+import { isInside, launchBrowser, liveProcesses } from './harness.mjs';
 import { extensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -26,23 +25,11 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** Processes (not zombies) whose command line or working directory is inside `dir`. */
+/** Processes whose command line or working directory is inside `dir`. */
 function processesIn(dir) {
-  const found = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    if (Number(pid) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      let cwd = '';
-      try {
-        cwd = readlinkSync(`/proc/${pid}/cwd`);
-      } catch {}
-      if (cmdline.includes(dir) || cwd.startsWith(dir)) found.push(`${pid} ${cmdline.trim()} (cwd ${cwd})`);
-    } catch {}
-  }
-  return found;
+  return liveProcesses()
+    .filter(({ cmdline, cwd }) => cmdline.includes(dir) || isInside(cwd, dir))
+    .map(({ pid, cmdline, cwd }) => `${pid} ${cmdline} (cwd ${cwd})`);
 }
 
 test('npm start: the printed address shows the Zot view with the samples; Ctrl-C leaves nothing running', { timeout: 300_000 }, async (t) => {

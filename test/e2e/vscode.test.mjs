@@ -19,13 +19,13 @@
 // test an already built VSIX instead.
 
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { isInside, liveProcesses, openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
 import { extensionVsix } from './vsix.mjs';
 import './vscode/units.mjs';
 
@@ -77,23 +77,11 @@ async function stage(name, { withWorkspaceSettings = true, marker = true } = {})
 
 /** Live processes that belong to a run: their command line names it, or they work inside its folder. */
 function processesOf(root, runId) {
-  const found = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    if (Number(pid) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // a zombie runs nothing
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      let cwd = '';
-      try {
-        cwd = readlinkSync(`/proc/${pid}/cwd`);
-      } catch {}
-      const ours = cmdline.includes(runId) || cwd === root || cwd.startsWith(root + path.sep);
-      // code-server and Chromium name the run's folder too; only extension processes count.
-      if (ours && !/code-server|chromium|entry\.js|bootstrap-fork|extensionHost/i.test(cmdline)) found.push(`${pid} ${cmdline} (cwd ${cwd})`);
-    } catch {}
-  }
-  return found;
+  return liveProcesses()
+    .filter(({ cmdline, cwd }) => cmdline.includes(runId) || isInside(cwd, root))
+    // code-server and Chromium name the run's folder too; only extension processes count.
+    .filter(({ cmdline }) => !/code-server|chromium|entry\.js|bootstrap-fork|extensionHost/i.test(cmdline))
+    .map(({ pid, cmdline, cwd }) => `${pid} ${cmdline} (cwd ${cwd})`);
 }
 
 async function waitForNoProcesses(root, runId, timeoutMs = 10_000) {
