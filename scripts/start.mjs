@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePackages } from './ensure-packages.mjs';
-import { ensureEnv } from './vscode-test-env.mjs';
+import { describeFailure, EnvError, ensureEnv } from './vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line) => process.stdout.write(`[zot demo] ${line}\n`);
@@ -70,15 +70,19 @@ function prepareDemo(root) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  ensurePackages();
-  say('checking the environment (the first run installs Chromium, Node 24 and code-server: a few minutes)…');
-  await ensureEnv({ log: (l) => say(l) });
+  if (!ensurePackages()) process.exit(1);
+  say('checking the environment (the first run installs Node 24 and code-server into a cache folder: about two minutes)…');
+  await ensureEnv({ browser: false, log: (l) => say(l) });
   let vsix = opts.vsix;
   if (vsix) {
-    statSync(vsix);
+    if (!statSync(vsix, { throwIfNoEntry: false })?.isFile()) throw new EnvError(`--vsix ${vsix}: no such file`);
   } else {
     say('building the VSIX…');
-    execFileSync('npm', ['run', '--silent', 'package'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      execFileSync('npm', ['run', '--silent', 'package'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch {
+      throw new EnvError('building the VSIX failed (npm run package); its errors are above');
+    }
     vsix = path.join(repo, 'dist', 'zot-extensions.vsix');
   }
   const demo = prepareDemo(opts.dir);
@@ -137,6 +141,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`npm start failed: ${err.stack ?? err}\n`);
+  process.stderr.write(`npm start failed: ${describeFailure(err)}\n`);
   process.exit(1);
 });

@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// Installs, once, the environment that runs extension tests inside a real
-// VS Code on machines that reach only npm and Debian apt (see
-// /work/shared/VSCODE-TESTING.md): Node 24, code-server (which bundles the
-// VS Code server and web workbench) and Debian's Chromium.
+// Installs, once per machine, what runs a real VS Code here: Node 24 and
+// code-server (which bundles the VS Code server and web workbench), and for
+// the tests a Chromium to open it headless (see VSCODE-TESTING.md).
 //
-// Everything npm installs goes into <repo>/.vscode-test/ (git-ignored). A
-// marker file records what was installed, so a second run only checks a few
-// paths and returns at once.
+// Everything goes into a cache folder outside the clone, the way a user's
+// machine keeps such things, so a second clone or a second run reuses it:
+//   $ZOT_VSCODE_TEST_CACHE, else $XDG_CACHE_HOME/zot-extensions, else
+//   ~/.cache/zot-extensions (~/Library/Caches/zot-extensions on macOS).
+// A marker file written last records a complete install; a lock keeps two
+// runs (two clones, two test processes) from installing at once.
 //
-// Usage:  node scripts/vscode-test-env.mjs
+// Usage:  node scripts/vscode-test-env.mjs [--no-browser]
 // Import: import { ensureEnv } from './scripts/vscode-test-env.mjs'
-//         const { node24Bin, codeServerBin, chromium } = await ensureEnv();
+//         const { node24Bin, codeServerBin, chromium } = await ensureEnv({ browser: true });
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,112 +27,162 @@ export const CODE_SERVER_VERSION = '4.139.1';
 // code-server 4.139.1's install script refuses any Node but 24.
 export const NODE_MAJOR = 24;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const cacheDir = path.join(repoRoot, '.vscode-test');
-const node24Prefix = path.join(cacheDir, 'node24');
-const codeServerPrefix = path.join(cacheDir, 'code-server');
-const markerFile = path.join(cacheDir, 'env.json');
+/** A failure the user can act on: printed as one line, without a stack. */
+export class EnvError extends Error {}
 
-// The `node` npm package ships the binary and its headers in a per-platform
-// package; that folder is also what node-gyp needs as `nodedir`.
-const node24Home = path.join(node24Prefix, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
-const CHROMIUM = '/usr/bin/chromium';
-// Headers the `kerberos` dependency of code-server compiles against (its
-// prebuilt binary download is unreachable from here).
-const KRB5_HEADERS = ['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'];
+/** The machine-wide cache folder (outside any clone). */
+export function cacheRoot(env = process.env) {
+  if (env.ZOT_VSCODE_TEST_CACHE) return path.resolve(env.ZOT_VSCODE_TEST_CACHE);
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'zot-extensions');
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches', 'zot-extensions');
+  return path.join(os.homedir(), '.cache', 'zot-extensions');
+}
 
 /** Absolute paths of the environment's tools (whether installed or not). */
-export function envPaths() {
+export function envPaths(env = process.env) {
+  const root = cacheRoot(env);
+  // The `node` npm package ships the binary and its headers in a per-platform
+  // package; that folder is also what node-gyp needs as `nodedir`.
+  const node24Home = path.join(root, 'node24', 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
   return {
+    cacheDir: root,
+    node24Home,
     node24Bin: path.join(node24Home, 'bin', 'node'),
+    codeServerPrefix: path.join(root, `code-server-${CODE_SERVER_VERSION}`),
     // code-server's bin is a JS file with a `#!/usr/bin/env node` shebang; run
     // it as `node24Bin codeServerBin ...` so it never picks up the system Node.
-    codeServerBin: path.join(codeServerPrefix, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-    chromium: CHROMIUM,
+    codeServerBin: path.join(root, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    chromium: findChromium(env),
+    marker: path.join(root, 'env.json'),
   };
+}
+
+const CHROMIUM_CANDIDATES = {
+  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'],
+  darwin: ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'],
+};
+
+/** The browser the tests drive: $ZOT_CHROMIUM, else the first one installed. */
+function findChromium(env) {
+  if (env.ZOT_CHROMIUM) return env.ZOT_CHROMIUM;
+  const candidates = CHROMIUM_CANDIDATES[process.platform] ?? [];
+  return candidates.find((file) => existsSync(file)) ?? candidates[0] ?? 'chromium';
+}
+
+/**
+ * The environment for an npm run inside this one: nothing of the outer npm
+ * run's own configuration (npm reads every `npm_config_*` variable as its
+ * configuration, and install scripts read `npm_config_user_agent`, which
+ * names the outer Node), with `extra` on top.
+ */
+export function innerNpmEnv(extra = {}, base = process.env) {
+  const env = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE') continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
 }
 
 /**
  * Installs whatever is missing and returns the paths from envPaths().
- * Idempotent; the cached case does no process spawning at all.
- * @param {{ log?: (msg: string) => void }} [options]
+ * Idempotent; the cached case spawns nothing.
+ * @param {{ browser?: boolean, log?: (msg: string) => void }} [options]
+ *   browser: also make sure a Chromium is there (the tests need one; the demo does not).
  */
-export async function ensureEnv({ log = (msg) => console.log(`[vscode-test-env] ${msg}`) } = {}) {
+export async function ensureEnv({ browser = true, log = (msg) => console.log(`[vscode-test-env] ${msg}`) } = {}) {
   const paths = envPaths();
-  const wanted = { codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR };
-  // The marker is written last, so it proves a complete install.
-  const marker = await readFile(markerFile, 'utf8').then(JSON.parse, () => null);
-  const cached =
-    marker?.codeServer === wanted.codeServer &&
-    marker?.nodeMajor === wanted.nodeMajor &&
-    existsSync(paths.node24Bin) &&
-    existsSync(paths.codeServerBin);
-
-  if (cached && aptMissing().length === 0) {
-    log(`cached: code-server ${marker.codeServer}, Node ${marker.node} in ${cacheDir}`);
+  if (isComplete(paths) && systemMissing({ browser }).length === 0) {
     return paths;
   }
-
-  await ensureAptPackages(log);
-  if (!cached) {
-    await mkdir(cacheDir, { recursive: true });
-    const nodeVersion = await ensureNode24(paths.node24Bin, log);
-    await installCodeServer(paths, log);
-    await writeFile(markerFile, JSON.stringify({ ...wanted, node: nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n');
+  await ensureSystemPackages({ browser }, log);
+  if (!isComplete(paths)) {
+    await mkdir(paths.cacheDir, { recursive: true });
+    await withLock(path.join(paths.cacheDir, 'install.lock'), log, async () => {
+      if (isComplete(paths)) return; // another run finished it while we waited
+      const started = Date.now();
+      const nodeVersion = await ensureNode24(paths, log);
+      await installCodeServer(paths, log);
+      await writeFile(paths.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, node: nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n');
+      log(`installed code-server ${CODE_SERVER_VERSION} and Node ${nodeVersion} into ${paths.cacheDir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    });
   }
-  log(`ready: code-server ${CODE_SERVER_VERSION} in ${cacheDir}`);
-  return paths;
+  return envPaths();
 }
 
-/** Debian packages whose files are missing. */
-function aptMissing() {
+function isComplete(paths) {
+  let marker;
+  try {
+    marker = JSON.parse(readFileSync(paths.marker, 'utf8'));
+  } catch {
+    return false;
+  }
+  return marker?.codeServer === CODE_SERVER_VERSION && marker?.nodeMajor === NODE_MAJOR && existsSync(paths.node24Bin) && existsSync(paths.codeServerBin);
+}
+
+/**
+ * System packages that are missing, as { name, why, debian }.
+ * code-server's `kerberos` module compiles against the Kerberos headers on
+ * Linux (its prebuilt download is unreachable on machines without general
+ * network); macOS has them in the system.
+ */
+export function systemMissing({ browser }) {
   const missing = [];
-  if (!existsSync(CHROMIUM)) missing.push('chromium');
-  if (!KRB5_HEADERS.every((file) => existsSync(file))) missing.push('libkrb5-dev');
+  if (process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
+    missing.push({ name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" });
+  }
+  if (browser && !existsSync(findChromium(process.env))) {
+    missing.push({ name: 'Chromium', debian: 'chromium', why: 'the end-to-end tests open VS Code in it, headless' });
+  }
   return missing;
 }
 
-async function ensureAptPackages(log) {
-  const missing = aptMissing();
+async function ensureSystemPackages({ browser }, log) {
+  const missing = systemMissing({ browser });
   if (missing.length === 0) return;
+  const list = missing.map((m) => `${m.name} (${m.why})`).join('; ');
+  const debian = missing.map((m) => m.debian).join(' ');
+  if (process.platform !== 'linux' || !existsSync('/usr/bin/apt-get')) {
+    const hint = missing.some((m) => m.name === 'Chromium') ? ' Install Chromium or Google Chrome, or set ZOT_CHROMIUM to a Chromium-based browser.' : '';
+    throw new EnvError(`missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}`);
+  }
   if (process.getuid?.() !== 0) {
-    throw new Error(`missing Debian packages ${missing.join(', ')}; install them as root: apt-get update && apt-get install -y ${missing.join(' ')}`);
+    throw new EnvError(`missing: ${list}. Install them with: sudo apt-get update && sudo apt-get install -y ${debian}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  log('apt-get update');
-  await run('apt-get', ['update'], { env });
-  log(`apt-get install -y ${missing.join(' ')}`);
-  await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
-  const still = aptMissing();
-  if (still.length) throw new Error(`apt-get finished but files of ${still.join(', ')} are still missing`);
+  log(`apt-get install ${debian} (${list})`);
+  await run('apt-get', ['update', '-q'], { env }, 'apt-get update');
+  await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing.map((m) => m.debian)], { env }, `apt-get install ${debian}`);
+  const still = systemMissing({ browser });
+  if (still.length) throw new EnvError(`apt-get finished but ${still.map((m) => m.name).join(', ')} still missing`);
 }
 
-async function ensureNode24(node24Bin, log) {
-  let version = existsSync(node24Bin) ? await capture(node24Bin, ['--version']) : '';
+async function ensureNode24(paths, log) {
+  let version = existsSync(paths.node24Bin) ? await capture(paths.node24Bin, ['--version']) : '';
   if (!version.startsWith(`v${NODE_MAJOR}.`)) {
-    log(`npm install --prefix ${path.relative(repoRoot, node24Prefix)} node@${NODE_MAJOR}`);
-    await run('npm', ['install', '--prefix', node24Prefix, '--no-audit', '--no-fund', `node@${NODE_MAJOR}`]);
-    version = await capture(node24Bin, ['--version']);
-    if (!version.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`${node24Bin} reports ${version}, expected v${NODE_MAJOR}.x`);
+    const prefix = path.join(paths.cacheDir, 'node24');
+    log(`npm install node@${NODE_MAJOR} into ${prefix}`);
+    await run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `node@${NODE_MAJOR}`], { env: innerNpmEnv() }, `npm install node@${NODE_MAJOR}`);
+    version = await capture(paths.node24Bin, ['--version']);
+    if (!version.startsWith(`v${NODE_MAJOR}.`)) throw new EnvError(`${paths.node24Bin} reports ${version}, expected v${NODE_MAJOR}.x`);
   }
-  log(`Node ${version} at ${path.relative(repoRoot, node24Bin)}`);
   return version;
 }
 
 async function installCodeServer(paths, log) {
   // No marker, so whatever is there may be a broken install (an interrupted
   // native build): npm would call it up to date and skip the install scripts.
-  await rm(codeServerPrefix, { recursive: true, force: true });
-  log(`npm install --prefix ${path.relative(repoRoot, codeServerPrefix)} code-server@${CODE_SERVER_VERSION} (with Node 24; compiles native modules, takes minutes)`);
-  const env = {
-    ...process.env,
+  await rm(paths.codeServerPrefix, { recursive: true, force: true });
+  log(`npm install code-server@${CODE_SERVER_VERSION} into ${paths.codeServerPrefix} (on Node 24; compiles native modules, about two minutes)`);
+  const env = innerNpmEnv({
     // `npm` is a `#!/usr/bin/env node` script: Node 24 first on PATH makes npm,
     // the install scripts and node-gyp all run on it.
-    PATH: `${path.dirname(paths.node24Bin)}${path.delimiter}${process.env.PATH}`,
-    // node-gyp would otherwise try to download headers (unreachable here).
-    npm_config_nodedir: node24Home,
-  };
-  await run('npm', ['install', '--prefix', codeServerPrefix, '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], { env });
+    PATH: `${path.dirname(paths.node24Bin)}${path.delimiter}${process.env.PATH ?? ''}`,
+    // node-gyp would otherwise try to download headers (unreachable here), or
+    // take a user's nodedir meant for another Node.
+    npm_config_nodedir: paths.node24Home,
+  });
+  await run('npm', ['install', '--prefix', paths.codeServerPrefix, '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { env }, `npm install code-server@${CODE_SERVER_VERSION}`);
   // Smoke-check that it runs on Node 24. Even `--version` writes a default
   // config.yaml and a log folder, so point it at a throwaway home.
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'code-server-version-'));
@@ -139,21 +191,57 @@ async function installCodeServer(paths, log) {
     const output = await capture(paths.node24Bin, [paths.codeServerBin, '--version'], { ...process.env, ...xdg });
     // The last line reads "4.139.1 <commit> with Code 1.139.1".
     const version = output.split('\n').at(-1);
-    if (!version.startsWith(`${CODE_SERVER_VERSION} `)) throw new Error(`code-server --version printed "${output}", expected ${CODE_SERVER_VERSION}`);
-    log(`code-server ${version}`);
+    if (!version.startsWith(`${CODE_SERVER_VERSION} `)) throw new EnvError(`code-server --version printed "${output}", expected ${CODE_SERVER_VERSION}`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-/** Runs a command with inherited stdio; rejects on a non-zero exit. */
-function run(command, args, options = {}) {
+/** Runs `body` holding a lock folder; waits while a live process holds it. */
+async function withLock(lockDir, log, body) {
+  const owner = path.join(lockDir, 'pid');
+  let waited = false;
+  for (;;) {
+    try {
+      await mkdir(lockDir);
+      await writeFile(owner, String(process.pid));
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
+      if (pid && !alive(pid)) {
+        await rm(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (!waited) log(`waiting for another install (pid ${pid || '?'}) to finish`);
+      waited = true;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    await rm(lockDir, { recursive: true, force: true });
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Runs a command with inherited stdio; rejects with `what failed` on a non-zero exit. */
+function run(command, args, options, what) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'inherit', ...options });
-    child.on('error', reject);
+    child.on('error', (error) => reject(new EnvError(`${what} could not start: ${error.message}`)));
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
+      else reject(new EnvError(`${what} failed (${signal ?? `exit ${code}`}); its output is above`));
     });
   });
 }
@@ -164,17 +252,23 @@ function capture(command, args, env = process.env) {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+    child.on('error', (error) => reject(new EnvError(`${command} could not start: ${error.message}`)));
+    child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new EnvError(`${command} ${args.join(' ')} exited ${code}`))));
   });
+}
+
+/** One line for any failure: the message for an expected one, a stack only for a bug. */
+export function describeFailure(error) {
+  return error instanceof EnvError ? error.message : (error?.stack ?? String(error));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  ensureEnv().then(
-    () => console.log(`[vscode-test-env] done in ${((Date.now() - started) / 1000).toFixed(1)} s`),
+  const browser = !process.argv.includes('--no-browser');
+  ensureEnv({ browser }).then(
+    (paths) => console.log(`[vscode-test-env] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server ${CODE_SERVER_VERSION} in ${paths.cacheDir}${browser ? `, browser ${paths.chromium}` : ''}`),
     (error) => {
-      console.error(`[vscode-test-env] FAILED: ${error.message}`);
+      console.error(`[vscode-test-env] failed: ${describeFailure(error)}`);
       process.exit(1);
     },
   );

@@ -54,11 +54,14 @@ const TRUST_KEY = 'content.trust.model.key';
 const SERVER_START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
 
-let envPromise;
-/** ensureEnv() once per process (it installs on the first ever run). */
-function environment() {
-  envPromise ??= ensureEnv();
-  return envPromise;
+const envPromises = new Map();
+/**
+ * ensureEnv() once per process and need (it installs on the first ever run);
+ * a server alone needs no browser (the demo), a test run does.
+ */
+function environment({ browser }) {
+  if (!envPromises.has(browser)) envPromises.set(browser, ensureEnv({ browser }));
+  return envPromises.get(browser);
 }
 
 /**
@@ -86,7 +89,7 @@ function environment() {
  *   process group; `output()` is what code-server printed so far.
  */
 export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true } = {}) {
-  const { node24Bin, codeServerBin } = await environment();
+  const { node24Bin, codeServerBin } = await environment({ browser: false });
 
   const root = await mkdtemp(path.join(os.tmpdir(), 'zot-vscode-'));
   let pgid; // set once the server runs; the group to kill
@@ -302,7 +305,7 @@ export async function launchBrowser(onConsole) {
   let context;
   try {
     context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
-      executablePath: (await environment()).chromium,
+      executablePath: (await environment({ browser: true })).chromium,
       headless: true,
       args: CHROMIUM_ARGS,
       // Chromium writes ~/.config/chromium/Crash Reports and GTK writes
