@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-  globalExtensionsDir, projectExtensionsDir, RUNNING_STATES, type CommandOutcome, type ExtensionRef, type ExtensionRuntime,
+  globalExtensionsDir, projectExtensionsDir, type CommandOutcome, type ExtensionRef, type ExtensionView,
 } from '../host/index.js';
 import type { DisplayDocuments } from './display.js';
 import type { HostManager } from './hostManager.js';
@@ -119,7 +119,7 @@ export class Commands {
     }
     this.d.trace.record('command-run', { command: name, args, outcome: outcome.outcome, extension: outcome.extension, progressShown });
     const result: RunResult = { outcome: outcome.outcome, extension: outcome.extension, message: outcome.message };
-    if (outcome.outcome !== 'completed' || !outcome.response) {
+    if (outcome.outcome !== 'completed') {
       if (outcome.outcome !== 'canceled' && outcome.outcome !== 'abandoned') {
         this.error(`/${name}: ${outcome.message || outcome.outcome.replace('_', ' ')}`, outcome.extension ?? undefined);
       }
@@ -127,13 +127,9 @@ export class Commands {
     }
     const r = outcome.response;
     result.action = r.action;
-    if (r.error) {
-      result.error = r.error;
-      this.error(`/${name}: ${r.error}`, outcome.extension ?? undefined);
-      return result;
-    }
-    const rt = outcome.extension ? this.host.get(outcome.extension) : undefined;
-    if (rt) await this.host.applyCommandResponse(rt, r);
+    if (r.error) result.error = r.error;
+    // An error shows as this command's error message, not as the extension's note.
+    await this.host.applyCommandResponse(outcome.extension, r, { error: (m) => this.error(`/${name}: ${m}`, outcome.extension) });
     return result;
   }
 
@@ -185,9 +181,9 @@ export class Commands {
   }
 
   async start(a?: unknown): Promise<string | undefined> {
-    const rt = await this.pickExtension(a, 'Start which zot extension?', (r) => r.startable && (r.state === 'stopped' || r.state === 'failed' || r.state === 'held'));
+    const rt = await this.pickExtension(a, 'Start which zot extension?', (r) => r.startable && (r.status.kind === 'stopped' || r.status.kind === 'failed' || r.status.kind === 'held'));
     if (!rt) return undefined;
-    if (rt.state === 'held') {
+    if (rt.status.kind === 'held') {
       // Starting a held one is an explicit "allow".
       await this.d.gate.allow(rt.name);
     } else {
@@ -197,21 +193,21 @@ export class Commands {
   }
 
   async stop(a?: unknown): Promise<string | undefined> {
-    const rt = await this.pickExtension(a, 'Stop which zot extension?', (r) => RUNNING_STATES.has(r.state) || r.state === 'starting' || r.state === 'restarting');
+    const rt = await this.pickExtension(a, 'Stop which zot extension?', (r) => r.status.kind === 'running' || r.status.kind === 'starting' || r.status.kind === 'restarting');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.host.stopExtension(rt.name));
     return this.host.get(rt.name)?.state;
   }
 
   async restart(a?: unknown): Promise<string | undefined> {
-    const rt = await this.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.state !== 'held');
+    const rt = await this.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.status.kind !== 'held');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.host.restartExtension(rt.name));
     return this.host.get(rt.name)?.state;
   }
 
   async allow(a?: unknown): Promise<boolean> {
-    const rt = await this.pickExtension(a, 'Allow which zot extension to run in this workspace?', (r) => r.state === 'held');
+    const rt = await this.pickExtension(a, 'Allow which zot extension to run in this workspace?', (r) => r.status.kind === 'held');
     if (!rt) return false;
     return this.d.gate.allow(rt.name);
   }
@@ -362,7 +358,7 @@ export class Commands {
 
   // ---- helpers ----
 
-  private async pickExtension(a: unknown, placeHolder: string, applies: (rt: ExtensionRuntime) => boolean): Promise<ExtensionRuntime | undefined> {
+  private async pickExtension(a: unknown, placeHolder: string, applies: (rt: ExtensionView) => boolean): Promise<ExtensionView | undefined> {
     const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'extension' ? a.name : a.extension) : undefined;
     if (named !== undefined) {
       const rt = this.host.get(named);

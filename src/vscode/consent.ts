@@ -13,8 +13,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { FoundExtension } from '../host/discovery.js';
-import { resolveExec } from '../host/manifest.js';
+import type { FoundExtension } from '../host/discovery/discover.js';
+import type { HoldReason } from '../host/extension/state.js';
+import { resolveExec } from '../host/process/resolveExec.js';
 
 /** Bump when the fingerprint's inputs change, so old consents ask again. */
 const FINGERPRINT_VERSION = 1;
@@ -35,6 +36,8 @@ export type ConsentDecision =
   | { kind: 'start' }
   | {
     kind: 'hold';
+    /** Why, for views to switch on. */
+    hold: HoldReason;
     reason: string;
     /** Ask the user now (first time, or what would run changed). */
     ask: boolean;
@@ -54,11 +57,11 @@ export function needsConsent(found: Pick<FoundExtension, 'source' | 'dir'>, work
 
 export function decide(input: { needsConsent: boolean; trusted: boolean; fingerprint: string; record: ConsentRecord | undefined }): ConsentDecision {
   if (!input.needsConsent) return { kind: 'start' };
-  if (!input.trusted) return { kind: 'hold', reason: REASON_UNTRUSTED, ask: false, canAllow: false };
+  if (!input.trusted) return { kind: 'hold', hold: 'untrusted', reason: REASON_UNTRUSTED, ask: false, canAllow: false };
   const r = input.record;
-  if (!r) return { kind: 'hold', reason: REASON_WAITING, ask: true, canAllow: true };
-  if (r.fingerprint !== input.fingerprint) return { kind: 'hold', reason: REASON_CHANGED, ask: true, canAllow: true };
-  return r.allowed ? { kind: 'start' } : { kind: 'hold', reason: REASON_DENIED, ask: false, canAllow: true };
+  if (!r) return { kind: 'hold', hold: 'consent', reason: REASON_WAITING, ask: true, canAllow: true };
+  if (r.fingerprint !== input.fingerprint) return { kind: 'hold', hold: 'changed', reason: REASON_CHANGED, ask: true, canAllow: true };
+  return r.allowed ? { kind: 'start' } : { kind: 'hold', hold: 'denied', reason: REASON_DENIED, ask: false, canAllow: true };
 }
 
 /** The key a consent is stored under: the extension's folder. */
