@@ -36,6 +36,7 @@ export interface RequestSpec<T> {
 }
 
 export interface PendingRequest<T> {
+  /** The wire id; empty when it settled without being sent. */
   readonly id: string;
   readonly result: Promise<T>;
   /** Cancels it as the caller's token would. */
@@ -62,13 +63,14 @@ export class RequestTable {
   }
 
   send<T>(spec: RequestSpec<T>): PendingRequest<T> {
-    const id = nextId();
+    // Settled before sending: no wire id was used.
     if (spec.token?.isCancellationRequested) {
-      return { id, result: Promise.resolve(spec.notRun('canceled before the request reached the extension')), cancel: () => undefined };
+      return { id: '', result: Promise.resolve(spec.notRun('canceled before the request reached the extension')), cancel: () => undefined };
     }
     if (this.transport.isClosed) {
-      return { id, result: Promise.resolve(spec.closed(this.transport.closeReason ?? 'closed')), cancel: () => undefined };
+      return { id: '', result: Promise.resolve(spec.closed(this.transport.closeReason ?? 'closed')), cancel: () => undefined };
     }
+    const id = nextId();
     let entry!: Entry;
     const result = new Promise<T>((resolve) => {
       // The frame goes out first: a reply cannot arrive before this returns, and the
