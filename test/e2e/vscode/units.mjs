@@ -48,12 +48,13 @@ describe('consent decisions', () => {
   });
   test('untrusted: held, never asked, cannot be allowed', () => {
     const d = consent.decide({ needsConsent: true, trusted: false, fingerprint: fp, record: { fingerprint: fp, allowed: true, at: 1 } });
-    assert.deepEqual(d, { kind: 'hold', reason: 'workspace is not trusted', ask: false, canAllow: false });
+    assert.deepEqual(d, { kind: 'hold', hold: 'untrusted', reason: 'workspace is not trusted', ask: false, canAllow: false });
   });
   test('trusted, never answered: held and asked', () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: undefined });
     assert.equal(d.kind, 'hold');
     assert.equal(d.ask, true);
+    assert.equal(d.hold, 'consent');
     assert.match(d.reason, /waiting for your permission/);
   });
   test('allowed for the same fingerprint: starts', () => {
@@ -62,11 +63,12 @@ describe('consent decisions', () => {
   test('allowed for another fingerprint: asked again', () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: 'x', allowed: true, at: 1 } });
     assert.equal(d.ask, true);
+    assert.equal(d.hold, 'changed');
     assert.match(d.reason, /changed since you allowed it/);
   });
   test("refused for the same fingerprint: held, not asked, can still be allowed", () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: fp, allowed: false, at: 1 } });
-    assert.deepEqual([d.kind, d.ask, d.canAllow], ['hold', false, true]);
+    assert.deepEqual([d.kind, d.hold, d.ask, d.canAllow], ['hold', 'denied', false, true]);
   });
   test('needsConsent: project-local, and explicit folders from workspace settings', () => {
     const ws = new Set([path.resolve('/w/tools/x')]);
