@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ZotHost } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
+import { registerNewExtension } from '../commands/newExtension.js';
 import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     trace, logs, display, panels, notes, gate, tree, statusBar, stateLog, hostLog, reportUpdates,
     ...commands.register(),
+    registerNewExtension(mgr),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
