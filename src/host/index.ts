@@ -18,3 +18,4 @@ export * from './version.js';
 export * from './zotHost.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
+export * from './scaffold/index.js';

@@ -5,8 +5,8 @@
  * (allow, start, stop, restart, log) follow it.
  */
 import * as vscode from 'vscode';
-import type { ExtensionView, ZotHost } from '../host/index.js';
-import type { HostManager } from './hostManager.js';
+import type { ExtensionView, ZotHost } from '../../host/index.js';
+import type { HostManager } from '../activation/hostManager.js';
 import { affordances, code, escapeMarkdown, isRunning, stateIcon, stateLook } from './presentation.js';
 
 export const VIEW_ID = 'zotExtensions';

@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { FoundExtension } from '../host/discovery/discover.js';
-import type { HoldReason } from '../host/extension/state.js';
-import { resolveExec } from '../host/process/resolveExec.js';
+import type { FoundExtension } from '../../host/discovery/discover.js';
+import type { HoldReason } from '../../host/extension/state.js';
+import { resolveExec } from '../../host/process/resolveExec.js';
 
 /** Bump when the fingerprint's inputs change, so old consents ask again. */
 const FINGERPRINT_VERSION = 1;
