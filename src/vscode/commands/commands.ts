@@ -20,6 +20,8 @@ import { projectDir, readSettings } from '../activation/settings.js';
 import type { UiTrace } from '../testing/trace.js';
 import { VIEW_ID, type Node } from '../views/tree.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
+import { Messages } from './messages.js';
+import { revealFolder } from './reveal.js';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -42,7 +44,11 @@ export interface RunResult {
 const PROGRESS_AFTER_MS = 1000;
 
 export class Commands {
-  constructor(private readonly d: CommandDeps) {}
+  private readonly messages: Messages;
+
+  constructor(private readonly d: CommandDeps) {
+    this.messages = new Messages(d.trace, d.logs);
+  }
 
   register(): vscode.Disposable[] {
     const r = (id: string, fn: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, fn);
@@ -121,7 +127,7 @@ export class Commands {
     const result: RunResult = { outcome: outcome.outcome, extension: outcome.extension, message: outcome.message };
     if (outcome.outcome !== 'completed') {
       if (outcome.outcome !== 'canceled' && outcome.outcome !== 'abandoned') {
-        this.error(`/${name}: ${outcome.message || outcome.outcome.replace('_', ' ')}`, outcome.extension ?? undefined);
+        this.messages.error(`/${name}: ${outcome.message || outcome.outcome.replace('_', ' ')}`, outcome.extension ?? undefined);
       }
       return result;
     }
@@ -129,7 +135,7 @@ export class Commands {
     result.action = r.action;
     if (r.error) result.error = r.error;
     // An error shows as this command's error message, not as the extension's note.
-    await this.host.applyCommandResponse(outcome.extension, r, { error: (m) => this.error(`/${name}: ${m}`, outcome.extension) });
+    await this.host.applyCommandResponse(outcome.extension, r, { error: (m) => this.messages.error(`/${name}: ${m}`, outcome.extension) });
     return result;
   }
 
@@ -139,7 +145,7 @@ export class Commands {
     if (!m) return;
     const name = m[1]!;
     if (!this.host.findCommand(name)) {
-      this.warn(`${from.name} asked to run /${name}, but no running extension provides that command.`);
+      this.messages.warn(`${from.name} asked to run /${name}, but no running extension provides that command.`);
       return;
     }
     await this.run(name, m[2] ?? '');
@@ -269,7 +275,7 @@ export class Commands {
     }
     if (!which) return undefined;
     if (which === 'project' && !project) {
-      this.warn('Open a folder first: project extensions live in its .zot/extensions folder.');
+      this.messages.warn('Open a folder first: project extensions live in its .zot/extensions folder.');
       return undefined;
     }
     const dir = which === 'global' ? globalExtensionsDir(this.host.zotHome) : projectExtensionsDir(project!);
@@ -310,7 +316,7 @@ export class Commands {
     const overwrite = typeof b === 'object' && b !== null && typeof (b as { overwrite?: unknown }).overwrite === 'boolean' ? (b as { overwrite: boolean }).overwrite : undefined;
     const check = await checkInstall(src, this.host.zotHome);
     if (!check.ok) {
-      this.error(`Cannot install ${src}: ${check.reason}`);
+      this.messages.error(`Cannot install ${src}: ${check.reason}`);
       return { installed: false, reason: check.reason };
     }
     if (check.exists) {
@@ -331,12 +337,12 @@ export class Commands {
     try {
       await copyInto(src, check.target);
     } catch (err) {
-      this.error(`Installing ${check.folder} failed: ${(err as Error).message}`);
+      this.messages.error(`Installing ${check.folder} failed: ${(err as Error).message}`);
       return { installed: false, reason: (err as Error).message };
     }
     this.d.logs.hostLog(`installed ${check.name} from ${src} into ${check.target}${check.exists ? ' (replaced)' : ''}`);
     await this.d.manager.reload();
-    this.info(`Installed the zot extension "${check.name}".`, 'Show Zot Extensions');
+    this.messages.info(`Installed the zot extension "${check.name}".`, 'Show Zot Extensions');
     return { installed: true, name: check.name, dir: check.target, replaced: check.exists };
   }
 
@@ -347,11 +353,11 @@ export class Commands {
     if (result.installed.length) {
       this.d.logs.hostLog(`installed samples ${result.installed.join(', ')} into ${globalExtensionsDir(this.host.zotHome)}`);
       await this.d.manager.reload();
-      this.info(`Installed sample zot extensions: ${result.installed.join(', ')}.${result.skipped.length ? ` Already installed: ${result.skipped.join(', ')}.` : ''}`, 'Show Zot Extensions');
+      this.messages.info(`Installed sample zot extensions: ${result.installed.join(', ')}.${result.skipped.length ? ` Already installed: ${result.skipped.join(', ')}.` : ''}`, 'Show Zot Extensions');
     } else if (result.failed.length) {
-      this.error(`The sample extensions could not be installed: ${result.failed.map((f) => `${f.folder} (${f.reason})`).join('; ')}`);
+      this.messages.error(`The sample extensions could not be installed: ${result.failed.map((f) => `${f.folder} (${f.reason})`).join('; ')}`);
     } else {
-      this.info(`The sample zot extensions are already installed (${result.skipped.join(', ') || 'none found'}).`, 'Show Zot Extensions');
+      this.messages.info(`The sample zot extensions are already installed (${result.skipped.join(', ') || 'none found'}).`, 'Show Zot Extensions');
     }
     return result;
   }
@@ -362,12 +368,12 @@ export class Commands {
     const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'extension' ? a.name : a.extension) : undefined;
     if (named !== undefined) {
       const rt = this.host.get(named);
-      if (!rt) this.error(`No zot extension named "${named}".`);
+      if (!rt) this.messages.error(`No zot extension named "${named}".`);
       return rt;
     }
     const candidates = this.host.extensions.filter(applies);
     if (candidates.length === 0) {
-      this.info('No zot extension is in a state where that applies.');
+      this.messages.info('No zot extension is in a state where that applies.');
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
@@ -376,54 +382,8 @@ export class Commands {
     );
     return picked?.rt;
   }
-
-  private error(text: string, extension?: string): void {
-    this.d.trace.record('message', { level: 'error', text, extension });
-    const actions = extension ? ['Show Log'] : [];
-    void vscode.window.showErrorMessage(text, ...actions).then((c) => {
-      if (c === 'Show Log' && extension) this.d.logs.show(extension);
-    });
-  }
-
-  private warn(text: string): void {
-    this.d.trace.record('message', { level: 'warn', text });
-    void vscode.window.showWarningMessage(text);
-  }
-
-  private info(text: string, showView?: string): void {
-    this.d.trace.record('message', { level: 'info', text });
-    const actions = showView ? [showView] : [];
-    void vscode.window.showInformationMessage(text, ...actions).then((c) => {
-      if (c) void vscode.commands.executeCommand(`${VIEW_ID}.focus`);
-    });
-  }
 }
 
 function isNode(x: unknown): x is Node {
   return typeof x === 'object' && x !== null && typeof (x as { kind?: unknown }).kind === 'string';
-}
-
-/**
- * Shows a folder the way this editor can: in the Explorer when it is part of
- * the workspace, in the OS file manager on a local desktop, else (a remote or
- * web window, where neither exists) a notification offering a new window.
- */
-export async function revealFolder(dir: string, trace: UiTrace): Promise<'explorer' | 'os' | 'message'> {
-  const uri = vscode.Uri.file(dir);
-  if (vscode.workspace.getWorkspaceFolder(uri)) {
-    await vscode.commands.executeCommand('revealInExplorer', uri);
-    trace.record('reveal', { dir, how: 'explorer' });
-    return 'explorer';
-  }
-  if (vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop) {
-    await vscode.commands.executeCommand('revealFileInOS', uri);
-    trace.record('reveal', { dir, how: 'os' });
-    return 'os';
-  }
-  trace.record('reveal', { dir, how: 'message' });
-  void vscode.window.showInformationMessage(`Zot extensions folder: ${dir}`, 'Open in New Window', 'Copy Path').then(async (c) => {
-    if (c === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
-    else if (c === 'Copy Path') await vscode.env.clipboard.writeText(dir);
-  });
-  return 'message';
 }
