@@ -138,7 +138,7 @@ function readToolArgs(spec: string | undefined): Record<string, unknown> {
     throw new UsageError(`tool arguments from ${where} are not valid JSON: ${(err as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`tool arguments from ${where} must be a JSON object`);
-  if (deeperThan(value, MAX_VALUE_DEPTH - 1)) throw new UsageError(`tool arguments from ${where} are nested deeper than ${MAX_VALUE_DEPTH - 1} levels`);
+  if (deeperThan(value, MAX_VALUE_DEPTH)) throw new UsageError(`tool arguments from ${where} are nested deeper than ${MAX_VALUE_DEPTH} levels`);
   return value as Record<string, unknown>;
 }
 

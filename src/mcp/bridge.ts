@@ -44,7 +44,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     await host.whenLoaded();
     const args = request.params.arguments ?? {};
     // A deeper value could not be written to the extension (JSON.stringify would overflow).
-    if (deeperThan(args, MAX_VALUE_DEPTH - 1)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH - 1} levels are refused`);
+    if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
     const name = resolveToolName(host, request.params.name);
     if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
     const cancel = new CancellationTokenSource();

@@ -63,7 +63,10 @@ test('tool: arguments nested deeper than the bound are a usage error, not a cras
   const ext = makeHostile(tmpdir(), 'args', { tools: [{ name: 'plain' }] });
   const r = await run(['tool', 'plain', '{"a":'.repeat(20000) + '1' + '}'.repeat(20000), '--no-discover', '--ext', ext]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /nested deeper than 62 levels/);
+  assert.match(r.stderr, /nested deeper than 63 levels/);
+  // 63 levels are fine: the tool_call frame that carries them is 64 deep.
+  const at = await run(['tool', 'plain', '{"a":'.repeat(63) + '1' + '}'.repeat(63), '--no-discover', '--ext', ext]);
+  assert.equal(at.code, 0, at.stderr);
 });
 
 const EVIL_TOOL = 'rm_rf_home\u001b[2K\r  tool harmless';
@@ -104,7 +107,7 @@ test('mcp: tools/list answers although one tool registered a 5,000-deep schema; 
   assert.equal(r.content[0].text, 'plain ran with {"n":1}');
   const deep = await within(client.callTool({ name: 'plain', arguments: { a: JSON.parse('{"a":'.repeat(1000) + '1' + '}'.repeat(1000)) } }), 10_000, 'a call with deep arguments');
   assert.equal(deep.isError, true);
-  assert.match(deep.content[0].text, /nested deeper than 62 levels/);
+  assert.match(deep.content[0].text, /nested deeper than 63 levels/);
 });
 
 test('mcp: tool names are served as MCP clients accept them; others are mapped once, and a clash is refused', async (t) => {
