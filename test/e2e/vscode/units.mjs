@@ -21,7 +21,8 @@ before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-vscode-units-'));
   const outdir = path.join(scratch, 'out');
   await esbuild.build({
-    entryPoints: ['consent', 'noteLimiter', 'install', 'jsonc'].map((m) => path.join(repoRoot, 'src', 'vscode', `${m}.ts`)),
+    entryPoints: Object.fromEntries(['trust/consent', 'ui/noteLimiter', 'commands/install', 'activation/jsonc']
+      .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'vscode', `${m}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
   });
   const require = createRequire(import.meta.url);

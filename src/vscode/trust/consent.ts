@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { FoundExtension } from '../host/discovery.js';
-import { resolveExec } from '../host/manifest.js';
+import type { FoundExtension } from '../../host/discovery.js';
+import { resolveExec } from '../../host/manifest.js';
 
 /** Bump when the fingerprint's inputs change, so old consents ask again. */
 const FINGERPRINT_VERSION = 1;

@@ -6,13 +6,13 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FoundExtension, GateDecision, ZotHost } from '../host/index.js';
+import type { FoundExtension, GateDecision, ZotHost } from '../../host/index.js';
 import {
   consentKey, decide, describeRun, needsConsent, REASON_DENIED, runFingerprint, type ConsentRecord, type ConsentStore,
 } from './consent.js';
-import type { LogChannels } from './logs.js';
-import { projectDir, type ZotSettings } from './settings.js';
-import type { UiTrace } from './trace.js';
+import type { LogChannels } from '../ui/logs.js';
+import { projectDir, type ZotSettings } from '../activation/settings.js';
+import type { UiTrace } from '../testing/trace.js';
 
 const STORE_KEY = 'zot.consent.v1';
 export const ALLOW = 'Allow';

@@ -7,24 +7,26 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { ZotHost } from '../host/index.js';
-import { Commands } from './commands.js';
-import { DisplayDocuments } from './display.js';
+import { ZotHost } from '../../host/index.js';
+import { Commands } from '../commands/commands.js';
+import { registerNewExtension } from '../authoring/newExtension.js';
+import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
+import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
-import { LogChannels } from './logs.js';
-import { Notes } from './notes.js';
-import { registerChatParticipant } from './chat/participant.js';
-import { registerRunTool } from './runTool.js';
-import { MCP_PROVIDER_ID, ZotMcpProvider } from './mcpProvider.js';
-import { QuickPickPanels } from './panels.js';
+import { LogChannels } from '../ui/logs.js';
+import { Notes } from '../ui/notes.js';
+import { registerChatParticipant } from '../chat/participant.js';
+import { registerRunTool } from '../commands/runTool.js';
+import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
+import { QuickPickPanels } from '../panels/panels.js';
 import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
-import { StatusBar } from './statusBar.js';
-import { registerTestHooks, testHooksEnabled } from './testHooks.js';
-import { UiTrace } from './trace.js';
-import { ExtensionsTree } from './tree.js';
-import { VsCodeUI } from './ui.js';
-import { PanelRouter, WebviewPanels } from './webviewPanels.js';
-import { WorkspaceGate } from './workspaceGate.js';
+import { StatusBar } from '../views/statusBar.js';
+import { registerTestHooks, testHooksEnabled } from '../testing/testHooks.js';
+import { UiTrace } from '../testing/trace.js';
+import { ExtensionsTree } from '../views/tree.js';
+import { VsCodeUI } from '../ui/ui.js';
+import { PanelRouter, WebviewPanels } from '../panels/webviewPanels.js';
+import { WorkspaceGate } from '../trust/workspaceGate.js';
 
 /** How long settings edits settle before the host is replaced (typing in settings.json). */
 const SETTINGS_DEBOUNCE_MS = 300;
@@ -103,6 +105,8 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     trace, logs, display, panels, notes, gate, tree, statusBar, stateLog, hostLog, reportUpdates,
     ...commands.register(),
+    registerNewExtension(mgr),
+    registerManifestDiagnostics(),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
