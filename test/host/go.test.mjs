@@ -132,7 +132,7 @@ describe('the Go fixture extension', { skip: go.skip }, () => {
     assert.equal(host.get('gofix').lateReplies, 0, 'no result came after the cancel');
   });
 
-  test('zot-host tool --timeout: the timed-out Go tool is told to stop', async () => {
+  test('zot-host tool --timeout: the timed-out Go tool is sent tool_cancel', async () => {
     const home = tmpdir('zot-home-');
     const r = await zotHost(['tool', 'go_wait', '--timeout', '300', '--no-discover', '--ext', makeGoExt(tmpdir(), go.bin), '--json'], home);
     assert.equal(r.code, 1);
@@ -140,8 +140,8 @@ describe('the Go fixture extension', { skip: go.skip }, () => {
     const log = fs.readFileSync(path.join(home, 'logs', 'ext-gofix.log'), 'utf8');
     const id = /RECV \{"type":"tool_call","id":"([^"]+)","name":"go_wait"/.exec(log)?.[1];
     assert.ok(id, log);
+    // zot-host shuts the extension down right after, so whether its work got to log the cancel is a race.
     assert.ok(log.includes(`RECV {"type":"tool_cancel","id":"${id}"}`), log);
-    assert.ok(log.includes(`CANCELLED ${id}`), log);
   });
 
   test('an interactive Go tool: its panel serves the call, an answer completes it, a cancel closes it', async (t) => {
