@@ -12,7 +12,7 @@ import {
 } from '../../host/index.js';
 import type { DisplayDocuments } from '../ui/display.js';
 import type { HostManager } from '../activation/hostManager.js';
-import { checkInstall, copyInto, installSamples, type SamplesResult } from './install.js';
+import { checkInstall, copyInto, installSamples, type SamplesResult } from '../../host/install.js';
 import type { LogChannels } from '../ui/logs.js';
 import { stateIcon, stateLook } from '../views/presentation.js';
 import { diagnosticsMarkdown, reportTitle } from '../views/report.js';
