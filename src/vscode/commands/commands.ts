@@ -17,7 +17,7 @@ import type { LogChannels } from '../ui/logs.js';
 import { stateIcon, stateLook } from '../views/presentation.js';
 import { diagnosticsMarkdown, reportTitle } from '../views/report.js';
 import { projectDir, readSettings } from '../activation/settings.js';
-import type { UiTrace } from '../testing/trace.js';
+import type { UiTrace } from '../ui/trace.js';
 import { VIEW_ID, type Node } from '../views/tree.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
 
