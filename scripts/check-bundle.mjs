@@ -7,6 +7,8 @@
 //
 //   node scripts/check-bundle.mjs <bundle.js>...
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Text that only test instruments put into a bundle, and what it gives away. */
 export const TEST_INSTRUMENT_MARKS = [
@@ -22,7 +24,7 @@ export function testInstrumentsIn(text) {
   return TEST_INSTRUMENT_MARKS.filter((m) => text.includes(m.text));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const files = process.argv.slice(2);
   if (!files.length) {
     console.error('usage: node scripts/check-bundle.mjs <bundle.js>...');
