@@ -9,6 +9,8 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ZotHost } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
+import { registerNewExtension } from '../authoring/newExtension.js';
+import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
 import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
@@ -125,6 +127,8 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   context.subscriptions.push(
     trace, logs, display, panels, notes, gate, tree, statusBar, stateLog, hostLog, reportUpdates,
     ...commands.register(),
+    registerNewExtension(mgr),
+    registerManifestDiagnostics(),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
