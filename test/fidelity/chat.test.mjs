@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runExtensionTests, startCodeServer } from '../e2e/harness.mjs';
-import { extensionVsix, testExtensionVsix } from '../e2e/vsix.mjs';
+import { testBundleVsix, testExtensionVsix } from '../e2e/vsix.mjs';
 import { BEHAVE } from '../helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,11 +39,12 @@ function home(root) {
 }
 
 test('@zot: turn_end after every model step with its stop reason; display text never reaches the model', { timeout: 600_000 }, async (t) => {
-  const vsixPaths = [await extensionVsix(scratch), testExtensionVsix(path.join(repoRoot, 'test', 'e2e', 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+  // The test bundle: the suite reads extension states through its test API.
+  const vsixPaths = [await testBundleVsix(scratch), testExtensionVsix(path.join(repoRoot, 'test', 'e2e', 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
   const results = path.join(scratch, 'results.json');
   const workspace = path.join(scratch, 'workspace');
   mkdirSync(workspace);
-  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home(scratch), ZOT_TEST_HOOKS: '1', ZOT_E2E_RESULTS: results } });
+  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home(scratch), ZOT_E2E_RESULTS: results } });
   let run;
   try {
     run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'chat', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionRuntime, ZotHost } from '../../host/index.js';
-import { REASON_UNTRUSTED } from '../trust/consent.js';
+import { REASON_UNTRUSTED } from '../../host/trust/consent.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { affordances, code, escapeMarkdown, stateIcon, stateLook } from './presentation.js';
 
