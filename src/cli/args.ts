@@ -1,7 +1,7 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HOST_VERSION, type HostOptions } from '../host/index.js';
+import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, type HostOptions } from '../host/index.js';
 
 export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
 
@@ -10,6 +10,9 @@ usage:
   zot-host tool    <name> [<args>] [options] [--json] [--timeout <ms>]
   zot-host command <name> [<args>...] [options] [--json] [--timeout <ms>]
   zot-host mcp     [options]           MCP server on stdio
+  zot-host mcp --http [--port <n>] [options]
+                   MCP server over Streamable HTTP on 127.0.0.1; prints
+                   {"url":…,"token":…} and serves until SIGINT or SIGTERM
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -31,6 +34,8 @@ export interface Parsed {
   positional: string[];
   json: boolean;
   timeoutMs?: number;
+  /** mcp --http, and its --port (0: any free port). */
+  httpPort?: number;
   host: HostOptions;
 }
 
@@ -46,6 +51,8 @@ export function parseArgs(argv: string[]): Parsed {
   let discover = true;
   let json = false;
   let timeoutMs: number | undefined;
+  let http = false;
+  let port: number | undefined;
   const value = (i: number, flag: string): string => {
     const v = rest[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -60,6 +67,14 @@ export function parseArgs(argv: string[]): Parsed {
       case '--cwd': cwd = path.resolve(value(i, a)); i++; break;
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
+      case '--http': http = true; break;
+      case '--port': {
+        const v = value(i, a);
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${v}"`);
+        port = Number(v);
+        i++;
+        break;
+      }
       case '--timeout': {
         const v = value(i, a);
         const n = Number(v);
@@ -77,10 +92,13 @@ export function parseArgs(argv: string[]): Parsed {
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
   if (verb === 'tool' && positional.length > 2) throw new UsageError('tool takes one <args> value (quote the JSON)');
   if ((verb === 'doctor' || verb === 'mcp') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
+  if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
+  if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (home !== undefined) host.zotHome = home;
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
+  if (http) parsed.httpPort = port ?? 0;
   return parsed;
 }
 
@@ -111,5 +129,6 @@ export function readToolArgs(spec: string | undefined): Record<string, unknown> 
     throw new UsageError(`tool arguments from ${where} are not valid JSON: ${(err as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`tool arguments from ${where} must be a JSON object`);
+  if (deeperThan(value, MAX_VALUE_DEPTH)) throw new UsageError(`tool arguments from ${where} are nested deeper than ${MAX_VALUE_DEPTH} levels`);
   return value as Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 /** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
-import { carryOut, renderPanelText, type ContentBlock } from '../host/index.js';
+import { boundedStringify, carryOut, renderPanelText, type ContentBlock } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -8,7 +8,7 @@ export async function tool({ host, cancel, interrupted }: Session, p: Parsed, ar
   const name = p.positional[0]!;
   const o = await host.runToolCall(name, args, { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (p.json) {
-    out(JSON.stringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content, message: o.message }));
+    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content, message: o.message }));
   } else {
     const text = o.content.map(blockText).join('\n');
     if (text) (o.isError ? err : out)(text);
@@ -23,14 +23,14 @@ export async function command({ host, cancel, interrupted }: Session, p: Parsed)
   const [name, ...rest] = p.positional;
   const o = await host.invokeCommand(name!.replace(/^\//, ''), rest.join(' '), { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (o.outcome !== 'completed') {
-    if (p.json) out(JSON.stringify({ outcome: o.outcome, message: o.message }));
+    if (p.json) out(boundedStringify({ outcome: o.outcome, message: o.message }));
     else err(`/${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);
     return interrupted() ? 130 : 1;
   }
   const r = o.response;
   if (p.json) {
     const { type: _t, id: _i, ...response } = r;
-    out(JSON.stringify(response));
+    out(boundedStringify(response));
   } else {
     // The headless rendering of each action: what it would show or send, as text.
     carryOut(r, {

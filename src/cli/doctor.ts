@@ -1,6 +1,6 @@
 /** `zot-host doctor`: every extension found and what is true of it when it prints. */
 import * as path from 'node:path';
-import type { ExtensionReport } from '../host/index.js';
+import { boundedStringify, type ExtensionReport } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { out } from './output.js';
 import type { Session } from './session.js';
@@ -10,7 +10,7 @@ export async function doctor({ host }: Session, p: Parsed): Promise<number> {
   await host.whenHelloDecided();
   const reports = host.diagnostics();
   if (p.json) {
-    out(JSON.stringify({ extensions: reports.map(({ pid: _pid, ...r }) => r) }, null, 2));
+    out(boundedStringify({ extensions: reports.map(({ pid: _pid, ...r }) => r) }, 2));
   } else if (reports.length === 0) {
     out(`no extensions found (looked in ${path.join(host.zotHome, 'extensions')} and the project's .zot/extensions)`);
   } else {

@@ -5,6 +5,7 @@
  * report with a failed extension; 2 a usage error; 130 interrupted. Every
  * verb's output is flushed before the process exits, through pipes too.
  */
+import { runMcpHttp } from '../mcp/serveHttp.js';
 import { runMcpStdio } from '../mcp/stdio.js';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { command, tool } from './calls.js';
@@ -32,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const p = parsed;
   switch (p.verb) {
-    case 'mcp': return runMcpStdio(p.host);
+    case 'mcp': return p.httpPort !== undefined ? runMcpHttp(p.host, p.httpPort, out, err) : runMcpStdio(p.host, err);
     case 'doctor': return withSession(p.host, (s) => doctor(s, p));
     case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
     case 'command': return withSession(p.host, (s) => command(s, p));

@@ -4,8 +4,11 @@
  * taken yet, so every verb waits for `flush()` before it exits.
  */
 
+import { terminalSafe } from '../host/index.js';
+
+// Everything the CLI prints goes through these, so no text from an extension reaches the terminal raw.
 function line(s: string): string {
-  return s.endsWith('\n') ? s : `${s}\n`;
+  return terminalSafe(s.endsWith('\n') ? s : `${s}\n`);
 }
 
 export const out = (s: string): void => void process.stdout.write(line(s));

@@ -7,7 +7,7 @@ import type { EventPayload, InterceptableEvent, JsonObject } from '../protocol/i
 import { nextId } from './connection/ids.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
-import type { Panels } from './panels.js';
+import type { Panels } from './ui/panels.js';
 import type { Registry } from './registry.js';
 
 export type InterceptResult =

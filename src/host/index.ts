@@ -1,5 +1,5 @@
 export * from './agent.js';
-export * from './commandResponse.js';
+export * from './ui/commandResponse.js';
 export * from './content.js';
 export * from './diagnostics.js';
 export * from './discovery/discover.js';
@@ -13,7 +13,7 @@ export * from './outcomes.js';
 export * from './process/platform.js';
 export * from './process/resolveExec.js';
 export type { CommandEntry, ToolEntry } from './registry.js';
-export * from './ui.js';
+export * from './ui/port.js';
 export * from './version.js';
 export * from './zotHost.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';

@@ -3,7 +3,7 @@ import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { FoundExtension } from './discovery/discover.js';
 import type { LogLevel } from './extension/problems.js';
 import type { HoldReason } from './extension/state.js';
-import type { HostUI } from './ui.js';
+import type { HostUI } from './ui/port.js';
 
 export interface Timing {
   helloTimeoutMs: number;

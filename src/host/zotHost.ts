@@ -7,7 +7,7 @@
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult } from './agent.js';
-import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './commandResponse.js';
+import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
 import { discoverExtensions } from './discovery/discover.js';
 import { defaultZotHome } from './discovery/paths.js';
@@ -16,9 +16,9 @@ import type { ExtensionStatus, HoldReason } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
 import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type Timing } from './options.js';
 import type { CommandOutcome, ToolOutcome } from './outcomes.js';
-import { Panels } from './panels.js';
+import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
-import { HeadlessUI, type HostUI, type PanelHandle } from './ui.js';
+import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
 import { HOST_VERSION } from './version.js';
 
 export interface StateChange { extension: ExtensionView; old: ExtensionStatus; new: ExtensionStatus }

@@ -108,8 +108,11 @@ export class RequestTable {
     return true;
   }
 
-  malformed(id: string, problem: string): void {
-    this.pending.get(id)?.settle((s) => s.malformed(problem));
+  /** A reply that named this id failed validation; false when nothing waits for it. */
+  malformed(id: string, problem: string): boolean {
+    const e = this.pending.get(id);
+    e?.settle((s) => s.malformed(problem));
+    return e !== undefined;
   }
 
   /** The connection is gone: everything pending fails now, not at its deadline. */

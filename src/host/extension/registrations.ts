@@ -2,7 +2,7 @@
  * What one extension registered over its connection: commands, tools and
  * event subscriptions. Forgotten when the connection goes.
  */
-import { INTERCEPTABLE_EVENTS, type FrameFromExt, type JsonObject } from '../../protocol/index.js';
+import { INTERCEPTABLE_EVENTS, readToolSchema, type FrameFromExt, type JsonObject } from '../../protocol/index.js';
 
 export interface CommandRegistration { name: string; description: string }
 export interface ToolRegistration {
@@ -54,22 +54,13 @@ export class Registrations {
   }
 
   private registerTool(frame: Extract<FrameFromExt, { type: 'register_tool' }>, problem: (message: string) => void): boolean {
-    let schema: unknown = frame.schema ?? { type: 'object', properties: {} };
-    if (typeof schema === 'string') {
-      try {
-        schema = JSON.parse(schema);
-      } catch {
-        return void problem(`tool "${frame.name}" skipped: its schema is not valid JSON`), false;
-      }
-    }
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      return void problem(`tool "${frame.name}" skipped: its schema must be a JSON Schema object`), false;
-    }
+    const schema = readToolSchema(frame.schema);
+    if (!schema.ok) return void problem(`tool "${frame.name}" skipped: ${schema.problem}`), false;
     if (!frame.name.trim()) return void problem('register_tool with an empty name was ignored'), false;
     this.tools.set(frame.name, {
       name: frame.name,
       description: frame.description ?? '',
-      schema: schema as JsonObject,
+      schema: schema.schema,
       interactive: frame.interactive === true,
       deferred: frame.deferred === true,
     });

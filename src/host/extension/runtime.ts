@@ -296,7 +296,8 @@ export class ExtensionRuntime implements ExtensionView {
   private onBadFrame(l: Launch, message: string, about?: { type?: string; id?: string }): void {
     if (this.live !== l) return;
     if (about?.id !== undefined && (about.type === 'tool_result' || about.type === 'command_response' || about.type === 'event_intercept_response')) {
-      l.requests.malformed(about.id, message);
+      // An intercept's own diagnostic says what became of the event: one is enough.
+      if (l.requests.malformed(about.id, message) && about.type === 'event_intercept_response') return;
     }
     this.addProblem(message);
   }

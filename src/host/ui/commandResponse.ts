@@ -3,7 +3,7 @@
  * and whether there is anything to do. Each front end renders the actions
  * its own way (the host's UI port, chat, the CLI's output).
  */
-import type { CommandResponseFromExt, PanelSpec } from '../protocol/index.js';
+import type { CommandResponseFromExt, PanelSpec } from '../../protocol/index.js';
 
 export type ActionTaken = 'error' | 'prompt' | 'insert' | 'display' | 'open_panel' | 'noop';
 

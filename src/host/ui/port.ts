@@ -3,7 +3,7 @@
  * (zot's Go host calls this role HostHooks). The VS Code layer implements it
  * with VS Code UI; the CLI implements it headlessly.
  */
-import type { NotifyLevel, PanelKey } from '../protocol/index.js';
+import type { NotifyLevel, PanelKey } from '../../protocol/index.js';
 
 /** What a UI needs to know about the extension behind a request. */
 export interface ExtensionRef {

@@ -3,11 +3,11 @@
  * The UI gets a PanelHandle: what to show, and `key`, `resize` and
  * `dismiss` to answer with; it never reaches into the host.
  */
-import type { FrameFromExt, PanelKey, PanelSpec } from '../protocol/index.js';
-import type { PendingRequest } from './connection/requests.js';
-import type { ExtensionRuntime } from './extension/runtime.js';
-import type { ToolOutcome } from './outcomes.js';
-import type { HostUI, PanelHandle } from './ui.js';
+import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js';
+import type { PendingRequest } from '../connection/requests.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
+import type { ToolOutcome } from '../outcomes.js';
+import type { HostUI, PanelHandle } from './port.js';
 
 interface ActiveCall {
   rt: ExtensionRuntime;
