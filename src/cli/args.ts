@@ -1,7 +1,7 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, type HostOptions, type ScaffoldLanguage } from '../host/index.js';
+import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
 
 export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
 
@@ -27,6 +27,7 @@ options:
   --ext <dir>    an extension folder to load explicitly; repeatable; earlier wins
   --no-discover  load only the --ext folders
   --trace        every frame to stderr, one a line: → host to extension, ← back
+                 (--trace=messages: direction, type, id and size only)
 `;
 
 export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp'] as const;
@@ -42,8 +43,6 @@ export interface Parsed {
   timeoutMs?: number;
   /** mcp --http, and its --port (0: any free port). */
   httpPort?: number;
-  /** --trace: frames to stderr. */
-  trace: boolean;
   /** init's --language and --name. */
   language?: ScaffoldLanguage;
   name?: string;
@@ -64,7 +63,7 @@ export function parseArgs(argv: string[]): Parsed {
   let timeoutMs: number | undefined;
   let http = false;
   let port: number | undefined;
-  let trace = false;
+  let trace: TraceSink['level'] | undefined;
   let language: string | undefined;
   let name: string | undefined;
   /** Options other than init's own, to refuse them on init. */
@@ -79,7 +78,9 @@ export function parseArgs(argv: string[]): Parsed {
     if (a === '--') { positional.push(...rest.slice(i + 1)); break; }
     if (a.startsWith('--') && a !== '--language' && a !== '--name') hostFlags.push(a);
     switch (a) {
-      case '--trace': trace = true; break;
+      case '--trace': trace = 'verbose'; break;
+      case '--trace=verbose': trace = 'verbose'; break;
+      case '--trace=messages': trace = 'messages'; break;
       case '--language': language = value(i, a); i++; break;
       case '--name': name = value(i, a); i++; break;
       case '--json': json = true; break;
@@ -118,7 +119,9 @@ export function parseArgs(argv: string[]): Parsed {
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (home !== undefined) host.zotHome = home;
-  const parsed: Parsed = { verb: verb as Verb, positional, json, trace, host };
+  // One frame a line on stderr, named by extension: stdout stays the verb's own.
+  if (trace) host.trace = { level: trace, line: (ext, text) => void process.stderr.write(terminalSafe(`[${ext}] ${text}\n`)) };
+  const parsed: Parsed = { verb: verb as Verb, positional, json, host };
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
   if (http) parsed.httpPort = port ?? 0;
   return parsed;
@@ -130,7 +133,7 @@ function parseInit(positional: string[], language: string | undefined, name: str
   if (language === undefined) throw new UsageError(`init needs --language (${SCAFFOLD_LANGUAGES.join(', ')})`);
   if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(language)) throw new UsageError(`--language takes ${SCAFFOLD_LANGUAGES.join(', ')}, got "${language}"`);
   const dir = path.resolve(positional[0]!);
-  const parsed: Parsed = { verb: 'init', positional: [dir], json: false, trace: false, language: language as ScaffoldLanguage, host: { cwd: process.cwd() } };
+  const parsed: Parsed = { verb: 'init', positional: [dir], json: false, language: language as ScaffoldLanguage, host: { cwd: process.cwd() } };
   if (name !== undefined) parsed.name = name;
   return parsed;
 }

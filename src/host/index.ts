@@ -1,6 +1,7 @@
 export * from './agent.js';
 export * from './ui/commandResponse.js';
 export * from './content.js';
+export { TRACE_LEVELS, TRACE_VERBOSE_MAX_CHARS, REDACTED, type TraceLevel, type TraceSink } from './connection/frameTrace.js';
 export * from './diagnostics.js';
 export * from './discovery/discover.js';
 export * from './discovery/manifest.js';

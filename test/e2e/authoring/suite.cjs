@@ -41,6 +41,31 @@ test('New Extension… writes a project-local Node extension that starts once al
   assert.equal(run.text, 'cba');
 });
 
+test('zot.trace: each frame of a tool call in the extension\'s output channel, and nothing once off', async () => {
+  const config = vscode.workspace.getConfiguration('zot');
+  const channel = () => testApi().logs()['Zot: fresh-node'] ?? [];
+  await config.update('trace', 'verbose', vscode.ConfigurationTarget.Global);
+  try {
+    await waitFor('the trace to be on', () => (testApi().logs()['Zot Extensions'] ?? []).some((l) => l.includes('protocol trace: verbose')));
+    const run = await exec('zot.runTool', 'fresh_node_reverse', { text: 'traced' });
+    assert.equal(run.text, 'decart');
+    const call = await waitFor('the tool_call frame', () => channel().find((l) => /\[trace\] → tool_call #\S+ \d+ B \{/.test(l) && l.includes('"traced"')));
+    const id = /#(\S+)/.exec(call)[1];
+    await waitFor('its tool_result frame', () => channel().find((l) => l.includes(`[trace] ← tool_result #${id} `) && l.includes('decart')));
+    await config.update('trace', 'messages', vscode.ConfigurationTarget.Global);
+    await waitFor('messages level', () => (testApi().logs()['Zot Extensions'] ?? []).some((l) => l.includes('protocol trace: messages')));
+    await exec('zot.runTool', 'fresh_node_reverse', { text: 'short' });
+    await waitFor('a frame without its body', () => channel().find((l) => /\[trace\] ← tool_result #\S+ \d+ B$/.test(l)));
+    assert.ok(!channel().some((l) => l.includes('trohs')), 'messages level shows no frame body');
+  } finally {
+    await config.update('trace', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await waitFor('the trace to be off', () => (testApi().logs()['Zot Extensions'] ?? []).some((l) => l.includes('protocol trace: off')));
+  const before = channel().filter((l) => l.includes('[trace]')).length;
+  await exec('zot.runTool', 'fresh_node_reverse', { text: 'quiet' });
+  assert.equal(channel().filter((l) => l.includes('[trace]')).length, before);
+});
+
 test('a Python extension from New Extension… runs too', async () => {
   await exec('zot.newExtension', { language: 'python', name: 'fresh-py', where: 'project' });
   await waitFor('the consent question', async () => (await testApi().pendingConsent()).includes('fresh-py'));
