@@ -13,6 +13,7 @@ import { doctor } from './doctor.js';
 import { init } from './init.js';
 import { err, flush, out } from './output.js';
 import { withSession } from './session.js';
+import { watch } from './watch.js';
 
 export async function main(argv: string[]): Promise<number> {
   let parsed: Parsed;
@@ -46,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'doctor': return withSession(p.host, (s) => doctor(s, p));
     case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
     case 'command': return withSession(p.host, (s) => command(s, p));
+    case 'watch': return withSession(p.host, (s) => watch(s));
   }
 }
 

@@ -20,3 +20,4 @@ export * from './zotHost.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
 export * from './scaffold/index.js';
+export { FolderWatcher, touchesManifest, WATCH_DEBOUNCE_MS, type WatchTarget } from './extension/folderWatch.js';
