@@ -11,6 +11,7 @@ import { ZotHost, type TraceSink } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
 import { registerNewExtension } from '../authoring/newExtension.js';
 import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
+import { ExtensionWatch } from '../authoring/watch.js';
 import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
@@ -132,6 +133,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     ...commands.register(),
     registerNewExtension(mgr),
     registerManifestDiagnostics(),
+    new ExtensionWatch({ manager: mgr, gate, logs }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);

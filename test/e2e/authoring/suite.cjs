@@ -66,6 +66,30 @@ test('zot.trace: each frame of a tool call in the extension\'s output channel, a
   assert.equal(channel().filter((l) => l.includes('[trace]')).length, before);
 });
 
+test('Watch Extension: a save restarts it; consent is asked again only when what runs changed', async () => {
+  const dir = path.join(workspaceDir(), '.zot', 'extensions', 'fresh-node');
+  const pid = async () => (await snapshot()).extensions.find((e) => e.name === 'fresh-node').pid;
+  const first = await pid();
+  assert.deepEqual(await exec('zot.watchExtension', 'fresh-node'), { name: 'fresh-node', watching: true });
+  try {
+    // The README is not part of what runs: restarted, not asked about.
+    fs.appendFileSync(path.join(dir, 'README.md'), '\nedited\n');
+    const second = await waitFor('a restart after the README changed', async () => {
+      const p = await pid();
+      return p && p !== first && (await snapshot()).extensions.find((e) => e.name === 'fresh-node').state === 'ready' && p;
+    }, 30_000);
+    assert.deepEqual(await testApi().pendingConsent(), []);
+    // Its source is: held and asked again, then running the new code once allowed.
+    fs.appendFileSync(path.join(dir, 'index.mjs'), '\n// edited while watched\n');
+    await waitFor('the consent question for the changed code', async () => (await testApi().pendingConsent()).includes('fresh-node'), 30_000);
+    assert.equal(await testApi().answerConsent('fresh-node', 'Allow'), true);
+    await waitState('fresh-node', 'ready');
+    assert.notEqual(await pid(), second);
+  } finally {
+    assert.deepEqual(await exec('zot.watchExtension', 'fresh-node'), { name: 'fresh-node', watching: false });
+  }
+});
+
 test('a Python extension from New Extension… runs too', async () => {
   await exec('zot.newExtension', { language: 'python', name: 'fresh-py', where: 'project' });
   await waitFor('the consent question', async () => (await testApi().pendingConsent()).includes('fresh-py'));
