@@ -12,6 +12,7 @@ import { Commands } from '../commands/commands.js';
 import { registerNewExtension } from '../authoring/newExtension.js';
 import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
 import { ExtensionWatch } from '../authoring/watch.js';
+import { registerDebugExtension } from '../authoring/debug.js';
 import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
@@ -134,6 +135,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     registerNewExtension(mgr),
     registerManifestDiagnostics(),
     new ExtensionWatch({ manager: mgr, gate, logs }),
+    registerDebugExtension({ manager: mgr, logs, extensionPath: context.extensionPath }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);

@@ -90,6 +90,54 @@ test('Watch Extension: a save restarts it; consent is asked again only when what
   }
 });
 
+test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops when the tool is called; ending the session restarts it plainly', async () => {
+  const file = path.join(workspaceDir(), '.zot', 'extensions', 'fresh-node', 'index.mjs');
+  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('const reversed ='));
+  assert.ok(line > 0, 'the tool handler line');
+  const stops = [];
+  const tracker = vscode.debug.registerDebugAdapterTrackerFactory('*', {
+    createDebugAdapterTracker: (session) => ({
+      onDidSendMessage: (m) => {
+        if (m.type === 'event' && m.event === 'stopped') stops.push({ session, body: m.body });
+      },
+    }),
+  });
+  const bp = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(file), new vscode.Position(line, 0)));
+  vscode.debug.addBreakpoints([bp]);
+  const channel = () => testApi().logs()['Zot: fresh-node'] ?? [];
+  try {
+    const started = await exec('zot.debugExtension', 'fresh-node');
+    assert.equal(started?.kind, 'node', 'the debugger started');
+    assert.ok(started.port > 0);
+    await waitState('fresh-node', 'ready');
+    assert.ok(channel().some((l) => l.includes(`Debugger listening on ws://127.0.0.1:${started.port}/`)), 'the port came from its stderr');
+    // Breakpoints are sent to the process once attached; give js-debug a moment to bind them.
+    await new Promise((r) => setTimeout(r, 1500));
+    const call = exec('zot.runTool', 'fresh_node_reverse', { text: 'bp' });
+    const stop = await waitFor('a stop at the breakpoint', () => stops.find((s) => s.body?.reason === 'breakpoint'), 30_000);
+    const frames = await stop.session.customRequest('stackTrace', { threadId: stop.body.threadId, levels: 1 });
+    assert.equal(frames.stackFrames[0].line, line + 1, 'stopped on the handler line');
+    await stop.session.customRequest('continue', { threadId: stop.body.threadId });
+    const result = await call;
+    assert.equal(result.text, 'pb');
+    const pid = async () => (await snapshot()).extensions.find((e) => e.name === 'fresh-node').pid;
+    const debugged = await pid();
+    const inspectorIn = (p) => fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').some((v) => v.startsWith('NODE_OPTIONS=') && v.includes('--inspect'));
+    assert.equal(inspectorIn(debugged), true, 'the debugged process has the inspector');
+    await vscode.debug.stopDebugging();
+    await waitFor('the plain restart', () => channel().some((l) => l.includes('debug session ended: restarting without the debugger')), 30_000);
+    const plain = await waitFor('ready again in a new process', async () => {
+      const e = (await snapshot()).extensions.find((x) => x.name === 'fresh-node');
+      return e.state === 'ready' && e.pid !== debugged && !vscode.debug.activeDebugSession && e.pid;
+    }, 30_000);
+    assert.equal(inspectorIn(plain), false, 'no inspector after the session ended');
+    assert.equal((await exec('zot.runTool', 'fresh_node_reverse', { text: 'ok' })).text, 'ko');
+  } finally {
+    vscode.debug.removeBreakpoints([bp]);
+    tracker.dispose();
+  }
+});
+
 test('a Python extension from New Extension… runs too', async () => {
   await exec('zot.newExtension', { language: 'python', name: 'fresh-py', where: 'project' });
   await waitFor('the consent question', async () => (await testApi().pendingConsent()).includes('fresh-py'));
