@@ -1,2 +1,2 @@
 /** VS Code entry point; everything VS Code-specific lives in src/vscode. */
-export { activate, deactivate } from './vscode/activate.js';
+export { activate, deactivate } from './vscode/activation/activate.js';

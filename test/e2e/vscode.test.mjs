@@ -27,7 +27,6 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isInside, liveProcesses, openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
 import { extensionVsix } from './vsix.mjs';
-import './vscode/units.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');

@@ -5,7 +5,7 @@
  * zot-compatible log file under `$ZOT_HOME/logs` is written by the host.
  */
 import * as vscode from 'vscode';
-import type { LogEvent } from '../host/index.js';
+import type { LogEvent } from '../../host/index.js';
 
 /** Lines kept per channel for `recent()` (the test hooks read them). */
 const KEEP = 500;

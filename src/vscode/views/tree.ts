@@ -5,9 +5,9 @@
  * (allow, start, stop, restart, log) follow it.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRuntime, ZotHost } from '../host/index.js';
-import { REASON_UNTRUSTED } from './consent.js';
-import type { HostManager } from './hostManager.js';
+import type { ExtensionRuntime, ZotHost } from '../../host/index.js';
+import { REASON_UNTRUSTED } from '../../host/trust/consent.js';
+import type { HostManager } from '../activation/hostManager.js';
 import { affordances, code, escapeMarkdown, stateIcon, stateLook } from './presentation.js';
 
 export const VIEW_ID = 'zotExtensions';

@@ -3,7 +3,7 @@
  * `$(error) Zot 1 failed`, a spinner while loading) and opens the view.
  */
 import * as vscode from 'vscode';
-import type { HostManager } from './hostManager.js';
+import type { HostManager } from '../activation/hostManager.js';
 import { isRunning, stateLook } from './presentation.js';
 import { VIEW_ID } from './tree.js';
 

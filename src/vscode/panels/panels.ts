@@ -9,8 +9,8 @@
  * the same PanelPresenter interface.
  */
 import * as vscode from 'vscode';
-import type { Panel, ZotHost } from '../host/index.js';
-import type { UiTrace } from './trace.js';
+import type { Panel, ZotHost } from '../../host/index.js';
+import type { UiTrace } from '../testing/trace.js';
 
 export interface PanelPresenter extends vscode.Disposable {
   open(panel: Panel): void;

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Timing } from '../host/index.js';
-import { parseJsonc } from './jsonc.js';
+import type { Timing } from '../../host/index.js';
+import { parseJsonc } from '../../host/jsonc.js';
 
 export const SECTION = 'zot';
 

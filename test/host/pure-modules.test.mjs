@@ -1,6 +1,6 @@
-// Unit tests of the VS Code layer's pure modules (consent decisions and
-// fingerprints, the note limiter, installs), bundled from src/vscode with
-// esbuild so they run in plain Node. Imported by ../vscode.test.mjs.
+// Unit tests of the host's modules that serve the front ends (consent
+// decisions and fingerprints, the note limiter, installs, JSON with comments),
+// bundled from src/host with esbuild since the host library does not export them.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,22 +10,25 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let scratch;
 let consent;
+let fingerprint;
 let limiter;
 let install;
 let jsonc;
 
 before(async () => {
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-vscode-units-'));
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
   const outdir = path.join(scratch, 'out');
   await esbuild.build({
-    entryPoints: ['consent', 'noteLimiter', 'install', 'jsonc'].map((m) => path.join(repoRoot, 'src', 'vscode', `${m}.ts`)),
+    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'noteLimiter', 'install', 'jsonc']
+      .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'host', `${m}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
   });
   const require = createRequire(import.meta.url);
   consent = require(path.join(outdir, 'consent.js'));
+  fingerprint = require(path.join(outdir, 'fingerprint.js'));
   limiter = require(path.join(outdir, 'noteLimiter.js'));
   install = require(path.join(outdir, 'install.js'));
   jsonc = require(path.join(outdir, 'jsonc.js'));
@@ -82,24 +85,24 @@ describe('consent fingerprint', () => {
     const dir = extensionFolder('fp', { 'run.sh': '#!/bin/sh\necho\n', 'main.mjs': 'x', 'other.mjs': 'y' }, { exec: './run.sh', args: ['main.mjs', '--flag'] });
     chmodSync(path.join(dir, 'run.sh'), 0o755);
     const found = (m) => ({ dir, manifest: { name: 'fp', args: [], enabled: true, skills: [], ...m } });
-    const base = await consent.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    const base = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
     assert.match(base, /^[0-9a-f]{64}$/);
-    assert.equal(await consent.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'stable');
-    assert.notEqual(await consent.runFingerprint(found({ exec: './run.sh', args: ['main.mjs'] })), base, 'args');
-    assert.notEqual(await consent.runFingerprint(found({ exec: 'sh', args: ['main.mjs', '--flag'] })), base, 'exec');
+    assert.equal(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'stable');
+    assert.notEqual(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs'] })), base, 'args');
+    assert.notEqual(await fingerprint.runFingerprint(found({ exec: 'sh', args: ['main.mjs', '--flag'] })), base, 'exec');
     writeFileSync(path.join(dir, 'other.mjs'), 'changed');
-    assert.equal(await consent.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'unrelated files do not count');
+    assert.equal(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'unrelated files do not count');
     appendFileSync(path.join(dir, 'main.mjs'), '// more');
-    const afterScript = await consent.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    const afterScript = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
     assert.notEqual(afterScript, base, 'a script named in args');
     appendFileSync(path.join(dir, 'run.sh'), '# more\n');
-    assert.notEqual(await consent.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), afterScript, 'the executable');
-    const run = await consent.describeRun(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    assert.notEqual(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), afterScript, 'the executable');
+    const run = await fingerprint.describeRun(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
     assert.deepEqual(Object.keys(run.files).sort(), ['main.mjs', 'run.sh']);
   });
   test('an executable on PATH is named, not hashed', async () => {
     const dir = extensionFolder('onpath', {}, { exec: 'sh' });
-    const run = await consent.describeRun({ dir, manifest: { name: 'onpath', exec: 'sh', args: [], enabled: true, skills: [] } });
+    const run = await fingerprint.describeRun({ dir, manifest: { name: 'onpath', exec: 'sh', args: [], enabled: true, skills: [] } });
     assert.deepEqual(run.files, {});
     assert.match(run.resolved, /\/sh$/);
   });

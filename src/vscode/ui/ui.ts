@@ -4,11 +4,11 @@
  * keep flowing while a toast or a panel is up.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRef, HostUI, NotifyLevel, Panel } from '../host/index.js';
+import type { ExtensionRef, HostUI, NotifyLevel, Panel } from '../../host/index.js';
 import { DisplayDocuments, fitsNotification } from './display.js';
 import type { Notes } from './notes.js';
-import type { PanelPresenter } from './panels.js';
-import type { UiTrace } from './trace.js';
+import type { PanelPresenter } from '../panels/panels.js';
+import type { UiTrace } from '../testing/trace.js';
 
 export const CHAT_PARTICIPANT = '@zot';
 

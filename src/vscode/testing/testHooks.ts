@@ -6,14 +6,14 @@
  * palette.
  */
 import * as vscode from 'vscode';
-import type { HostManager } from './hostManager.js';
-import type { LogChannels } from './logs.js';
-import type { ZotMcpProvider } from './mcpProvider.js';
-import type { PanelPresenter } from './panels.js';
-import type { StatusBar } from './statusBar.js';
+import type { HostManager } from '../activation/hostManager.js';
+import type { LogChannels } from '../ui/logs.js';
+import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
+import type { PanelPresenter } from '../panels/panels.js';
+import type { StatusBar } from '../views/statusBar.js';
 import type { TraceEvent, UiTrace } from './trace.js';
-import type { ExtensionsTree, Node } from './tree.js';
-import type { WorkspaceGate } from './workspaceGate.js';
+import type { ExtensionsTree, Node } from '../views/tree.js';
+import type { WorkspaceGate } from '../trust/workspaceGate.js';
 
 const KEEP = 2000;
 

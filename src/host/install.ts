@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { globalExtensionsDir, readManifest } from '../host/index.js';
+import { globalExtensionsDir, readManifest } from './index.js';
 
 export type InstallCheck =
   | { ok: true; name: string; folder: string; target: string; exists: boolean }

@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostSource } from '../mcp/bridge.js';
-import type { McpHttpServer } from '../mcp/http.js';
+import type { HostSource } from '../../mcp/bridge.js';
+import type { McpHttpServer } from '../../mcp/http.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';
 
@@ -28,7 +28,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     if (!this.server) {
       const starting = (async () => {
         // A bundle of its own: activation never loads the MCP SDK.
-        const mod = require(path.join(this.extensionPath, 'dist', 'mcp.js')) as typeof import('../mcp/http.js');
+        const mod = require(path.join(this.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/http.js');
         return mod.startMcpHttpServer(this.source, this.log);
       })();
       // Reported once; the next request tries again.

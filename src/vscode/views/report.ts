@@ -3,7 +3,7 @@
  * laid out for reading in an editor.
  */
 import * as path from 'node:path';
-import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, type ExtensionReport, type ZotHost } from '../host/index.js';
+import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, type ExtensionReport, type ZotHost } from '../../host/index.js';
 import { code, escapeMarkdown } from './presentation.js';
 
 export interface ReportContext {

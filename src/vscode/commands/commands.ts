@@ -9,17 +9,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   globalExtensionsDir, projectExtensionsDir, RUNNING_STATES, type CommandOutcome, type ExtensionRef, type ExtensionRuntime,
-} from '../host/index.js';
-import type { DisplayDocuments } from './display.js';
-import type { HostManager } from './hostManager.js';
-import { checkInstall, copyInto, installSamples, type SamplesResult } from './install.js';
-import type { LogChannels } from './logs.js';
-import { stateIcon, stateLook } from './presentation.js';
-import { diagnosticsMarkdown, reportTitle } from './report.js';
-import { projectDir, readSettings } from './settings.js';
-import type { UiTrace } from './trace.js';
-import { VIEW_ID, type Node } from './tree.js';
-import type { WorkspaceGate } from './workspaceGate.js';
+} from '../../host/index.js';
+import type { DisplayDocuments } from '../ui/display.js';
+import type { HostManager } from '../activation/hostManager.js';
+import { checkInstall, copyInto, installSamples, type SamplesResult } from '../../host/install.js';
+import type { LogChannels } from '../ui/logs.js';
+import { stateIcon, stateLook } from '../views/presentation.js';
+import { diagnosticsMarkdown, reportTitle } from '../views/report.js';
+import { projectDir, readSettings } from '../activation/settings.js';
+import type { UiTrace } from '../testing/trace.js';
+import { VIEW_ID, type Node } from '../views/tree.js';
+import type { WorkspaceGate } from '../trust/workspaceGate.js';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;

@@ -3,7 +3,7 @@
  * and colors the tree, the status bar, pickers and the report share.
  */
 import * as vscode from 'vscode';
-import { RUNNING_STATES, type ExtensionRuntime, type ExtensionState } from '../host/index.js';
+import { RUNNING_STATES, type ExtensionRuntime, type ExtensionState } from '../../host/index.js';
 
 interface StateLook {
   /** Short, lower-case, for a tree item's description. */

@@ -5,7 +5,7 @@
  * queued so a reload never overlaps a replacement.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRuntime, LogEvent, ZotHost } from '../host/index.js';
+import type { ExtensionRuntime, LogEvent, ZotHost } from '../../host/index.js';
 
 export class HostManager implements vscode.Disposable {
   private current: ZotHost;

@@ -1,18 +1,19 @@
 /**
  * The host's `gate`: workspace trust and per-extension consent for code the
- * workspace brings (decisions in consent.ts). Asking never blocks loading:
+ * workspace brings (decisions in src/host/trust). Asking never blocks loading:
  * the extension is held at once and a non-modal notification offers "Allow";
  * the answer (or the view's inline Allow action) starts it later.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FoundExtension, GateDecision, ZotHost } from '../host/index.js';
+import type { FoundExtension, GateDecision, ZotHost } from '../../host/index.js';
 import {
-  consentKey, decide, describeRun, needsConsent, REASON_DENIED, runFingerprint, type ConsentRecord, type ConsentStore,
-} from './consent.js';
-import type { LogChannels } from './logs.js';
-import { projectDir, type ZotSettings } from './settings.js';
-import type { UiTrace } from './trace.js';
+  consentKey, decide, needsConsent, REASON_DENIED, type ConsentRecord, type ConsentStore,
+} from '../../host/trust/consent.js';
+import { describeRun, runFingerprint } from '../../host/trust/fingerprint.js';
+import type { LogChannels } from '../ui/logs.js';
+import { projectDir, type ZotSettings } from '../activation/settings.js';
+import type { UiTrace } from '../testing/trace.js';
 
 const STORE_KEY = 'zot.consent.v1';
 export const ALLOW = 'Allow';

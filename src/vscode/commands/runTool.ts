@@ -5,11 +5,11 @@
  * one shows its own panel, and dismissing that panel cancels the call.
  */
 import * as vscode from 'vscode';
-import { blocksText, type ToolOutcome } from '../host/index.js';
-import { describeOutcome } from './chat/toolResults.js';
-import type { HostManager } from './hostManager.js';
-import type { UiTrace } from './trace.js';
-import { DisplayDocuments, fitsNotification } from './display.js';
+import { blocksText, type ToolOutcome } from '../../host/index.js';
+import { describeOutcome } from '../chat/toolResults.js';
+import type { HostManager } from '../activation/hostManager.js';
+import type { UiTrace } from '../testing/trace.js';
+import { DisplayDocuments, fitsNotification } from '../ui/display.js';
 
 export interface RunToolResult {
   outcome: ToolOutcome['outcome'] | 'cancelled_by_user';
