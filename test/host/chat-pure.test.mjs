@@ -36,7 +36,7 @@ describe('what the model sees of a result', () => {
     const parts = m.modelView.resultForModel([text('x'.repeat(5 * 1024 * 1024))], completed, false, { images: true });
     assert.equal(parts.length, 2);
     assert.equal(Buffer.byteLength(parts[0].text), m.limits.RESULT_TEXT_MAX_BYTES);
-    assert.equal(parts[1].text, '[cut: the tool returned 5 MiB of text; the model sees the first 64 KiB]');
+    assert.deepEqual(parts[1], { kind: 'text', text: '[cut: the tool returned 5 MiB of text; the model sees the first 64 KiB]', note: true });
   });
   test('the cut counts all text blocks together and never splits a character', () => {
     const parts = m.modelView.resultForModel([text('é'.repeat(20_000)), text('ü'.repeat(20_000)), text('tail')], completed, false, { images: true });
@@ -80,10 +80,12 @@ describe('the words for each ending', () => {
 describe('the history of rounds', () => {
   const call = (id, t) => ({ callId: id, name: 'echo', tool: 'echo', input: {}, end: 'completed', result: [{ kind: 'text', text: t }] });
   test('a stored result keeps 16 KiB of text and says what it had', () => {
-    const kept = m.rounds.keepForHistory([{ kind: 'text', text: 'y'.repeat(100 * 1024) }, { kind: 'image', mime: 'image/png', bytes: 70 }]);
+    const cutNote = { kind: 'text', text: '[cut: the tool returned 5 MiB of text; the model sees the first 64 KiB]', note: true };
+    const kept = m.rounds.keepForHistory([{ kind: 'text', text: 'y'.repeat(64 * 1024) }, { kind: 'image', mime: 'image/png', bytes: 70 }, cutNote]);
     assert.equal(Buffer.byteLength(kept[0].text), 16 * 1024);
     assert.deepEqual(kept[1], { kind: 'image', mime: 'image/png', bytes: 70 });
-    assert.equal(kept[2].text, '[cut for the chat history: this result had 100 KiB of text; the first 16 KiB are kept]');
+    assert.deepEqual(kept[2], cutNote, 'the note of the first cut stays');
+    assert.equal(kept[3].text, '[cut for the chat history: the model saw 64 KiB of this result\'s text; the first 16 KiB are kept]');
   });
   test('all results together keep to 128 KiB: the oldest give way, with a note of their size', () => {
     const big = 'z'.repeat(16 * 1024);

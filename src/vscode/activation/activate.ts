@@ -85,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): void {
       const rt = mgr.host.get(extension);
       if (rt) await mgr.host.applyCommandResponse(rt, response);
     },
+    log: (line) => logs.hostLog(line),
   });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));

@@ -22,6 +22,7 @@ export interface LoopDeps {
   maxSteps: number;
   /** zot tool names called in this window, the newest first; the loop adds to it. */
   recentTools: string[];
+  log(line: string): void;
 }
 
 export async function runModelLoop(
@@ -55,6 +56,7 @@ export async function runModelLoop(
   const choice = chooseTools(host.tools().filter((t) => t.active), prompt, mostRecentFirst([history.recentTools, deps.recentTools]), MAX_TOOLS_PER_REQUEST);
   if (choice.left.length && !history.toolsNoteShown) {
     stream.markdown(toolsNoteText(choice.chosen.length, choice.left, choice.named));
+    deps.log(`@zot: ${choice.chosen.length + choice.left.length} active tools, a request carries at most ${MAX_TOOLS_PER_REQUEST}; sent ${choice.chosen.length}${choice.named.length ? ` (first those of ${choice.named.join(', ')}, named in the prompt)` : ''}, not sent ${choice.left.length}: ${choice.left.map((t) => t.name).join(', ')}`);
     toolsNote = true;
   }
   // Tools as the model sees them; chat names must be plain, so keep a map back to zot's names.

@@ -10,7 +10,8 @@ import { byteLength, formatBytes, headBytes, RESULT_TEXT_MAX_BYTES } from './lim
 import { wordsForModel, type CallEnding } from './callOutcome.js';
 import type { SeenPart } from './rounds.js';
 
-export type LivePart = { kind: 'text'; text: string } | { kind: 'image'; mime: string; data: string };
+/** `note`: a part the chat added to say what it cut; the history keeps it whole. */
+export type LivePart = { kind: 'text'; text: string; note?: boolean } | { kind: 'image'; mime: string; data: string };
 
 /** Image types common chat models take as input. */
 const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -68,7 +69,7 @@ export function cutText(parts: LivePart[]): LivePart[] {
     budget -= byteLength(kept);
     if (kept) out.push({ kind: 'text', text: kept });
   }
-  out.push({ kind: 'text', text: `[cut: the tool returned ${formatBytes(total)} of text; the model sees the first ${formatBytes(RESULT_TEXT_MAX_BYTES)}]` });
+  out.push({ kind: 'text', text: `[cut: the tool returned ${formatBytes(total)} of text; the model sees the first ${formatBytes(RESULT_TEXT_MAX_BYTES)}]`, note: true });
   return out;
 }
 

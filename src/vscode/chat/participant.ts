@@ -16,6 +16,8 @@ export interface ChatDeps {
   maxSteps(): number;
   /** Carries out a command response's non-chat actions (insert, open_panel). */
   applyInEditor(extension: string, response: CommandResponseFromExt): Promise<void>;
+  /** A line for the host log. */
+  log?(line: string): void;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
@@ -100,7 +102,7 @@ async function handleRequest(
         return done('noop');
     }
   }
-  return runModelLoop({ host, maxSteps: deps.maxSteps(), recentTools }, request, chatContext, prompt, stream, token);
+  return runModelLoop({ host, maxSteps: deps.maxSteps(), recentTools, log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
 }
 
 function commandList(host: ZotHost): string {

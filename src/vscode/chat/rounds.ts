@@ -8,8 +8,12 @@
 import { byteLength, formatBytes, headBytes, HISTORY_RESULT_MAX_BYTES, HISTORY_TOTAL_MAX_BYTES } from './limits.js';
 import type { CallEnd } from './callOutcome.js';
 
-/** A part of a tool result as the model saw it. Images are kept as a description: their data is not stored. */
-export type SeenPart = { kind: 'text'; text: string } | { kind: 'image'; mime: string; bytes: number };
+/**
+ * A part of a tool result as the model saw it. Images are kept as a
+ * description: their data is not stored. `note`: the chat's own note of a
+ * cut, kept whole and outside the bounds.
+ */
+export type SeenPart = { kind: 'text'; text: string; note?: boolean } | { kind: 'image'; mime: string; bytes: number };
 
 export interface RoundCall {
   callId: string;
@@ -36,7 +40,7 @@ export function keepForHistory(result: readonly SeenPart[]): SeenPart[] {
   const out: SeenPart[] = [];
   let budget = HISTORY_RESULT_MAX_BYTES;
   for (const p of result) {
-    if (p.kind !== 'text') {
+    if (p.kind !== 'text' || p.note) {
       out.push(p);
       continue;
     }
@@ -45,7 +49,7 @@ export function keepForHistory(result: readonly SeenPart[]): SeenPart[] {
     budget -= byteLength(kept);
     if (kept) out.push({ kind: 'text', text: kept });
   }
-  out.push({ kind: 'text', text: `[cut for the chat history: this result had ${formatBytes(total)} of text; the first ${formatBytes(HISTORY_RESULT_MAX_BYTES)} are kept]` });
+  out.push({ kind: 'text', text: `[cut for the chat history: the model saw ${formatBytes(total)} of this result's text; the first ${formatBytes(HISTORY_RESULT_MAX_BYTES)} are kept]`, note: true });
   return out;
 }
 
@@ -68,7 +72,7 @@ export function boundHistory(turns: readonly (readonly Round[])[]): Round[][] {
           used += size;
           continue;
         }
-        call.result = [{ kind: 'text', text: `[left out of the chat history: this result's ${formatBytes(size)} of text; the history keeps at most ${formatBytes(HISTORY_TOTAL_MAX_BYTES)} of tool results, the newest first]` }];
+        call.result = [{ kind: 'text', note: true, text: `[left out of the chat history: this result's ${formatBytes(size)} of text; the history keeps at most ${formatBytes(HISTORY_TOTAL_MAX_BYTES)} of tool results, the newest first]` }];
       }
     }
   }
@@ -80,9 +84,10 @@ export function imageNote(p: { mime: string; bytes: number }): string {
   return `[an image (${p.mime}, ${formatBytes(p.bytes)}) the model saw in an earlier turn; images are not kept in the chat history]`;
 }
 
+/** Bytes of the result's own text (the chat's notes do not count). */
 export function textBytes(parts: readonly SeenPart[]): number {
   let n = 0;
-  for (const p of parts) if (p.kind === 'text') n += byteLength(p.text);
+  for (const p of parts) if (p.kind === 'text' && !p.note) n += byteLength(p.text);
   return n;
 }
 
@@ -102,7 +107,7 @@ export function readRounds(value: unknown): Round[] | undefined {
 function isRoundCall(c: unknown): c is RoundCall {
   return isObject(c) && typeof c.callId === 'string' && typeof c.name === 'string' && typeof c.tool === 'string'
     && isObject(c.input) && typeof c.end === 'string' && Array.isArray(c.result)
-    && c.result.every((p) => isObject(p) && ((p.kind === 'text' && typeof p.text === 'string') || (p.kind === 'image' && typeof p.mime === 'string' && typeof p.bytes === 'number')));
+    && c.result.every((p) => isObject(p) && ((p.kind === 'text' && typeof p.text === 'string' && (p.note === undefined || typeof p.note === 'boolean')) || (p.kind === 'image' && typeof p.mime === 'string' && typeof p.bytes === 'number')));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -2,6 +2,8 @@
 // the conversation, so tests need no control channel:
 //   the last user message says "CALL <tool> <json args>"  -> a tool call
 //   the last user message carries tool results              -> "RESULT: <their text> DATA: <mime types>"
+//   the last user message says "MULTI <tool> <tool>..."      -> one step calling each tool with {}
+//   the last user message says "RECALL"                     -> "RECALLED: <every earlier tool result's text>"
 //   anything else                                           -> "ECHO: <the text>"
 // Every request it receives is recorded for the tests (command zotFake.requests).
 'use strict';
@@ -38,6 +40,16 @@ function activate(context) {
           return;
         }
         const text = last.parts.filter((p) => p.kind === 'text').map((p) => p.text).join('');
+        if (/\bRECALL\b/.test(text)) {
+          const earlier = described.slice(0, -1).flatMap((m) => m.parts).filter((p) => p.kind === 'result');
+          progress.report(new vscode.LanguageModelTextPart(`RECALLED: ${earlier.flatMap((r) => r.content.map((c) => c.text)).join(' | ')}`));
+          return;
+        }
+        const multi = /MULTI((?:\s+[\w-]+)+)/.exec(text);
+        if (multi) {
+          for (const name of multi[1].trim().split(/\s+/)) progress.report(new vscode.LanguageModelToolCallPart(`fake-call-${++n}`, name, {}));
+          return;
+        }
         const call = /CALL (\S+)\s*(\{.*\})?/s.exec(text);
         if (call) {
           progress.report(new vscode.LanguageModelToolCallPart(`fake-call-${++n}`, call[1], call[2] ? JSON.parse(call[2]) : {}));
