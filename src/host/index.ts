@@ -9,3 +9,4 @@ export * from './ui.js';
 export * from './version.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
+export * from './scaffold/index.js';

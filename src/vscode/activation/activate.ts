@@ -9,6 +9,8 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ZotHost } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
+import { registerNewExtension } from '../authoring/newExtension.js';
+import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
 import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
@@ -16,15 +18,14 @@ import { Notes } from '../ui/notes.js';
 import { registerChatParticipant } from '../chat/participant.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
-import { QuickPickPanels } from '../panels/panels.js';
+import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
 import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
-import { registerTestHooks, testHooksEnabled } from '../testing/testHooks.js';
-import { UiTrace } from '../testing/trace.js';
+import { UiTrace } from '../ui/trace.js';
 import { ExtensionsTree } from '../views/tree.js';
 import { VsCodeUI } from '../ui/ui.js';
 import { PanelRouter, WebviewPanels } from '../panels/webviewPanels.js';
-import { WorkspaceGate } from '../trust/workspaceGate.js';
+import { WorkspaceGate, type ConsentQuestion } from '../trust/workspaceGate.js';
 
 /** How long settings edits settle before the host is replaced (typing in settings.json). */
 const SETTINGS_DEBOUNCE_MS = 300;
@@ -38,7 +39,30 @@ export function currentHostManager(): HostManager | undefined {
   return manager;
 }
 
-export function activate(context: vscode.ExtensionContext): void {
+/** The parts activation wires together, handed to a test bundle's instruments. */
+export interface Wired {
+  manager: HostManager;
+  tree: ExtensionsTree;
+  statusBar: StatusBar;
+  logs: LogChannels;
+  trace: UiTrace;
+  panels: PanelPresenter;
+  mcp: ZotMcpProvider;
+  activateMs: number;
+}
+
+/**
+ * What a test bundle may add (src/vscode/testing); the product's entry point
+ * passes none, so none of it is in the shipped bundle.
+ */
+export interface Instruments {
+  /** Asks the consent question in place of the plain notification. */
+  consentQuestion?: ConsentQuestion;
+  /** Called once everything is wired, before any extension starts. */
+  wired?: (parts: Wired) => void;
+}
+
+export function activateWith(context: vscode.ExtensionContext, instruments: Instruments = {}): void {
   const started = performance.now();
   const trace = new UiTrace();
   const logs = new LogChannels();
@@ -46,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): void {
   let commands!: Commands;
   // The host is read lazily: these exist before the first host does.
   const host = (): ZotHost => mgr.host;
-  const gate = new WorkspaceGate(context.workspaceState, host, logs, trace);
+  const gate = new WorkspaceGate(context.workspaceState, host, logs, trace, instruments.consentQuestion);
   const panels = new PanelRouter(new QuickPickPanels(host, trace), new WebviewPanels(context.extensionUri, host, trace), panelStyle);
   const notes = new Notes(logs, trace, (name) => logs.show(name));
   const ui = new VsCodeUI({ notes, display, panels, trace, runSlash: (text, from) => commands.runSlash(text, from) });
@@ -104,6 +128,8 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     trace, logs, display, panels, notes, gate, tree, statusBar, stateLog, hostLog, reportUpdates,
     ...commands.register(),
+    registerNewExtension(mgr),
+    registerManifestDiagnostics(),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
@@ -119,9 +145,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   const activateMs = performance.now() - started;
-  if (testHooksEnabled(context)) {
-    context.subscriptions.push(...registerTestHooks({ manager: mgr, tree, statusBar, logs, trace, panels, gate, mcp, activateMs: () => activateMs }));
-  }
+  instruments.wired?.({ manager: mgr, tree, statusBar, logs, trace, panels, mcp, activateMs });
 
   // In the background: activation never waits for an extension.
   const loadStart = performance.now();

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { blocksText, type ToolOutcome } from '../../host/index.js';
 import { describeOutcome } from '../chat/toolResults.js';
 import type { HostManager } from '../activation/hostManager.js';
-import type { UiTrace } from '../testing/trace.js';
+import type { UiTrace } from '../ui/trace.js';
 import { DisplayDocuments, fitsNotification } from '../ui/display.js';
 
 export interface RunToolResult {

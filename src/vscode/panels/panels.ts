@@ -10,13 +10,13 @@
  */
 import * as vscode from 'vscode';
 import type { Panel, ZotHost } from '../../host/index.js';
-import type { UiTrace } from '../testing/trace.js';
+import type { UiTrace } from '../ui/trace.js';
 
 export interface PanelPresenter extends vscode.Disposable {
   open(panel: Panel): void;
   render(panel: Panel): void;
   close(panel: Panel): void;
-  /** What is on screen, for the test hooks. */
+  /** What is on screen, for the test API. */
   describe(): PanelSnapshot[];
 }
 

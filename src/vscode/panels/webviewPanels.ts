@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { PANEL_KEYS, type PanelKey } from '../../protocol/index.js';
 import type { Panel, ZotHost } from '../../host/index.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
-import type { UiTrace } from '../testing/trace.js';
+import type { UiTrace } from '../ui/trace.js';
 
 type FromWebview =
   | { type: 'ready' }

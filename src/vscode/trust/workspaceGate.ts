@@ -13,11 +13,19 @@ import {
 import { describeRun, runFingerprint } from '../../host/trust/fingerprint.js';
 import type { LogChannels } from '../ui/logs.js';
 import { projectDir, type ZotSettings } from '../activation/settings.js';
-import type { UiTrace } from '../testing/trace.js';
+import type { UiTrace } from '../ui/trace.js';
 
 const STORE_KEY = 'zot.consent.v1';
 export const ALLOW = 'Allow';
 export const DONT_ALLOW = "Don't Allow";
+
+/**
+ * How the question reaches the user: a non-modal notification with the
+ * choices as buttons. A parameter so the test bundle can also answer it.
+ */
+export type ConsentQuestion = (extension: string, message: string, choices: readonly string[]) => Thenable<string | undefined>;
+
+const notification: ConsentQuestion = (_extension, message, choices) => vscode.window.showInformationMessage(message, ...choices);
 
 interface Held {
   dir: string;
@@ -26,8 +34,8 @@ interface Held {
 
 export class WorkspaceGate implements vscode.Disposable {
   private readonly held = new Map<string, Held>();
-  /** Open questions, by extension name: the fingerprint asked about and how to answer it. */
-  private readonly asking = new Map<string, { fingerprint: string; answer: (choice: string | undefined) => void }>();
+  /** Open questions: the fingerprint asked about, by extension name. */
+  private readonly asking = new Map<string, string>();
   private settings: ZotSettings | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Whether an extension can be allowed changed. */
@@ -38,6 +46,7 @@ export class WorkspaceGate implements vscode.Disposable {
     private readonly host: () => ZotHost,
     private readonly logs: LogChannels,
     private readonly trace: UiTrace,
+    private readonly question: ConsentQuestion = notification,
   ) {}
 
   /** The settings of the host generation being created. */
@@ -110,40 +119,23 @@ export class WorkspaceGate implements vscode.Disposable {
     return n;
   }
 
-  /** Answers an open question as if the user clicked (the test hooks use it). */
-  answer(name: string, choice: string | undefined): boolean {
-    const q = this.asking.get(name);
-    if (!q) return false;
-    q.answer(choice);
-    return true;
-  }
-
-  /** Open questions, for the test hooks. */
-  pendingQuestions(): string[] {
-    return [...this.asking.keys()];
-  }
-
   dispose(): void {
     this.changed.dispose();
   }
 
   private ask(found: FoundExtension, fingerprint: string): void {
-    const open = this.asking.get(found.name);
-    if (open?.fingerprint === fingerprint) return;
-    let answered = false;
+    if (this.asking.get(found.name) === fingerprint) return;
     const answer = (choice: string | undefined): void => {
-      if (answered) return;
-      answered = true;
-      if (this.asking.get(found.name)?.fingerprint === fingerprint) this.asking.delete(found.name);
+      if (this.asking.get(found.name) === fingerprint) this.asking.delete(found.name);
       void this.onAnswer(found, fingerprint, choice);
     };
-    this.asking.set(found.name, { fingerprint, answer });
+    this.asking.set(found.name, fingerprint);
     void describeRun(found).then((run) => {
       const where = relativeToProject(found.dir);
       const what = [run.exec, ...run.args].join(' ');
       const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.`;
       this.trace.record('consent-asked', { extension: found.name, fingerprint, message });
-      return vscode.window.showInformationMessage(message, ALLOW, DONT_ALLOW);
+      return this.question(found.name, message, [ALLOW, DONT_ALLOW]);
     }).then(answer, () => answer(undefined));
   }
 

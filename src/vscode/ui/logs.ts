@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { LogEvent } from '../../host/index.js';
 
-/** Lines kept per channel for `recent()` (the test hooks read them). */
+/** Lines kept per channel for `recent()` (the test API reads them). */
 const KEEP = 500;
 
 type Level = 'info' | 'warn' | 'error';

@@ -8,7 +8,7 @@ import type { ExtensionRef, HostUI, NotifyLevel, Panel } from '../../host/index.
 import { DisplayDocuments, fitsNotification } from './display.js';
 import type { Notes } from './notes.js';
 import type { PanelPresenter } from '../panels/panels.js';
-import type { UiTrace } from '../testing/trace.js';
+import type { UiTrace } from './trace.js';
 
 export const CHAT_PARTICIPANT = '@zot';
 

@@ -1,7 +1,7 @@
 /**
  * A record of what the VS Code layer showed or did for the user (messages,
- * inserts, displays, panels, chat requests). Nothing listens in normal use;
- * the test hooks keep the events so end-to-end tests can check UI that has no
+ * inserts, displays, panels, chat requests). Nothing listens in the product;
+ * the test bundle keeps the events so end-to-end tests can check UI that has no
  * API to read back (a toast, a status bar message).
  */
 import * as vscode from 'vscode';

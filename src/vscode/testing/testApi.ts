@@ -1,74 +1,81 @@
 /**
- * Commands for end-to-end tests, registered only when the environment sets
- * ZOT_TEST_HOOKS=1 (or in a development test run). They read back what the
- * UI shows (tree items, status bar, log lines, toasts through the trace) and
- * answer questions a test cannot click. Nothing here is contributed to the
- * palette.
+ * The test API: what the end-to-end suites read back from the UI (tree items,
+ * status bar, log lines, panels, toasts through the trace) and the questions
+ * they answer that a test cannot click. Returned as the extension's exports by
+ * the test bundle only (./extension.ts).
  */
 import * as vscode from 'vscode';
-import type { HostManager } from '../activation/hostManager.js';
-import type { LogChannels } from '../ui/logs.js';
-import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
-import type { PanelPresenter } from '../panels/panels.js';
-import type { StatusBar } from '../views/statusBar.js';
-import type { TraceEvent, UiTrace } from './trace.js';
+import type { Wired } from '../activation/activate.js';
+import type { PanelSnapshot } from '../panels/panels.js';
+import type { TraceEvent } from '../ui/trace.js';
 import type { ExtensionsTree, Node } from '../views/tree.js';
-import type { WorkspaceGate } from '../trust/workspaceGate.js';
+import type { ConsentQuestions } from './consentQuestions.js';
 
+/** Events and state changes kept, newest last. */
 const KEEP = 2000;
 
-export interface HookDeps {
-  manager: HostManager;
-  tree: ExtensionsTree;
-  statusBar: StatusBar;
-  logs: LogChannels;
-  trace: UiTrace;
-  panels: PanelPresenter;
-  gate: WorkspaceGate;
-  mcp: ZotMcpProvider;
-  activateMs: () => number;
+export interface StateChange {
+  extension: string;
+  state: string;
+  error: string | null;
+  time: number;
 }
 
-export function testHooksEnabled(context: vscode.ExtensionContext): boolean {
-  return process.env.ZOT_TEST_HOOKS === '1' || context.extensionMode === vscode.ExtensionMode.Test;
+export interface McpDefinitionView {
+  label: string;
+  uri: string;
+  headers: Record<string, string>;
+  version: string | undefined;
 }
 
-export function registerTestHooks(d: HookDeps): vscode.Disposable[] {
+export interface TestApi {
+  snapshot(): Snapshot;
+  /** Trace events since the last clear. */
+  trace(opts?: { clear?: boolean }): TraceEvent[];
+  states(name?: string): StateChange[];
+  logs(): Record<string, string[]>;
+  panels(): PanelSnapshot[];
+  pendingConsent(): string[];
+  answerConsent(name: string, choice: string | undefined): boolean;
+  /** What the MCP provider gives VS Code: the definition's label, URI and headers. */
+  mcpDefinitions(): Promise<McpDefinitionView[]>;
+}
+
+export type Snapshot = ReturnType<typeof snapshot>;
+
+export function createTestApi(d: Wired, consent: ConsentQuestions): { api: TestApi; disposables: vscode.Disposable[] } {
   const events: TraceEvent[] = [];
-  const states: { extension: string; state: string; error: string | null; time: number }[] = [];
+  const states: StateChange[] = [];
   const keep = <T>(list: T[], item: T): void => {
     list.push(item);
     if (list.length > KEEP) list.splice(0, list.length - KEEP);
   };
-  const r = (id: string, fn: (...args: any[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, fn);
-  return [
+  const disposables = [
     d.trace.onDidRecord((e) => keep(events, e)),
     d.manager.onDidChangeState((rt) => keep(states, { extension: rt.name, state: rt.state, error: rt.error ?? null, time: Date.now() })),
-    r('zot._test.snapshot', () => snapshot(d)),
-    r('zot._test.trace', (opts?: { clear?: boolean }) => {
+  ];
+  const api: TestApi = {
+    snapshot: () => snapshot(d),
+    trace: (opts) => {
       const copy = [...events];
       if (opts?.clear) events.length = 0;
       return copy;
-    }),
-    r('zot._test.states', (name?: string) => states.filter((s) => name === undefined || s.extension === name)),
-    r('zot._test.logs', () => d.logs.recent()),
-    r('zot._test.panels', () => d.panels.describe()),
-    r('zot._test.answerConsent', (name: string, choice: string | undefined) => d.gate.answer(name, choice)),
-    r('zot._test.pendingConsent', () => d.gate.pendingQuestions()),
-    // What the MCP provider gives VS Code: the definition's label, URI and headers.
-    r('zot._test.mcpDefinitions', async () =>
-      (await d.mcp.provideMcpServerDefinitions()).map((def) => ({ label: def.label, uri: def.uri.toString(), headers: def.headers, version: def.version }))),
-    r('zot._test.reveal', async (name: string, expand = true) => {
-      await d.tree.view.reveal({ kind: 'extension', name }, { expand, focus: false, select: false });
-      return true;
-    }),
-  ];
+    },
+    states: (name) => states.filter((s) => name === undefined || s.extension === name),
+    logs: () => d.logs.recent(),
+    panels: () => d.panels.describe(),
+    pendingConsent: () => consent.pending(),
+    answerConsent: (name, choice) => consent.answer(name, choice),
+    mcpDefinitions: async () => (await d.mcp.provideMcpServerDefinitions())
+      .map((def) => ({ label: def.label, uri: def.uri.toString(), headers: def.headers, version: def.version })),
+  };
+  return { api, disposables };
 }
 
-function snapshot(d: HookDeps): unknown {
+function snapshot(d: Wired) {
   const host = d.manager.host;
   return {
-    activateMs: d.activateMs(),
+    activateMs: d.activateMs,
     loading: d.manager.loading,
     zotHome: host.zotHome,
     timing: { toolTimeoutMs: host.timing.toolTimeoutMs, readyGraceMs: host.timing.readyGraceMs },
