@@ -11,16 +11,15 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runExtensionTests, startCodeServer } from './harness.mjs';
-import { extensionVsix, testExtensionVsix } from './vsix.mjs';
+import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
 let scratch;
 let vsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-mode-'));
-  vsixPaths = [await extensionVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+  vsixPaths = [await testBundleVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
 });
 
 after(async () => {
@@ -38,7 +37,7 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
   const server = await startCodeServer({
     vsixPaths,
     // Copilot Chat writes ~/.copilot: keep it in the run's folder.
-    env: { ZOT_HOME: path.join(root, 'fixtures', 'home'), ZOT_TEST_HOOKS: '1', ZOT_E2E_RESULTS: results, HOME: userHome },
+    env: { ZOT_HOME: path.join(root, 'fixtures', 'home'), ZOT_E2E_RESULTS: results, HOME: userHome },
     settings: { 'chat.tools.global.autoApprove': true },
   });
   let run;

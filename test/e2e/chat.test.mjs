@@ -12,16 +12,15 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runExtensionTests, startCodeServer } from './harness.mjs';
-import { extensionVsix, testExtensionVsix } from './vsix.mjs';
+import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
 let scratch;
 let vsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-chat-'));
-  vsixPaths = [await extensionVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+  vsixPaths = [await testBundleVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
 });
 
 after(async () => {
@@ -37,7 +36,7 @@ test('@zot remembers its tool rounds, tells the truth after Stop, cuts large res
   const results = path.join(root, 'results.json');
   const server = await startCodeServer({
     vsixPaths,
-    env: { ZOT_HOME: home, ZOT_TEST_HOOKS: '1', ZOT_E2E_REPO: repoRoot, ZOT_E2E_RESULTS: results },
+    env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results },
   });
   let run;
   try {
