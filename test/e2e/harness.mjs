@@ -285,13 +285,14 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
  * @param {string} options.folder absolute path opened as the workspace folder
  * @param {boolean} [options.trusted]
  * @param {(line: string) => void} [options.onConsole]
+ * @param {Record<string, string>} [options.globalState] as for runExtensionTests
  * @returns {Promise<{ context: import('playwright-core').BrowserContext,
  *   page: import('playwright-core').Page, logs: string[], close: () => Promise<void> }>}
  */
-export async function openWorkbench({ server, folder, trusted = true, onConsole }) {
+export async function openWorkbench({ server, folder, trusted = true, onConsole, globalState }) {
   const session = await launchBrowser(onConsole);
   try {
-    await openFolder(session.page, server, folder, trusted);
+    await openFolder(session.page, server, folder, trusted, undefined, globalState);
     // The explorer shows once the remote folder resolved: the workbench is up.
     await session.page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
     return session;
