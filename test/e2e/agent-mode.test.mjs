@@ -2,7 +2,9 @@
 // Chromium), following VSCODE-TESTING.md ("VS Code's own agent mode"): the
 // built-in Copilot Chat drives the scripted fake model (test/e2e/fake-lm),
 // and the zot tools and commands come from this extension's MCP server
-// definition. The tests run in the extension host (test/e2e/agent-mode/suite.cjs).
+// definition. The first test runs in the extension host (test/e2e/agent-mode/suite.cjs);
+// the second drives the real UI with Playwright: a zot command picked from the
+// chat's / menu as an MCP prompt.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -111,12 +113,13 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     await palette('MCP: List Servers', 'List Servers');
     await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Zot extensions' }).first().click({ timeout: 30_000 });
     await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Start Server' }).first().click({ timeout: 15_000 });
-    await palette('Chat: Open Chat', 'Open Chat');
+    // The chat view shows at start, in Agent mode with the fake model (the only one).
     const input = page.locator('.interactive-input-part .monaco-editor').first();
     await input.waitFor({ timeout: 30_000 });
-    await input.click();
     const item = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: '/mcp.Zot_extensions.show-panel' }).first();
     await waitFor('the zot command in the / menu', async () => {
+      // Clicked each time: the MCP output channel takes the focus when the server logs.
+      await input.click();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Backspace');
       await page.keyboard.type('/mcp.Zot');
@@ -128,8 +131,11 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     const ask = page.locator('.quick-input-widget input');
     if (await ask.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await page.keyboard.press('Enter');
     await waitFor('show-panel run through prompts/get', () => frames(home, 'panels', 'command_invoked').some((f) => f.name === 'show-panel'), 30_000);
+    // Its action ran here (the panel opened) and the prompt's message came back into the chat input.
+    await page.locator('.tab').filter({ hasText: 'Markup <b>stays</b> text' }).first().waitFor({ timeout: 15_000 });
+    await waitFor('the prompt\'s text in the chat input', async () => (await input.textContent())?.includes('Opened the panel of /show-panel.'), 15_000);
     await shot('after');
-    t.diagnostic('the / menu listed /mcp.Zot_extensions.show-panel and picking it ran the zot command');
+    t.diagnostic('the / menu listed /mcp.Zot_extensions.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);

@@ -27,50 +27,56 @@ before(async () => {
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-const completed = { end: 'completed', message: '' };
+const completed = (...content) => ({ end: 'completed', message: '', extension: 'x', content });
 const text = (t) => ({ type: 'text', text: t });
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('what the model sees of a result', () => {
   test('a 5 MiB text is cut to 64 KiB with a note of its size', () => {
-    const parts = m.modelView.resultForModel([text('x'.repeat(5 * 1024 * 1024))], completed, false, { images: true });
+    const parts = m.modelView.resultForModel(completed(text('x'.repeat(5 * 1024 * 1024))), false, { images: true });
     assert.equal(parts.length, 2);
     assert.equal(Buffer.byteLength(parts[0].text), m.limits.RESULT_TEXT_MAX_BYTES);
     assert.deepEqual(parts[1], { kind: 'text', text: '[cut: the tool returned 5 MiB of text; the model sees the first 64 KiB]', note: true });
   });
   test('the cut counts all text blocks together and never splits a character', () => {
-    const parts = m.modelView.resultForModel([text('é'.repeat(20_000)), text('ü'.repeat(20_000)), text('tail')], completed, false, { images: true });
+    const parts = m.modelView.resultForModel(completed(text('é'.repeat(20_000)), text('ü'.repeat(20_000)), text('tail')), false, { images: true });
     const kept = parts.slice(0, -1).map((p) => p.text).join('');
     assert.ok(Buffer.byteLength(kept) <= 64 * 1024 && Buffer.byteLength(kept) > 64 * 1024 - 2);
     assert.ok(!kept.includes('\ufffd') && !kept.includes('tail'));
     assert.match(parts.at(-1).text, /returned 78.1 KiB of text/);
   });
   test('a result within the bound is left whole', () => {
-    assert.deepEqual(m.modelView.resultForModel([text('small')], completed, false, { images: true }), [{ kind: 'text', text: 'small' }]);
+    assert.deepEqual(m.modelView.resultForModel(completed(text('small')), false, { images: true }), [{ kind: 'text', text: 'small' }]);
   });
   test('an image goes to a model that takes it, and is described to one that does not', () => {
     const img = { type: 'image', mime_type: 'image/png', data: PNG };
-    assert.equal(m.modelView.resultForModel([img], completed, false, { images: true })[0].kind, 'image');
-    assert.equal(m.modelView.resultForModel([img], completed, false, { images: undefined })[0].kind, 'image');
-    const [d] = m.modelView.resultForModel([img], completed, false, { images: false });
+    assert.equal(m.modelView.resultForModel(completed(img), false, { images: true })[0].kind, 'image');
+    assert.equal(m.modelView.resultForModel(completed(img), false, { images: undefined })[0].kind, 'image');
+    const [d] = m.modelView.resultForModel(completed(img), false, { images: false });
     assert.equal(d.text, '[the extension sent an image (image/png, 70 B) that is not shown to the model: this model does not take images]');
-    const [svg] = m.modelView.resultForModel([{ type: 'image', mime_type: 'image/svg+xml', data: 'PHN2Zz48L3N2Zz4=' }], completed, false, { images: true });
+    const [svg] = m.modelView.resultForModel(completed({ type: 'image', mime_type: 'image/svg+xml', data: 'PHN2Zz48L3N2Zz4=' }), false, { images: true });
     assert.match(svg.text, /image\/svg\+xml, 11 B.*PNG, JPEG, GIF and WebP/);
   });
   test('an ending other than completion is said in words, after any reason the call carried', () => {
-    const [p] = m.modelView.resultForModel([text('forbidden by policy')], { end: 'not_run', message: 'blocked by extension "g": forbidden by policy' }, false, { images: true });
+    const [p] = m.modelView.resultForModel({ end: 'not_run', message: 'blocked by extension "g": forbidden by policy', extension: 't', content: [text('forbidden by policy')] }, false, { images: true });
     assert.equal(p.text, 'forbidden by policy\n(not run: blocked by extension "g": forbidden by policy. The call never reached the extension, so it had no effect.)');
   });
 });
 
 describe('the words for each ending', () => {
-  const w = (end, message, byStop) => m.callOutcome.wordsForModel({ end, message }, byStop);
+  const w = (end, message, byStop) => m.callOutcome.wordsForModel({ end, message, extension: 't', content: [] }, byStop);
   test('after Stop every ending says what happened and what to do', () => {
     assert.match(w('canceled', 'canceled; the extension was told to stop', true), /^interrupted: the user pressed Stop.*told to stop.*Ask the user before running it again\.$/);
     assert.match(w('abandoned', 'x', true), /cannot be told to stop.*may still be running.*never arrive/);
     assert.match(w('late_result', 'x', true), /finished the call after Stop.*may have taken effect.*result was dropped/);
     assert.match(w('not_run', m.callOutcome.NEVER_STARTED.message, true), /^not run: the user pressed Stop before this call started\. .*no effect/);
     assert.match(w('disconnected', 'extension "t" exited while the call was pending', true), /^failed: extension "t" exited.*unknown/);
+  });
+  test('a canceled call answered after Stop becomes late_result, its answer dropped', () => {
+    const late = m.callOutcome.lateResult({ end: 'canceled', message: 'canceled', extension: 't', content: [text('finished anyway')] });
+    assert.deepEqual(late, { end: 'late_result', message: 'the extension sent its result within 600 ms after Stop', extension: 't', content: [] });
+    const [p] = m.modelView.resultForModel(late, true, { images: true });
+    assert.ok(!p.text.includes('finished anyway'));
   });
   test('a timeout keeps the host sentence', () => {
     assert.match(w('timed_out', 'timed out after 60 s; the extension was told to stop', false), /^timed out after 60 s; the extension was told to stop\. The call produced no result/);

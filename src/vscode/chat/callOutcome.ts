@@ -4,6 +4,7 @@
  * in a later turn. Every way a call can end says what happened and what the
  * model can do about it. The host's outcome is read only in `callEnd`.
  */
+import type { ContentBlock } from '../../protocol/index.js';
 import type { ToolOutcome } from '../../host/index.js';
 import { STOP_SETTLE_MS } from './limits.js';
 
@@ -22,18 +23,24 @@ export interface CallEnding {
   end: CallEnd;
   /** The host's sentence for anything but a completion. */
   message: string;
+  /** The extension that has the tool, when one does. */
+  extension: string | null;
+  /** The result's blocks; for a call an interceptor blocked, its reason. */
+  content: readonly ContentBlock[];
 }
 
 export function callEnd(o: ToolOutcome): CallEnding {
-  if (o.outcome === 'completed') return { end: o.isError ? 'error' : 'completed', message: o.message };
-  return { end: o.outcome, message: o.message };
+  const end: CallEnd = o.outcome === 'completed' ? (o.isError ? 'error' : 'completed') : o.outcome;
+  return { end, message: o.message, extension: o.extension, content: o.content };
 }
 
 /** The ending of a call the model asked for in the same step, after the user stopped the turn before it started. */
-export const NEVER_STARTED: CallEnding = { end: 'not_run', message: 'the user pressed Stop before this call started' };
+export const NEVER_STARTED: CallEnding = { end: 'not_run', message: 'the user pressed Stop before this call started', extension: null, content: [] };
 
-/** The ending of a canceled call whose extension answered after Stop anyway. */
-export const LATE_RESULT: CallEnding = { end: 'late_result', message: `the extension sent its result within ${STOP_SETTLE_MS} ms after Stop` };
+/** The ending of a canceled call whose extension answered after Stop anyway: the answer itself is dropped. */
+export function lateResult(e: CallEnding): CallEnding {
+  return { ...e, end: 'late_result', message: `the extension sent its result within ${STOP_SETTLE_MS} ms after Stop`, content: [] };
+}
 
 /**
  * The sentence the model reads for a call that did not simply complete.

@@ -115,18 +115,18 @@ export async function runModelLoop(
       stream.progress(`Running ${name}…`);
       const outcome = await host.runToolCall(name, input, { token, toolId: call.callId });
       const byStop = token.isCancellationRequested;
-      const ending = byStop ? await settleAfterStop(host, outcome.extension, callEnd(outcome), STOP_SETTLE_MS) : callEnd(outcome);
-      toolCalls.push({ name, outcome: ending.end === 'late_result' ? 'late_result' : outcome.outcome });
+      const ending = byStop ? await settleAfterStop(host, callEnd(outcome), STOP_SETTLE_MS) : callEnd(outcome);
+      toolCalls.push({ name, outcome: ending.end });
       bumpRecent(deps.recentTools, name);
       if (ending.end !== 'completed') stream.markdown(`\n\n> \`${name}\`: ${describeEnding(outcome, ending, byStop)}\n\n`);
-      const seen = resultForModel(ending.end === 'late_result' ? [] : outcome.content, ending, byStop, abilities);
+      const seen = resultForModel(ending, byStop, abilities);
       round.calls.push(roundCall(call, name, ending, seenParts(seen)));
       results.push(new vscode.LanguageModelToolResultPart(call.callId, toModelParts(seen)));
       if (byStop) {
         // Every call the model asked for gets an ending, or the next turn's history would be malformed.
         for (const rest of calls.slice(i + 1)) {
           const restName = byChatName.get(rest.name) ?? rest.name;
-          round.calls.push(roundCall(rest, restName, NEVER_STARTED, seenParts(resultForModel([], NEVER_STARTED, true, abilities))));
+          round.calls.push(roundCall(rest, restName, NEVER_STARTED, seenParts(resultForModel(NEVER_STARTED, true, abilities))));
         }
         return stopped(true);
       }

@@ -21,7 +21,8 @@ export interface ModelAbilities {
   images: boolean | undefined;
 }
 
-export function resultForModel(blocks: readonly ContentBlock[], ending: CallEnding, byStop: boolean, model: ModelAbilities): LivePart[] {
+export function resultForModel(ending: CallEnding, byStop: boolean, model: ModelAbilities): LivePart[] {
+  const blocks = ending.content;
   if (ending.end !== 'completed' && ending.end !== 'error') {
     // A blocked call carries the interceptor's reason as its content: that is what the model must read.
     const reason = blocks.length ? `${blocksText(blocks)}\n` : '';

@@ -6,7 +6,7 @@
  * next turn can say which happened.
  */
 import type { ZotHost } from '../../host/index.js';
-import { LATE_RESULT, type CallEnding } from './callOutcome.js';
+import { lateResult, type CallEnding } from './callOutcome.js';
 
 const POLL_MS = 25;
 
@@ -14,7 +14,8 @@ const POLL_MS = 25;
  * The call's ending once its extension had `ms` to answer the cancel.
  * Only a canceled call waits: the extension was told and may still answer.
  */
-export async function settleAfterStop(host: ZotHost, extension: string | null, ending: CallEnding, ms: number): Promise<CallEnding> {
+export async function settleAfterStop(host: ZotHost, ending: CallEnding, ms: number): Promise<CallEnding> {
+  const { extension } = ending;
   if (ending.end !== 'canceled' || !extension) return ending;
   const before = lateReplies(host, extension);
   if (before === undefined) return ending;
@@ -23,7 +24,7 @@ export async function settleAfterStop(host: ZotHost, extension: string | null, e
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(1, deadline - Date.now()))));
     const now = lateReplies(host, extension);
     if (now === undefined) return ending;
-    if (now > before) return LATE_RESULT;
+    if (now > before) return lateResult(ending);
   }
   return ending;
 }
