@@ -4,7 +4,7 @@
  *   zot-host doctor  [options] [--json]
  *   zot-host tool    <name> [<args>] [options] [--json] [--timeout <ms>]
  *   zot-host command <name> [<args>...] [options] [--json] [--timeout <ms>]
- *   zot-host mcp     [options]
+ *   zot-host mcp     [--http [--port <n>]] [options]
  *
  * Exit status: 0 success; 1 a call that did not complete cleanly, or a doctor
  * report with a failed extension; 2 a usage error; 130 interrupted.
@@ -12,8 +12,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import type { ContentBlock } from './protocol/index.js';
+import { boundedStringify, deeperThan, MAX_VALUE_DEPTH, terminalSafe, type ContentBlock } from './protocol/index.js';
 import { HeadlessUI, HOST_VERSION, ZotHost, renderPanelText, type ExtensionReport, type HostOptions } from './host/index.js';
+import { runMcpHttp } from './mcp/serveHttp.js';
 import { runMcpStdio } from './mcp/stdio.js';
 
 const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
@@ -23,6 +24,9 @@ usage:
   zot-host tool    <name> [<args>] [options] [--json] [--timeout <ms>]
   zot-host command <name> [<args>...] [options] [--json] [--timeout <ms>]
   zot-host mcp     [options]           MCP server on stdio
+  zot-host mcp --http [--port <n>] [options]
+                   MCP server over Streamable HTTP on 127.0.0.1; prints
+                   {"url":…,"token":…} and serves until SIGINT or SIGTERM
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -40,6 +44,8 @@ interface Parsed {
   positional: string[];
   json: boolean;
   timeoutMs?: number;
+  /** mcp --http, and its --port (0: any free port). */
+  httpPort?: number;
   host: HostOptions;
 }
 
@@ -55,6 +61,8 @@ export function parseArgs(argv: string[]): Parsed {
   let discover = true;
   let json = false;
   let timeoutMs: number | undefined;
+  let http = false;
+  let port: number | undefined;
   const value = (i: number, flag: string): string => {
     const v = rest[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -69,6 +77,14 @@ export function parseArgs(argv: string[]): Parsed {
       case '--cwd': cwd = path.resolve(value(i, a)); i++; break;
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
+      case '--http': http = true; break;
+      case '--port': {
+        const v = value(i, a);
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${v}"`);
+        port = Number(v);
+        i++;
+        break;
+      }
       case '--timeout': {
         const v = value(i, a);
         const n = Number(v);
@@ -86,10 +102,13 @@ export function parseArgs(argv: string[]): Parsed {
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
   if (verb === 'tool' && positional.length > 2) throw new UsageError('tool takes one <args> value (quote the JSON)');
   if ((verb === 'doctor' || verb === 'mcp') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
+  if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
+  if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (home !== undefined) host.zotHome = home;
   const parsed: Parsed = { verb, positional, json, host };
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
+  if (http) parsed.httpPort = port ?? 0;
   return parsed;
 }
 
@@ -119,11 +138,13 @@ function readToolArgs(spec: string | undefined): Record<string, unknown> {
     throw new UsageError(`tool arguments from ${where} are not valid JSON: ${(err as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`tool arguments from ${where} must be a JSON object`);
+  if (deeperThan(value, MAX_VALUE_DEPTH)) throw new UsageError(`tool arguments from ${where} are nested deeper than ${MAX_VALUE_DEPTH} levels`);
   return value as Record<string, unknown>;
 }
 
-const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
-const err = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+// Everything the CLI prints goes through these two, so no text from an extension reaches the terminal raw.
+const out = (s: string): void => void process.stdout.write(terminalSafe(s.endsWith('\n') ? s : `${s}\n`));
+const err = (s: string): void => void process.stderr.write(terminalSafe(s.endsWith('\n') ? s : `${s}\n`));
 
 export async function main(argv: string[]): Promise<number> {
   let parsed: Parsed;
@@ -137,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  if (parsed.verb === 'mcp') return runMcpStdio(parsed.host);
+  if (parsed.verb === 'mcp') return parsed.httpPort !== undefined ? runMcpHttp(parsed.host, parsed.httpPort, out, err) : runMcpStdio(parsed.host, err);
 
   let toolArgs: Record<string, unknown> = {};
   try {
@@ -178,7 +199,7 @@ export async function main(argv: string[]): Promise<number> {
 function doctor(host: ZotHost, json: boolean): number {
   const reports = host.diagnostics();
   if (json) {
-    out(JSON.stringify({ extensions: reports.map(({ pid: _pid, ...r }) => r) }, null, 2));
+    out(boundedStringify({ extensions: reports.map(({ pid: _pid, ...r }) => r) }, 2));
   } else if (reports.length === 0) {
     out(`no extensions found (looked in ${path.join(host.zotHome, 'extensions')} and the project's .zot/extensions)`);
   } else {
@@ -204,7 +225,7 @@ async function tool(host: ZotHost, p: Parsed, args: Record<string, unknown>, can
   const name = p.positional[0]!;
   const o = await host.runToolCall(name, args, { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (p.json) {
-    out(JSON.stringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content, message: o.message }));
+    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content, message: o.message }));
   } else {
     const text = o.content.map(blockText).join('\n');
     if (text) (o.isError ? err : out)(text);
@@ -222,9 +243,9 @@ async function command(host: ZotHost, p: Parsed, cancel: CancellationTokenSource
   if (p.json) {
     if (r) {
       const { type: _t, id: _i, ...response } = r;
-      out(JSON.stringify(response));
+      out(boundedStringify(response));
     } else {
-      out(JSON.stringify({ outcome: o.outcome, message: o.message }));
+      out(boundedStringify({ outcome: o.outcome, message: o.message }));
     }
   } else if (!r) {
     err(`/${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);

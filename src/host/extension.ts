@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import {
-  INTERCEPTABLE_EVENTS, PROTOCOL_VERSION,
+  INTERCEPTABLE_EVENTS, PROTOCOL_VERSION, readToolSchema,
   type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject,
 } from '../protocol/index.js';
 import type { FoundExtension } from './discovery.js';
@@ -496,22 +496,13 @@ export class ExtensionRuntime {
   }
 
   private registerTool(frame: Extract<FrameFromExt, { type: 'register_tool' }>): void {
-    let schema: unknown = frame.schema ?? { type: 'object', properties: {} };
-    if (typeof schema === 'string') {
-      try {
-        schema = JSON.parse(schema);
-      } catch {
-        return this.addProblem(`tool "${frame.name}" skipped: its schema is not valid JSON`);
-      }
-    }
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      return this.addProblem(`tool "${frame.name}" skipped: its schema must be a JSON Schema object`);
-    }
+    const schema = readToolSchema(frame.schema);
+    if (!schema.ok) return this.addProblem(`tool "${frame.name}" skipped: ${schema.problem}`);
     if (!frame.name.trim()) return this.addProblem('register_tool with an empty name was ignored');
     this.tools.set(frame.name, {
       name: frame.name,
       description: frame.description ?? '',
-      schema: schema as JsonObject,
+      schema: schema.schema,
       interactive: frame.interactive === true,
       deferred: frame.deferred === true,
     });
@@ -523,6 +514,8 @@ export class ExtensionRuntime {
     if (about?.id !== undefined && (about.type === 'tool_result' || about.type === 'command_response' || about.type === 'event_intercept_response')) {
       const call = this.pending.get(about.id);
       if (call) call.malformed(message);
+      // An intercept's own diagnostic says what became of the event: one is enough.
+      if (call && about.type === 'event_intercept_response') return;
     }
     this.addProblem(message);
   }
