@@ -3,8 +3,8 @@
  * name with one optional `args` string, and getting the prompt runs the
  * command. A `prompt` action gives a user message with its text; `display`
  * and `insert` give their text as an assistant message; an `open_panel`
- * opens the panel where the host can show one; any failure is an MCP error
- * that says what went wrong, so a client never receives an empty success.
+ * opens the panel where the host can show one; a failure is an MCP error
+ * that says what went wrong; a response with nothing to do gives no message.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -16,8 +16,10 @@ import {
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import type { CommandOutcome, ZotHost } from '../host/index.js';
+import { carryOut, type CommandOutcome, type ZotHost } from '../host/index.js';
 import type { HostSource } from './bridge.js';
+
+const KNOWN_ACTIONS = new Set(['prompt', 'insert', 'display', 'open_panel', 'noop']);
 
 export function listPrompts(host: ZotHost): Prompt[] {
   return host.commands().filter((c) => c.active).map((c) => ({
@@ -54,30 +56,27 @@ export function registerPrompts(server: Server, source: HostSource): void {
 }
 
 async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): Promise<GetPromptResult> {
-  if (o.outcome !== 'completed' || !o.response) throw new McpError(ErrorCode.InternalError, `/${name} ${o.outcome.replace('_', ' ')}: ${o.message}`);
-  const r = o.response;
-  if (r.error) throw new McpError(ErrorCode.InternalError, `/${name} failed: ${r.error}`);
+  if (o.outcome !== 'completed') throw new McpError(ErrorCode.InternalError, `/${name} ${o.outcome.replace('_', ' ')}: ${o.message}`);
   const text = (role: 'user' | 'assistant', value: string, description: string): GetPromptResult => ({
     description,
     messages: [{ role, content: { type: 'text', text: value } }],
   });
-  switch (r.action) {
-    case 'prompt':
-      // As in zot, a prompt that is empty after trimming is ignored.
-      return r.prompt?.trim() ? text('user', r.prompt, `/${name} asks the model`) : { description: `/${name} returned an empty prompt`, messages: [] };
-    case 'display':
-      return text('assistant', r.display ?? '', `/${name} shows this text`);
-    case 'insert':
-      return text('assistant', r.insert ?? '', `/${name} inserts this text`);
-    case 'open_panel': {
-      const rt = o.extension ? host.get(o.extension) : undefined;
-      if (!host.interactive || !rt || !r.open_panel) throw new McpError(ErrorCode.InternalError, `/${name} opens a panel, which this host cannot show`);
-      await host.applyCommandResponse(rt, r);
+  const extension = o.extension;
+  // As in zot, an action it does not know is an error that names it.
+  if (!o.response.error && !KNOWN_ACTIONS.has(String(o.response.action))) throw new McpError(ErrorCode.InternalError, `/${name} failed: unknown action ${String(o.response.action)}`);
+  return carryOut<Promise<GetPromptResult>>(o.response, {
+    error: async (m) => {
+      throw new McpError(ErrorCode.InternalError, `/${name} failed: ${m}`);
+    },
+    // As in zot, a prompt that is empty after trimming is ignored.
+    prompt: async (t) => (t.trim() ? text('user', t, `/${name} asks the model`) : { description: `/${name} returned an empty prompt`, messages: [] }),
+    display: async (t) => text('assistant', t, `/${name} shows this text`),
+    insert: async (t) => text('assistant', t, `/${name} inserts this text`),
+    openPanel: async () => {
+      if (!host.interactive) throw new McpError(ErrorCode.InternalError, `/${name} opens a panel, which this host cannot show`);
+      await host.applyCommandResponse(extension, o.response);
       return text('assistant', `Opened the panel of /${name}.`, `/${name} opened a panel`);
-    }
-    case 'noop':
-      return { description: `/${name} did nothing`, messages: [] };
-    default:
-      throw new McpError(ErrorCode.InternalError, `/${name} failed: unknown action ${String(r.action)}`);
-  }
+    },
+    noop: async () => ({ description: `/${name} did nothing`, messages: [] }),
+  });
 }

@@ -28,7 +28,7 @@ describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => 
     const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
     await host.runCommand('go-panel', '');
     const key = ui.of('openPanel')[0].args[0];
-    host.panelKey(key, 'rune', 'x');
+    ui.panel(key).key('rune', 'x');
     await waitFor('render', () => ui.of('renderPanel').length === 1);
     const p = ui.of('renderPanel')[0].args[1];
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', [], '']);
@@ -48,8 +48,8 @@ describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => 
     const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
     await host.runCommand('go-panel', '');
     const key = ui.of('openPanel')[0].args[0];
-    host.panelResize(key, 80, 24);
-    host.panelKey(key, 'rune', 'd');
+    ui.panel(key).resize(80, 24);
+    ui.panel(key).key('rune', 'd');
     await waitFor('the key after the resize', () => host.received('gofix', 'panel_key').length === 1);
     assert.deepEqual(host.stderrOf('gofix').filter((l) => l.includes('unknown frame type')), []);
   });

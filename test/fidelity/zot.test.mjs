@@ -100,11 +100,11 @@ test('4. panel_render replaces lines and footer; a frame that leaves them out (G
   const host = await startHost(t, [dir], { ui });
   await host.runCommand('list', '');
   const key = ui.of('openPanel')[0].args[0];
-  host.panelKey(key, 'rune', 'x');
+  ui.panel(key).key('rune', 'x');
   await waitFor('render', () => ui.of('renderPanel').length === 1);
   const emptied = ui.of('renderPanel')[0].args[1];
   assert.deepEqual([emptied.title, emptied.lines, emptied.footer], ['Todos', [], ''], 'the emptied list shows no stale lines');
-  host.panelKey(key, 'enter');
+  ui.panel(key).key('enter');
   await waitFor('second render', () => ui.of('renderPanel').length === 2);
   const next = ui.of('renderPanel')[1].args[1];
   assert.deepEqual([next.title, next.lines, next.footer], ['Todos', ['› bread'], '']);
@@ -133,9 +133,9 @@ test('6. panel_resize is sent only to an extension whose hello lists the capabil
   await host.runCommand('open', '');
   await host.runCommand('open2', '');
   const [keyA, keyB] = ui.of('openPanel').map((c) => c.args[0]);
-  host.panelResize(keyA, 80, 24);
-  host.panelResize(keyB, 100, 30);
-  host.panelKey(keyA, 'down');
+  ui.panel(keyA).resize(80, 24);
+  ui.panel(keyB).resize(100, 30);
+  ui.panel(keyA).key('down');
   await waitFor('the key after the resize', () => host.received('plain', 'panel_key').length === 1);
   await waitFor('the resize for the one that asked', () => host.received('sized', 'panel_resize').length === 1);
   assert.deepEqual(host.received('plain', 'panel_resize'), [], 'zot never sends panel_resize; its examples log it as an unknown frame');

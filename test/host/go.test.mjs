@@ -112,7 +112,7 @@ describe('the Go fixture extension', { skip: go.skip }, () => {
     const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
     await host.runCommand('go-panel', '');
     const key = ui.of('openPanel')[0].args[0];
-    host.panelKey(key, 'rune', 'd');
+    ui.panel(key).key('rune', 'd');
     await waitFor('render', () => ui.of('renderPanel').length === 1);
     const p = ui.of('renderPanel')[0].args[1];
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', ['first item', 'second item'], 'd: drop the last item · x: clear the list']);
@@ -151,7 +151,7 @@ describe('the Go fixture extension', { skip: go.skip }, () => {
     await waitFor('panel', () => ui.of('openPanel').length === 1);
     const [key, panel] = ui.of('openPanel')[0].args;
     assert.equal(panel.forToolCall, true);
-    host.panelKey(key, 'enter');
+    ui.panel(key).key('enter');
     assert.deepEqual((await answered).content, [{ type: 'text', text: 'answer: yes' }]);
     await waitFor('its panel closed by the extension', () => host.openPanels.length === 0);
 

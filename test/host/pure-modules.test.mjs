@@ -22,7 +22,7 @@ before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
   const outdir = path.join(scratch, 'out');
   await esbuild.build({
-    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'noteLimiter', 'install', 'jsonc']
+    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc']
       .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'host', `${m}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
   });
@@ -51,12 +51,13 @@ describe('consent decisions', () => {
   });
   test('untrusted: held, never asked, cannot be allowed', () => {
     const d = consent.decide({ needsConsent: true, trusted: false, fingerprint: fp, record: { fingerprint: fp, allowed: true, at: 1 } });
-    assert.deepEqual(d, { kind: 'hold', reason: 'workspace is not trusted', ask: false, canAllow: false });
+    assert.deepEqual(d, { kind: 'hold', hold: 'untrusted', reason: 'workspace is not trusted', ask: false, canAllow: false });
   });
   test('trusted, never answered: held and asked', () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: undefined });
     assert.equal(d.kind, 'hold');
     assert.equal(d.ask, true);
+    assert.equal(d.hold, 'consent');
     assert.match(d.reason, /waiting for your permission/);
   });
   test('allowed for the same fingerprint: starts', () => {
@@ -65,11 +66,12 @@ describe('consent decisions', () => {
   test('allowed for another fingerprint: asked again', () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: 'x', allowed: true, at: 1 } });
     assert.equal(d.ask, true);
+    assert.equal(d.hold, 'changed');
     assert.match(d.reason, /changed since you allowed it/);
   });
   test("refused for the same fingerprint: held, not asked, can still be allowed", () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: fp, allowed: false, at: 1 } });
-    assert.deepEqual([d.kind, d.ask, d.canAllow], ['hold', false, true]);
+    assert.deepEqual([d.kind, d.hold, d.ask, d.canAllow], ['hold', 'denied', false, true]);
   });
   test('needsConsent: project-local, and explicit folders from workspace settings', () => {
     const ws = new Set([path.resolve('/w/tools/x')]);

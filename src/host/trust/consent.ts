@@ -11,7 +11,8 @@
  * in args inside the folder) asks again.
  */
 import * as path from 'node:path';
-import type { FoundExtension } from '../index.js';
+import type { FoundExtension } from '../discovery/discover.js';
+import type { HoldReason } from '../extension/state.js';
 
 export interface ConsentRecord {
   fingerprint: string;
@@ -27,6 +28,8 @@ export type ConsentDecision =
   | { kind: 'start' }
   | {
     kind: 'hold';
+    /** Why, for views to switch on. */
+    hold: HoldReason;
     reason: string;
     /** Ask the user now (first time, or what would run changed). */
     ask: boolean;
@@ -46,11 +49,11 @@ export function needsConsent(found: Pick<FoundExtension, 'source' | 'dir'>, work
 
 export function decide(input: { needsConsent: boolean; trusted: boolean; fingerprint: string; record: ConsentRecord | undefined }): ConsentDecision {
   if (!input.needsConsent) return { kind: 'start' };
-  if (!input.trusted) return { kind: 'hold', reason: REASON_UNTRUSTED, ask: false, canAllow: false };
+  if (!input.trusted) return { kind: 'hold', hold: 'untrusted', reason: REASON_UNTRUSTED, ask: false, canAllow: false };
   const r = input.record;
-  if (!r) return { kind: 'hold', reason: REASON_WAITING, ask: true, canAllow: true };
-  if (r.fingerprint !== input.fingerprint) return { kind: 'hold', reason: REASON_CHANGED, ask: true, canAllow: true };
-  return r.allowed ? { kind: 'start' } : { kind: 'hold', reason: REASON_DENIED, ask: false, canAllow: true };
+  if (!r) return { kind: 'hold', hold: 'consent', reason: REASON_WAITING, ask: true, canAllow: true };
+  if (r.fingerprint !== input.fingerprint) return { kind: 'hold', hold: 'changed', reason: REASON_CHANGED, ask: true, canAllow: true };
+  return r.allowed ? { kind: 'start' } : { kind: 'hold', hold: 'denied', reason: REASON_DENIED, ask: false, canAllow: true };
 }
 
 /** The key a consent is stored under: the extension's folder. */

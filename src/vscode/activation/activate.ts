@@ -71,7 +71,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   // The host is read lazily: these exist before the first host does.
   const host = (): ZotHost => mgr.host;
   const gate = new WorkspaceGate(context.workspaceState, host, logs, trace, instruments.consentQuestion);
-  const panels = new PanelRouter(new QuickPickPanels(host, trace), new WebviewPanels(context.extensionUri, host, trace), panelStyle);
+  const panels = new PanelRouter(new QuickPickPanels(trace), new WebviewPanels(context.extensionUri, trace), panelStyle);
   const notes = new Notes(logs, trace, (name) => logs.show(name));
   const ui = new VsCodeUI({ notes, display, panels, trace, runSlash: (text, from) => commands.runSlash(text, from) });
 
@@ -97,20 +97,12 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const statusBar = new StatusBar(mgr);
 
   // State changes go to each extension's channel; the host channel gets the big events.
-  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${rt.state}${rt.error ? ` (${rt.error})` : ''}`, rt.state === 'failed' ? 'error' : 'info'));
+  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${rt.state}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
   const hostLog = mgr.onLog((e) => logs.onHostLog(e));
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
-  registerChatParticipant(context, {
-    host,
-    maxSteps: chatMaxSteps,
-    applyInEditor: async (extension, response) => {
-      const rt = mgr.host.get(extension);
-      if (rt) await mgr.host.applyCommandResponse(rt, response);
-    },
-    log: (line) => logs.hostLog(line),
-  });
+  registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line) });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
@@ -135,7 +127,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       if (changed) replaceSoon(`${changed} changed`);
       else if (TIMING_SETTINGS.some((s) => e.affectsConfiguration(s))) {
         // Read at each call and each load: the running host takes them as they are.
-        Object.assign(mgr.host.timing, readSettings().timing);
+        mgr.host.setTiming(readSettings().timing);
         logs.hostLog(`timeouts now: tools ${mgr.host.timing.toolTimeoutMs} ms, ready grace ${mgr.host.timing.readyGraceMs} ms`);
       }
     }),

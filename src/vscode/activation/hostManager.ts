@@ -5,7 +5,7 @@
  * queued so a reload never overlaps a replacement.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRuntime, LogEvent, ZotHost } from '../../host/index.js';
+import type { ExtensionView, LogEvent, ZotHost } from '../../host/index.js';
 
 export class HostManager implements vscode.Disposable {
   private current: ZotHost;
@@ -14,7 +14,7 @@ export class HostManager implements vscode.Disposable {
   private busy = 0;
   private disposed = false;
 
-  private readonly stateEmitter = new vscode.EventEmitter<ExtensionRuntime>();
+  private readonly stateEmitter = new vscode.EventEmitter<ExtensionView>();
   private readonly registryEmitter = new vscode.EventEmitter<void>();
   private readonly logEmitter = new vscode.EventEmitter<LogEvent>();
   private readonly busyEmitter = new vscode.EventEmitter<boolean>();
@@ -75,7 +75,7 @@ export class HostManager implements vscode.Disposable {
 
   private adopt(host: ZotHost): ZotHost {
     this.hostSubs = [
-      host.onDidChangeState((rt) => this.stateEmitter.fire(rt)),
+      host.onDidChangeState((c) => this.stateEmitter.fire(c.extension)),
       host.onDidChangeRegistry(() => this.registryEmitter.fire()),
       host.onLog((e) => this.logEmitter.fire(e)),
     ];

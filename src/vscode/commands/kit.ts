@@ -4,7 +4,7 @@
  * show, each recorded in the trace.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRuntime, ZotHost } from '../../host/index.js';
+import type { ExtensionView, ZotHost } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
 import type { DisplayDocuments } from '../ui/display.js';
@@ -29,7 +29,7 @@ export class CommandKit {
     return this.d.manager.host;
   }
 
-  async pickExtension(a: unknown, placeHolder: string, applies: (rt: ExtensionRuntime) => boolean): Promise<ExtensionRuntime | undefined> {
+  async pickExtension(a: unknown, placeHolder: string, applies: (rt: ExtensionView) => boolean): Promise<ExtensionView | undefined> {
     const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'extension' ? a.name : a.extension) : undefined;
     if (named !== undefined) {
       const rt = this.host.get(named);

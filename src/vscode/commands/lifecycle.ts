@@ -3,7 +3,6 @@
  * allow a held one, and forget this workspace's consent answers.
  */
 import * as vscode from 'vscode';
-import { RUNNING_STATES } from '../../host/index.js';
 import type { CommandKit } from './kit.js';
 
 export class LifecycleCommands {
@@ -16,9 +15,9 @@ export class LifecycleCommands {
   }
 
   async start(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Start which zot extension?', (r) => r.startable && (r.state === 'stopped' || r.state === 'failed' || r.state === 'held'));
+    const rt = await this.k.pickExtension(a, 'Start which zot extension?', (r) => r.startable && (r.status.kind === 'stopped' || r.status.kind === 'failed' || r.status.kind === 'held'));
     if (!rt) return undefined;
-    if (rt.state === 'held') {
+    if (rt.status.kind === 'held') {
       // Starting a held one is an explicit "allow".
       await this.k.d.gate.allow(rt.name);
     } else {
@@ -28,21 +27,21 @@ export class LifecycleCommands {
   }
 
   async stop(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => RUNNING_STATES.has(r.state) || r.state === 'starting' || r.state === 'restarting');
+    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => r.status.kind === 'running' || r.status.kind === 'starting' || r.status.kind === 'restarting');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.host.stopExtension(rt.name));
     return this.k.host.get(rt.name)?.state;
   }
 
   async restart(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.state !== 'held');
+    const rt = await this.k.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.status.kind !== 'held');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.k.host.restartExtension(rt.name));
     return this.k.host.get(rt.name)?.state;
   }
 
   async allow(a?: unknown): Promise<boolean> {
-    const rt = await this.k.pickExtension(a, 'Allow which zot extension to run in this workspace?', (r) => r.state === 'held');
+    const rt = await this.k.pickExtension(a, 'Allow which zot extension to run in this workspace?', (r) => r.status.kind === 'held');
     if (!rt) return false;
     return this.k.d.gate.allow(rt.name);
   }

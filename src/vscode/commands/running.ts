@@ -72,7 +72,7 @@ export class RunCommands {
     }
     this.k.d.trace.record('command-run', { command: name, args, outcome: outcome.outcome, extension: outcome.extension, progressShown });
     const result: RunResult = { outcome: outcome.outcome, extension: outcome.extension, message: outcome.message };
-    if (outcome.outcome !== 'completed' || !outcome.response) {
+    if (outcome.outcome !== 'completed') {
       if (outcome.outcome !== 'canceled' && outcome.outcome !== 'abandoned') {
         this.k.error(`/${name}: ${outcome.message || outcome.outcome.replace('_', ' ')}`, outcome.extension ?? undefined);
       }
@@ -80,13 +80,9 @@ export class RunCommands {
     }
     const r = outcome.response;
     result.action = r.action;
-    if (r.error) {
-      result.error = r.error;
-      this.k.error(`/${name}: ${r.error}`, outcome.extension ?? undefined);
-      return result;
-    }
-    const rt = outcome.extension ? this.k.host.get(outcome.extension) : undefined;
-    if (rt) await this.k.host.applyCommandResponse(rt, r);
+    if (r.error) result.error = r.error;
+    // An error shows as this command's error message, not as the extension's note.
+    await this.k.host.applyCommandResponse(outcome.extension, r, { error: (m) => this.k.error(`/${name}: ${m}`, outcome.extension) });
     return result;
   }
 

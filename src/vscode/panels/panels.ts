@@ -9,7 +9,7 @@
  * the same PanelPresenter interface.
  */
 import * as vscode from 'vscode';
-import type { Panel, ZotHost } from '../../host/index.js';
+import type { Panel } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
 
 export interface PanelPresenter extends vscode.Disposable {
@@ -33,7 +33,7 @@ export interface PanelSnapshot {
 
 /** What a presenter shows of one panel; `active` is -1 where there is no active line. */
 export function panelSnapshot(panel: Panel, active: number, visible: boolean): PanelSnapshot {
-  return { key: panel.key, extension: panel.extension.name, id: panel.id, title: panel.title, footer: panel.footer, lines: [...panel.lines], active, visible };
+  return { key: panel.uid, extension: panel.extension.name, id: panel.id, title: panel.title, footer: panel.footer, lines: [...panel.lines], active, visible };
 }
 
 /** Columns and rows reported to the extension: what a QuickPick shows comfortably. */
@@ -158,26 +158,26 @@ export class QuickPickPanels implements PanelPresenter {
   /** Keys of open panels, the visible one last: a QuickPick shows one at a time. */
   private stack: string[] = [];
 
-  constructor(private readonly host: () => ZotHost, private readonly trace: UiTrace) {}
+  constructor(private readonly trace: UiTrace) {}
 
   open(panel: Panel): void {
-    const existing = this.views.get(panel.key);
+    const existing = this.views.get(panel.uid);
     if (existing) {
       this.render(panel);
       return;
     }
-    const view = new PanelView(panel, (p, key, text) => this.host().panelKey(p.key, key, text), (v) => this.userClosed(v));
-    this.views.set(panel.key, view);
+    const view = new PanelView(panel, (p, key, text) => p.key(key, text), (v) => this.userClosed(v));
+    this.views.set(panel.uid, view);
     const top = this.top();
     top?.hideQuietly();
-    this.stack.push(panel.key);
+    this.stack.push(panel.uid);
     view.show();
-    this.host().panelResize(panel.key, COLUMNS, ROWS);
+    panel.resize(COLUMNS, ROWS);
     this.trace.record('panel-open', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines] });
   }
 
   render(panel: Panel): void {
-    const view = this.views.get(panel.key);
+    const view = this.views.get(panel.uid);
     if (!view) return this.open(panel);
     view.update(panel);
     this.trace.record('panel-render', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines] });
@@ -185,7 +185,7 @@ export class QuickPickPanels implements PanelPresenter {
 
   /** Closed by the extension or the host: no panel_close goes back. */
   close(panel: Panel): void {
-    const view = this.views.get(panel.key);
+    const view = this.views.get(panel.uid);
     if (!view) return;
     this.forget(view);
     this.trace.record('panel-close', { extension: panel.extension.name, panel: panel.id, by: 'extension' });
@@ -203,14 +203,14 @@ export class QuickPickPanels implements PanelPresenter {
 
   private userClosed(view: PanelView): void {
     this.forget(view);
-    this.host().panelClosedByUser(view.panel.key);
+    view.panel.dismiss();
     this.trace.record('panel-close', { extension: view.panel.extension.name, panel: view.panel.id, by: 'user' });
   }
 
   private forget(view: PanelView): void {
     const wasTop = this.top() === view;
-    this.views.delete(view.panel.key);
-    this.stack = this.stack.filter((k) => k !== view.panel.key);
+    this.views.delete(view.panel.uid);
+    this.stack = this.stack.filter((k) => k !== view.panel.uid);
     view.dispose();
     // Bring back the panel it covered.
     if (wasTop) this.top()?.show();

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PANEL_KEYS, type PanelKey } from '../../protocol/index.js';
-import type { Panel, ZotHost } from '../../host/index.js';
+import type { Panel } from '../../host/index.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
 
@@ -29,7 +29,6 @@ class WebviewPanelView implements vscode.Disposable {
   constructor(
     public panel: Panel,
     mediaRoot: vscode.Uri,
-    private readonly host: () => ZotHost,
     private readonly onClosedByUser: (view: WebviewPanelView) => void,
     private readonly trace: UiTrace,
   ) {
@@ -71,11 +70,11 @@ class WebviewPanelView implements vscode.Disposable {
       case 'key':
         if (!(PANEL_KEYS as readonly string[]).includes(m.key)) return;
         this.trace.record('panel-key', { extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) });
-        this.host().panelKey(this.panel.key, m.key as PanelKey, m.text);
+        this.panel.key(m.key as PanelKey, m.text);
         return;
       case 'resize':
         this.trace.record('panel-resize', { extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height });
-        this.host().panelResize(this.panel.key, m.width, m.height);
+        this.panel.resize(m.width, m.height);
         return;
     }
   }
@@ -85,33 +84,33 @@ export class WebviewPanels implements PanelPresenter {
   private readonly views = new Map<string, WebviewPanelView>();
   private readonly mediaRoot: vscode.Uri;
 
-  constructor(extensionUri: vscode.Uri, private readonly host: () => ZotHost, private readonly trace: UiTrace) {
+  constructor(extensionUri: vscode.Uri, private readonly trace: UiTrace) {
     this.mediaRoot = vscode.Uri.joinPath(extensionUri, 'media', 'panel');
   }
 
   open(panel: Panel): void {
-    const existing = this.views.get(panel.key);
+    const existing = this.views.get(panel.uid);
     if (existing) {
       existing.render(panel);
       existing.webview.reveal(undefined, false);
       return;
     }
-    const view = new WebviewPanelView(panel, this.mediaRoot, this.host, (v) => this.userClosed(v), this.trace);
-    this.views.set(panel.key, view);
+    const view = new WebviewPanelView(panel, this.mediaRoot, (v) => this.userClosed(v), this.trace);
+    this.views.set(panel.uid, view);
     this.trace.record('panel-open', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines], style: 'webview' });
   }
 
   render(panel: Panel): void {
-    const view = this.views.get(panel.key);
+    const view = this.views.get(panel.uid);
     if (!view) return this.open(panel);
     view.render(panel);
     this.trace.record('panel-render', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines], style: 'webview' });
   }
 
   close(panel: Panel): void {
-    const view = this.views.get(panel.key);
+    const view = this.views.get(panel.uid);
     if (!view) return;
-    this.views.delete(panel.key);
+    this.views.delete(panel.uid);
     view.dispose();
     this.trace.record('panel-close', { extension: panel.extension.name, panel: panel.id, by: 'extension', style: 'webview' });
   }
@@ -126,8 +125,8 @@ export class WebviewPanels implements PanelPresenter {
   }
 
   private userClosed(view: WebviewPanelView): void {
-    this.views.delete(view.panel.key);
-    this.host().panelClosedByUser(view.panel.key);
+    this.views.delete(view.panel.uid);
+    view.panel.dismiss();
     this.trace.record('panel-close', { extension: view.panel.extension.name, panel: view.panel.id, by: 'user', style: 'webview' });
   }
 }
@@ -176,19 +175,19 @@ export class PanelRouter implements PanelPresenter {
   open(panel: Panel): void {
     const s = this.style();
     const presenter = s === 'webview' || (s === 'auto' && !panel.forToolCall) ? this.webview : this.quickPick;
-    this.owner.set(panel.key, presenter);
+    this.owner.set(panel.uid, presenter);
     presenter.open(panel);
   }
 
   render(panel: Panel): void {
-    const presenter = this.owner.get(panel.key);
+    const presenter = this.owner.get(panel.uid);
     if (presenter) presenter.render(panel);
     else this.open(panel);
   }
 
   close(panel: Panel): void {
-    this.owner.get(panel.key)?.close(panel);
-    this.owner.delete(panel.key);
+    this.owner.get(panel.uid)?.close(panel);
+    this.owner.delete(panel.uid);
   }
 
   describe(): PanelSnapshot[] {

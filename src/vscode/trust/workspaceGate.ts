@@ -69,7 +69,7 @@ export class WorkspaceGate implements vscode.Disposable {
     this.logs.hostLog(`${found.name} (${found.dir}) is held: ${d.reason}`);
     if (d.ask) this.ask(found, fingerprint);
     this.changed.fire();
-    return { start: false, reason: d.reason };
+    return { start: false, reason: d.reason, hold: d.hold };
   };
 
   /** Whether the view may offer "Allow" for this extension. */
@@ -108,7 +108,7 @@ export class WorkspaceGate implements vscode.Disposable {
     this.asking.delete(name);
     this.logs.hostLog(`${name}: not allowed to run in this workspace`);
     this.trace.record('consent', { extension: name, allowed: false });
-    if (rt.state === 'held') rt.hold(REASON_DENIED);
+    if (rt.status.kind === 'held') this.host().holdExtension(name, 'denied', REASON_DENIED);
   }
 
   /** Forgets every answer given in this workspace. */
@@ -147,7 +147,7 @@ export class WorkspaceGate implements vscode.Disposable {
     const now = await runFingerprint(rt.found);
     if (now !== fingerprint) {
       this.logs.hostLog(`${found.name} changed while you were asked; asking again`);
-      if (rt.state === 'held') this.ask(rt.found, now);
+      if (rt.status.kind === 'held') this.ask(rt.found, now);
       return;
     }
     if (choice === ALLOW) await this.allow(found.name);

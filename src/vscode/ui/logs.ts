@@ -52,8 +52,8 @@ export class LogChannels implements vscode.Disposable {
       if (e.line.trim() === '') return;
       this.extensionLog(e.extension, `[stderr] ${e.line}`);
     } else {
-      // The host marks its own findings "problem:"; stderr text is never parsed for severity.
-      this.extensionLog(e.extension, e.line, e.line.startsWith('problem:') ? 'warn' : 'info');
+      // Severity is the host's own field; stderr text is never parsed for it.
+      this.extensionLog(e.extension, e.line, e.level);
     }
   }
 

@@ -3,7 +3,7 @@
  * and colors the tree, the status bar, pickers and the report share.
  */
 import * as vscode from 'vscode';
-import { RUNNING_STATES, type ExtensionRuntime, type ExtensionState } from '../../host/index.js';
+import type { ExtensionState, ExtensionView } from '../../host/index.js';
 
 interface StateLook {
   /** Short, lower-case, for a tree item's description. */
@@ -20,6 +20,7 @@ const LOOKS: Record<ExtensionState, StateLook> = {
   ready_timed_out: { label: 'ready (slow to start)', icon: 'pass', color: 'list.warningForeground' },
   failed: { label: 'failed', icon: 'error', color: 'testing.iconFailed' },
   disabled: { label: 'disabled', icon: 'circle-slash', color: 'disabledForeground' },
+  stopping: { label: 'stopping…', icon: 'loading~spin', color: 'disabledForeground' },
   stopped: { label: 'stopped', icon: 'debug-stop', color: 'disabledForeground' },
   held: { label: 'held', icon: 'shield', color: 'list.warningForeground' },
 };
@@ -41,18 +42,19 @@ export interface Affordances {
   allow: boolean;
 }
 
-export function affordances(rt: ExtensionRuntime, canAllow: boolean): Affordances {
-  const s = rt.state;
-  const running = RUNNING_STATES.has(s) || s === 'starting';
+export function affordances(rt: ExtensionView, canAllow: boolean): Affordances {
+  const k = rt.status.kind;
+  const running = k === 'running' || k === 'starting';
   return {
-    start: rt.startable && (s === 'stopped' || s === 'failed'),
-    stop: running || s === 'restarting',
-    restart: rt.startable && (running || s === 'restarting' || s === 'failed'),
-    allow: s === 'held' && canAllow,
+    start: rt.startable && (k === 'stopped' || k === 'failed'),
+    stop: running || k === 'restarting',
+    restart: rt.startable && (running || k === 'restarting' || k === 'failed'),
+    allow: k === 'held' && canAllow,
   };
 }
 
-export const isRunning = (rt: ExtensionRuntime): boolean => RUNNING_STATES.has(rt.state);
+/** Registered and serving: running past its registering phase. */
+export const isRunning = (rt: ExtensionView): boolean => rt.status.kind === 'running' && rt.status.readiness !== 'registering';
 
 /** Inline code for markdown, whatever backticks the text holds. */
 export function code(text: string): string {

@@ -42,7 +42,7 @@ export function diagnosticsMarkdown(host: ZotHost, ctx: ReportContext): string {
 function section(r: ExtensionReport): string[] {
   const out = [`## ${escapeMarkdown(r.name)}${r.version ? ` ${escapeMarkdown(r.version)}` : ''}`, ''];
   out.push(`- state: **${r.state.replace(/_/g, ' ')}**${r.assets_only ? ' (ships only a theme or skills)' : ''}`);
-  if (r.error) out.push(`- ${r.state === 'held' ? 'held because' : 'error'}: ${escapeMarkdown(r.error)}`);
+  if (r.error) out.push(`- ${r.kind === 'held' ? 'held because' : 'error'}: ${escapeMarkdown(r.error)}`);
   out.push(`- folder: ${code(r.dir)} (${r.source})`, `- log: ${code(r.log)}`);
   if (r.pid !== null) out.push(`- process: ${r.pid}`);
   if (r.capabilities.length) out.push(`- capabilities: ${r.capabilities.map(code).join(', ')}`);

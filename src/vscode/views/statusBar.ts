@@ -44,9 +44,9 @@ export class StatusBar implements vscode.Disposable {
       return;
     }
     const running = exts.filter(isRunning).length;
-    const failed = exts.filter((r) => r.state === 'failed').length;
-    const held = exts.filter((r) => r.state === 'held').length;
-    const starting = exts.some((r) => r.state === 'starting' || r.state === 'restarting');
+    const failed = exts.filter((r) => r.status.kind === 'failed').length;
+    const held = exts.filter((r) => r.status.kind === 'held').length;
+    const starting = exts.some((r) => r.state === 'starting' || r.status.kind === 'restarting');
     if (failed) this.item.text = `$(error) Zot ${failed} failed`;
     else if (starting || (this.manager.loading && running === 0)) this.item.text = `$(loading~spin) Zot ${running}`;
     else this.item.text = `$(plug) Zot ${running}${held ? ` $(shield) ${held}` : ''}`;

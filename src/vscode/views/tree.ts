@@ -5,10 +5,9 @@
  * (allow, start, stop, restart, log) follow it.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRuntime, ZotHost } from '../../host/index.js';
-import { REASON_UNTRUSTED } from '../../host/trust/consent.js';
+import type { ExtensionView, ZotHost } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
-import { affordances, code, escapeMarkdown, stateIcon, stateLook } from './presentation.js';
+import { affordances, code, escapeMarkdown, isRunning, stateIcon, stateLook } from './presentation.js';
 
 export const VIEW_ID = 'zotExtensions';
 const REFRESH_DEBOUNCE_MS = 80;
@@ -124,9 +123,9 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     this.changed.dispose();
   }
 
-  private childrenOf(rt: ExtensionRuntime): Node[] {
+  private childrenOf(rt: ExtensionView): Node[] {
     const nodes: Node[] = [];
-    if (rt.error && rt.state !== 'ready' && rt.state !== 'auto_ready') nodes.push({ kind: 'status', extension: rt.name, text: rt.error, state: rt.state });
+    if (rt.error && !isRunning(rt)) nodes.push({ kind: 'status', extension: rt.name, text: rt.error, state: rt.state });
     for (const c of this.host.commands()) {
       if (c.extension === rt.name) nodes.push({ kind: 'command', extension: rt.name, name: c.name, description: c.description, active: c.active, ...(c.shadowedBy && { shadowedBy: c.shadowedBy }) });
     }
@@ -146,7 +145,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     const rt = this.host.get(name);
     if (!rt) return new vscode.TreeItem(name);
     // Expandable while it is on its way to registering something, so an expanded item stays expanded across a restart.
-    const expandable = this.childrenOf(rt).length > 0 || rt.state === 'starting' || rt.state === 'restarting';
+    const expandable = this.childrenOf(rt).length > 0 || rt.state === 'starting' || rt.status.kind === 'restarting';
     const item = new vscode.TreeItem(name, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `ext/${name}`;
     const where = rt.found.source === 'project' ? 'workspace' : rt.found.source === 'explicit' ? 'path' : '';
@@ -162,18 +161,18 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   /** Badge and message of the view itself. */
   private updateChrome(): void {
     const exts = this.host.extensions;
-    const failed = exts.filter((r) => r.state === 'failed').length;
-    const waiting = exts.filter((r) => r.state === 'held' && this.canAllow(r.name)).length;
+    const failed = exts.filter((r) => r.status.kind === 'failed').length;
+    const waiting = exts.filter((r) => r.status.kind === 'held' && this.canAllow(r.name)).length;
     const attention = failed + waiting;
     this.view.badge = attention
       ? { value: attention, tooltip: [failed && `${failed} failed`, waiting && `${waiting} waiting for your permission`].filter(Boolean).join(', ') }
       : undefined;
-    const untrustedHeld = exts.some((r) => r.state === 'held' && r.error === REASON_UNTRUSTED);
+    const untrustedHeld = exts.some((r) => r.status.kind === 'held' && r.status.reason === 'untrusted');
     this.view.message = untrustedHeld ? 'Restricted Mode: zot extensions from this workspace are not started.' : undefined;
   }
 }
 
-export function extensionTooltip(rt: ExtensionRuntime): vscode.MarkdownString {
+export function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const look = stateLook(rt.state);
   md.appendMarkdown(`$(${look.icon.replace('~spin', '')}) **${escapeMarkdown(rt.name)}**${rt.version ? ` ${escapeMarkdown(rt.version)}` : ''} — ${escapeMarkdown(look.label)}\n\n`);
@@ -182,7 +181,7 @@ export function extensionTooltip(rt: ExtensionRuntime): vscode.MarkdownString {
   md.appendMarkdown(`- Folder: ${code(rt.dir)}\n- From: ${escapeMarkdown(source)}\n- Log: ${code(rt.logPath)}\n`);
   if (rt.capabilities.length) md.appendMarkdown(`- Capabilities: ${rt.capabilities.map(code).join(', ')}\n`);
   if (rt.pid !== undefined) md.appendMarkdown(`- Process: ${rt.pid}\n`);
-  if (rt.state === 'auto_ready') md.appendMarkdown('- Sent no `ready` frame; treated as ready once it went quiet\n');
+  if (rt.status.kind === 'running' && rt.status.readiness === 'auto_ready') md.appendMarkdown('- Sent no `ready` frame; treated as ready once it went quiet\n');
   if (rt.error) md.appendMarkdown(`\n$(warning) ${escapeMarkdown(rt.error)}\n`);
   return md;
 }

@@ -13,7 +13,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
-import { LineSplitter, encodeFrame, parseFrame, type FrameFromExt, type FrameFromHost } from '../protocol/index.js';
+import { LineSplitter, encodeFrame, parseFrame, type FrameFromExt, type FrameFromHost } from '../../protocol/index.js';
 
 /** Lines longer than this are checked for the ASCII fast path; below it the check costs more than it saves. */
 const LARGE_LINE = 64 * 1024;

@@ -3,7 +3,7 @@
  * (zot's Go host calls this role HostHooks). The VS Code layer implements it
  * with VS Code UI; the CLI implements it headlessly.
  */
-import type { NotifyLevel } from '../protocol/index.js';
+import type { NotifyLevel, PanelKey } from '../../protocol/index.js';
 
 /** What a UI needs to know about the extension behind a request. */
 export interface ExtensionRef {
@@ -11,20 +11,31 @@ export interface ExtensionRef {
   readonly dir: string;
 }
 
-/** A panel as the host tracks it; the UI renders it and reports keys back through the host. */
-export interface Panel {
+/** What a panel shows. */
+export interface PanelContent {
+  readonly title: string;
+  readonly lines: readonly string[];
+  readonly footer: string;
+}
+
+/** A panel as the UI gets it: what to show, and how to answer. */
+export interface PanelHandle extends PanelContent {
   /** Unique across extensions: panel ids are only unique within one extension. */
-  readonly key: string;
+  readonly uid: string;
   readonly extension: ExtensionRef;
   readonly id: string;
-  title: string;
-  lines: string[];
-  footer: string;
-  /** Host id of the tool call this panel serves; dismissing the panel cancels it. */
-  boundCall?: string;
-  /** Whether it was opened while its extension was serving an interactive tool call (the ask-the-user case). */
-  forToolCall: boolean;
+  /** Whether it serves an interactive tool call (the ask-the-user case). */
+  readonly forToolCall: boolean;
+  /** A key the user pressed. */
+  key(key: PanelKey, text?: string): void;
+  /** The panel's size in columns and rows. */
+  resize(width: number, height: number): void;
+  /** The user closed it: the extension is told, and the call it served is cancelled. */
+  dismiss(): void;
 }
+
+/** What the UI layers call a panel. */
+export type Panel = PanelHandle;
 
 export interface HostUI {
   /** false: interactive tools are refused as not run, panels cannot be shown. */
@@ -37,10 +48,10 @@ export interface HostUI {
   submitSlash(ext: ExtensionRef, text: string): void | Promise<void>;
   insert(ext: ExtensionRef, text: string): void | Promise<void>;
   display(ext: ExtensionRef, text: string): void | Promise<void>;
-  openPanel(panel: Panel): void | Promise<void>;
-  renderPanel(panel: Panel): void | Promise<void>;
+  openPanel(panel: PanelHandle): void | Promise<void>;
+  renderPanel(panel: PanelHandle): void | Promise<void>;
   /** Close the UI of a panel that the extension (or the host, for a finished call) closed. */
-  closePanel(panel: Panel): void | Promise<void>;
+  closePanel(panel: PanelHandle): void | Promise<void>;
 }
 
 /** A UI for scripts and tests: nothing interactive, everything reported as a line. */
@@ -63,7 +74,7 @@ export class HeadlessUI implements HostUI {
   display(ext: ExtensionRef, text: string): void {
     this.report(`[${ext.name}] ${text}`);
   }
-  openPanel(panel: Panel): void {
+  openPanel(panel: PanelHandle): void {
     this.report(`[${panel.extension.name}] opened panel "${panel.id}" (not interactive: it cannot take keys here)\n${renderPanelText(panel)}`);
   }
   renderPanel(): void {}
@@ -71,6 +82,6 @@ export class HeadlessUI implements HostUI {
 }
 
 /** A plain-text rendering of a panel: title, lines, footer. */
-export function renderPanelText(panel: Pick<Panel, 'title' | 'lines' | 'footer'>): string {
+export function renderPanelText(panel: PanelContent): string {
   return [panel.title && `── ${panel.title} ──`, ...panel.lines, panel.footer && `(${panel.footer})`].filter((l) => l !== '').join('\n');
 }

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { globalExtensionsDir, readManifest } from './index.js';
+import { readManifest } from './manifest.js';
+import { globalExtensionsDir } from './paths.js';
 
 export type InstallCheck =
   | { ok: true; name: string; folder: string; target: string; exists: boolean }
