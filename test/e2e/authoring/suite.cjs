@@ -95,10 +95,16 @@ test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops wh
   const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('const reversed ='));
   assert.ok(line > 0, 'the tool handler line');
   const stops = [];
+  const verified = [];
+  const seen = [];
   const tracker = vscode.debug.registerDebugAdapterTrackerFactory('*', {
     createDebugAdapterTracker: (session) => ({
       onDidSendMessage: (m) => {
+        seen.push(`${session.type}:${m.type}:${m.event ?? m.command ?? ''}`);
         if (m.type === 'event' && m.event === 'stopped') stops.push({ session, body: m.body });
+        // The breakpoint is bound in the process: from the setBreakpoints reply, or a later breakpoint event.
+        const bps = m.type === 'response' && m.command === 'setBreakpoints' ? m.body?.breakpoints ?? [] : m.type === 'event' && m.event === 'breakpoint' ? [m.body?.breakpoint] : [];
+        for (const b of bps) if (b?.verified && b.line === line + 1) verified.push(session);
       },
     }),
   });
@@ -111,10 +117,15 @@ test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops wh
     assert.ok(started.port > 0);
     await waitState('fresh-node', 'ready');
     assert.ok(channel().some((l) => l.includes(`Debugger listening on ws://127.0.0.1:${started.port}/`)), 'the port came from its stderr');
-    // Breakpoints are sent to the process once attached; give js-debug a moment to bind them.
-    await new Promise((r) => setTimeout(r, 1500));
-    const call = exec('zot.runTool', 'fresh_node_reverse', { text: 'bp' });
-    const stop = await waitFor('a stop at the breakpoint', () => stops.find((s) => s.body?.reason === 'breakpoint'), 30_000);
+    // Breakpoints reach the process once the debugger has attached to it.
+    await waitFor('the breakpoint bound in the process', () => verified.length > 0 || undefined, 30_000).catch((e) => {
+      throw new Error(`${e.message}\nDAP messages: ${seen.join(', ')}`);
+    });
+    let finished;
+    const call = exec('zot.runTool', 'fresh_node_reverse', { text: 'bp' }).then((r) => (finished = r));
+    const stop = await waitFor('a stop at the breakpoint', () => stops.find((s) => s.body?.reason === 'breakpoint'), 30_000).catch((e) => {
+      throw new Error(`${e.message}; the call ${finished ? `finished: ${JSON.stringify(finished)}` : 'is still waiting'}; stops: ${JSON.stringify(stops.map((s) => s.body))}`);
+    });
     const frames = await stop.session.customRequest('stackTrace', { threadId: stop.body.threadId, levels: 1 });
     assert.equal(frames.stackFrames[0].line, line + 1, 'stopped on the handler line');
     await stop.session.customRequest('continue', { threadId: stop.body.threadId });
