@@ -74,6 +74,8 @@ export class ZotHost {
   get extensions(): readonly ExtensionView[] { return this.registry.all; }
   get interactive(): boolean { return this.ui.interactive; }
   get openPanels(): readonly PanelHandle[] { return this.panels.list; }
+  /** `cwd` of explicit and global extensions. */
+  get cwd(): string { return this.options.cwd; }
   /** The project folders whose `.zot/extensions` are loaded, in load order. */
   get projectDirs(): readonly string[] { return this.folders; }
 
