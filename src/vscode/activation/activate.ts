@@ -137,7 +137,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       // A new first folder is a new cwd for every global and explicit extension: those restart.
       if ((projectDir() ?? os.homedir()) !== mgr.host.cwd) return replaceSoon('the first workspace folder changed');
       logs.hostLog(`workspace folders now: ${projectDirs().join(', ') || '(none)'}`);
-      void mgr.setProjectDirs(projectDirs());
+      mgr.setProjectDirs(projectDirs()).catch((err: unknown) => logs.hostLog(`workspace folders change failed: ${(err as Error).stack ?? String(err)}`, 'error'));
     }),
     { dispose: () => settingsTimer && clearTimeout(settingsTimer) },
   );
