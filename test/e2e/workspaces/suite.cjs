@@ -3,6 +3,7 @@
 // folders removed and added back while the others keep running.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, snapshot, states, testApi, waitState } = require('../vscode/suite/helpers.cjs');
@@ -100,6 +101,16 @@ test('adding the folder back starts its extension again (already allowed), with 
   assert.equal(await pidOf('in-a'), pids.a);
   assert.equal(await pidOf('everywhere'), pids.g);
   assert.deepEqual((await snapshot()).tree.map((g) => g.label), ['a', 'b', 'Global']);
+});
+
+test('New Extension… and Open Extensions Folder take the workspace folder to use', async () => {
+  const made = await exec('zot.newExtension', { language: 'node', name: 'fresh-b', where: 'project', folder: 'b' });
+  assert.equal(made.dir, path.join(B, '.zot', 'extensions', 'fresh-b'));
+  await waitState('fresh-b', 'held');
+  assert.equal(await exec('zot.newExtension', { language: 'node', name: 'nowhere', where: 'project', folder: 'not-a-folder' }), undefined);
+  assert.equal(fs.existsSync(path.join(A, '.zot', 'extensions', 'nowhere')), false);
+  const opened = await exec('zot.openExtensionsFolder', B);
+  assert.equal(opened.dir, path.join(B, '.zot', 'extensions'));
 });
 
 module.exports = { run: runAll };
