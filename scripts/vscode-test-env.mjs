@@ -131,6 +131,9 @@ export function systemMissing({ browser }) {
   if (process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
     missing.push({ name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" });
   }
+  if (browser && process.env.ZOT_CHROMIUM && !existsSync(process.env.ZOT_CHROMIUM)) {
+    throw new EnvError(`ZOT_CHROMIUM names ${process.env.ZOT_CHROMIUM}, which does not exist: point it at a Chromium-based browser, or unset it`);
+  }
   if (browser && !existsSync(findChromium(process.env))) {
     missing.push({ name: 'Chromium', debian: 'chromium', why: 'the end-to-end tests open VS Code in it, headless' });
   }
@@ -147,7 +150,7 @@ async function ensureSystemPackages({ browser }, log) {
     throw new EnvError(`missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}`);
   }
   if (process.getuid?.() !== 0) {
-    throw new EnvError(`missing: ${list}. Install them with: sudo apt-get update && sudo apt-get install -y ${debian}`);
+    throw new EnvError(`missing: ${list}. Install ${missing.length > 1 ? 'them' : 'it'} with: sudo apt-get update && sudo apt-get install -y ${debian}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   log(`apt-get install ${debian} (${list})`);
