@@ -32,7 +32,7 @@ const MUTANTS = [
   ['no-sigkill-for-leftovers', 'src/host/processGroup.ts', "signalGroup(pgid, 'SIGKILL');", '', 'what is left of a process group is never sent SIGKILL'],
   ['no-shutdown-grace', 'src/host/extension.ts', 'if (!(await within(sp.exited, shutdownGraceMs))) {', 'if (!(await within(sp.exited, 0))) {', 'SIGTERM at once after shutdown, without the grace'],
   ['kill-delay-5x', 'src/host/extension.ts', 'if (!(await within(sp.exited, killAfterMs))) {', 'if (!(await within(sp.exited, killAfterMs * 5))) {', 'SIGKILL five times later than configured'],
-  ['restart-after-requested-stop', 'src/host/extension.ts', '    if (!this.wantRunning) return;\n    if (!sp.gotHello) {', '    if (!sp.gotHello) {', 'a requested stop is followed by a restart'],
+  ['restart-after-requested-stop', 'src/host/extension.ts', '  stop(): Promise<void> {\n    this.wantRunning = false;', '  stop(): Promise<void> {', 'a requested stop is followed by a restart'],
   ['oversized-line-buffered', 'src/protocol/lineSplitter.ts', '} else if (this.pendingBytes + size > this.maxLineBytes) {', '} else if (false) {', 'an oversized line without newline is buffered whole instead of discarded (and passed on at end of stream)'],
   ['oversized-tail-unreported', 'src/protocol/lineSplitter.ts', 'if (this.discarded >= 0) {\n      this.sink.oversized(this.discarded, this.discardedHead);\n    } else if', 'if (this.discarded >= 0) {\n    } else if', 'an over-limit last line at end of stream is dropped without a word'],
   ['cr-kept', 'src/protocol/lineSplitter.ts', 'bytes[n - 1] === CR ? bytes.subarray(0, n - 1) : bytes', 'bytes', 'a CRLF line keeps its CR'],
@@ -126,15 +126,23 @@ function run(cmd, argv, cwd, boundMs) {
 async function buildAndTest(dir) {
   const build = await run(process.execPath, ['esbuild.mjs'], dir, 120_000);
   if (build.code !== 0) return { verdict: 'build failed', detail: build.out.slice(-2000) };
+  return runTests(dir, []);
+}
+
+/** The host tests, or only those named. */
+async function runTests(dir, names) {
   const files = TEST_FILES.flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.test.mjs')).map((f) => `${d}/${f}`));
-  const r = await run(process.execPath, ['--test', '--test-timeout=60000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...files], dir, RUN_BOUND_MS);
+  const patterns = names.flatMap((n) => ['--test-name-pattern', `^${n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`]);
+  const r = await run(process.execPath, ['--test', '--test-timeout=60000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...patterns, ...files], dir, RUN_BOUND_MS);
   const failing = [...r.out.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((n) => !n.endsWith('.test.mjs'));
   const counts = /^# pass (\d+)$/m.exec(r.out)?.[1];
   return { code: r.code, hung: r.hung, ms: r.ms, failing, passCount: counts, out: r.out };
 }
 
 const dir = makeCopy();
-console.log(`copy: ${dir}`);
+/** Each run's TAP output is kept here, to read why a mutant was caught. */
+const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'zot-mutate-logs-'));
+console.log(`copy: ${dir}\nlogs: ${logs}`);
 const originals = new Map();
 const readOriginal = (file) => {
   if (!originals.has(file)) originals.set(file, fs.readFileSync(path.join(dir, file), 'utf8'));
@@ -142,6 +150,7 @@ const readOriginal = (file) => {
 };
 
 const base = await buildAndTest(dir);
+fs.writeFileSync(path.join(logs, 'baseline.tap'), base.out ?? base.detail);
 if (base.verdict || base.code !== 0 || base.hung) {
   console.log(base.out ?? base.detail);
   fail(`the unmutated copy does not pass its tests (${base.verdict ?? (base.hung ? 'hung' : `exit ${base.code}`)}); fix that first`);
@@ -158,10 +167,17 @@ for (const m of selected) {
   } else {
     fs.writeFileSync(path.join(dir, m.file), text.slice(0, at) + m.replace + text.slice(at + m.find.length));
     const r = await buildAndTest(dir);
+    fs.writeFileSync(path.join(logs, `${m.name}.tap`), r.out ?? r.detail);
+    // A failure that does not repeat is the machine's load, not the mutant: run the failing tests again.
+    const again = !r.verdict && !r.hung && r.code !== 0 && r.failing.length ? await runTests(dir, r.failing) : undefined;
+    if (again) fs.writeFileSync(path.join(logs, `${m.name}.again.tap`), again.out);
     fs.writeFileSync(path.join(dir, m.file), text);
+    const repeated = again ? r.failing.filter((n) => again.hung || again.failing.includes(n)) : [];
     if (r.verdict) result = { verdict: r.verdict, why: r.detail };
     else if (r.hung) result = { verdict: 'caught', why: `the run hung and was killed after ${RUN_BOUND_MS / 1000} s` };
-    else if (r.code !== 0) result = { verdict: 'caught', why: r.failing.length ? `failed: ${r.failing.slice(0, 3).join(' | ')}${r.failing.length > 3 ? ` (+${r.failing.length - 3})` : ''}` : `exit ${r.code}` };
+    else if (r.code !== 0 && !r.failing.length) result = { verdict: 'caught', why: `exit ${r.code}` };
+    else if (repeated.length) result = { verdict: 'caught', why: `failed twice: ${repeated.slice(0, 3).join(' | ')}${repeated.length > 3 ? ` (+${repeated.length - 3})` : ''}` };
+    else if (r.code !== 0) result = { verdict: 'survived', why: `failures did not repeat: ${r.failing.join(' | ')}` };
     else result = { verdict: 'survived', why: `all ${r.passCount} tests passed` };
     result.ms = r.ms;
   }
