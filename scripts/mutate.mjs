@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Mutation pass over the host: puts one realistic defect at a time into a
 // copy of the repository, builds it, runs the host tests with a time bound and
-// reports whether they caught it. Not part of npm test; it takes about a
-// minute per mutant.
+// reports whether they caught it. Not part of npm test; it takes a minute or
+// two per mutant, run one at a time to spare the CPU.
 //
 //   node scripts/mutate.mjs                 every mutant
 //   node scripts/mutate.mjs --only a,b      the named ones
@@ -140,6 +140,8 @@ async function runTests(dir, names) {
 }
 
 const dir = makeCopy();
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+process.on('SIGINT', () => process.exit(130));
 /** Each run's TAP output is kept here, to read why a mutant was caught. */
 const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'zot-mutate-logs-'));
 console.log(`copy: ${dir}\nlogs: ${logs}`);
@@ -190,5 +192,4 @@ const caught = applicable.filter((r) => r.verdict === 'caught').length;
 console.log(`\nscore: ${caught}/${applicable.length} caught${applicable.length ? ` (${Math.round((100 * caught) / applicable.length)}%)` : ''}; ` +
   `${results.filter((r) => r.verdict === 'not applicable').length} not applicable, ${results.filter((r) => r.verdict === 'build failed').length} failed to build`);
 for (const r of results.filter((x) => x.verdict === 'survived')) console.log(`  survived: ${r.name}`);
-fs.rmSync(dir, { recursive: true, force: true });
 process.exit(applicable.length === caught ? 0 : 1);
