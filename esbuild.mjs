@@ -2,6 +2,9 @@
 //   node esbuild.mjs               development build (sourcemaps)
 //   node esbuild.mjs --production  minified, no sourcemaps (what the VSIX ships)
 //   node esbuild.mjs --watch       rebuild on change
+//   --test-instruments             dist/extension.js from the test bundle's entry
+//                                  (src/vscode/testing), for npm run package:test only
+//   --outdir <dir>                 write there instead of dist/
 import * as esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -9,6 +12,10 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const testInstruments = process.argv.includes('--test-instruments');
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt < 0 ? 'dist' : process.argv[outdirAt + 1];
+if (!outdir || outdir.startsWith('--')) throw new Error('esbuild.mjs: --outdir needs a folder');
 
 /** Reports build results in the format VS Code's esbuild problem matcher reads. */
 const problemMatcher = {
@@ -40,13 +47,18 @@ const common = {
 };
 
 const targets = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    entryPoints: [testInstruments ? 'src/vscode/testing/extension.ts' : 'src/extension.ts'],
+    outfile: `${outdir}/extension.js`,
+    external: ['vscode'],
+  },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
   // The MCP server for agent mode, loaded by the extension only when VS Code first asks for it.
-  { ...common, entryPoints: ['src/mcp/http.ts'], outfile: 'dist/mcp.js' },
+  { ...common, entryPoints: ['src/mcp/http.ts'], outfile: `${outdir}/mcp.js` },
 ];
 // The host as a library, for the tests and the benchmark; not shipped in the VSIX.
-if (!production) targets.push({ ...common, entryPoints: ['src/host/index.ts'], outfile: 'dist/host.js' });
+if (!production) targets.push({ ...common, entryPoints: ['src/host/index.ts'], outfile: `${outdir}/host.js` });
 
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs, once per machine, what runs a real VS Code here: Node 24 and
 // code-server (which bundles the VS Code server and web workbench), and for
-// the tests a Chromium to open it headless (see VSCODE-TESTING.md).
+// the tests a Chromium to open it headless (see VSCODE-TESTING.md) and Go,
+// which builds the Go fixture extension (test/fixtures/go).
 //
 // Everything goes into a cache folder outside the clone, the way a user's
 // machine keeps such things, so a second clone or a second run reuses it:
@@ -10,9 +11,11 @@
 // A marker file written last records a complete install; a lock keeps two
 // runs (two clones, two test processes) from installing at once.
 //
-// Usage:  node scripts/vscode-test-env.mjs [--no-browser]
+// Usage:  node scripts/vscode-test-env.mjs [--no-browser] [--no-go]
 // Import: import { ensureEnv } from './scripts/vscode-test-env.mjs'
 //         const { node24Bin, codeServerBin, chromium } = await ensureEnv({ browser: true });
+//         import { ensureGo } from './scripts/vscode-test-env.mjs'
+//         const goBin = await ensureGo();   // Go alone, for the host tests
 
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -53,6 +56,7 @@ export function envPaths(env = process.env) {
     // it as `node24Bin codeServerBin ...` so it never picks up the system Node.
     codeServerBin: path.join(root, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
     chromium: findChromium(env),
+    go: findGo(env),
     marker: path.join(root, 'env.json'),
   };
 }
@@ -67,6 +71,12 @@ function findChromium(env) {
   if (env.ZOT_CHROMIUM) return env.ZOT_CHROMIUM;
   const candidates = CHROMIUM_CANDIDATES[process.platform] ?? [];
   return candidates.find((file) => existsSync(file)) ?? candidates[0] ?? 'chromium';
+}
+
+/** The `go` command: on PATH, else where Debian's golang-go or the upstream tarball puts it; undefined when absent. */
+export function findGo(env = process.env) {
+  const onPath = (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'go'));
+  return [...onPath, '/usr/lib/go/bin/go', '/usr/local/go/bin/go'].find((file) => existsSync(file));
 }
 
 /**
@@ -84,18 +94,21 @@ export function innerNpmEnv(extra = {}, base = process.env) {
   return { ...env, ...extra };
 }
 
+const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
+
 /**
  * Installs whatever is missing and returns the paths from envPaths().
  * Idempotent; the cached case spawns nothing.
- * @param {{ browser?: boolean, log?: (msg: string) => void }} [options]
+ * @param {{ browser?: boolean, go?: boolean, log?: (msg: string) => void }} [options]
  *   browser: also make sure a Chromium is there (the tests need one; the demo does not).
+ *   go: also make sure Go is there (the tests build a fixture extension with it; the demo does not).
  */
-export async function ensureEnv({ browser = true, log = (msg) => console.log(`[vscode-test-env] ${msg}`) } = {}) {
+export async function ensureEnv({ browser = true, go = false, log = defaultLog } = {}) {
   const paths = envPaths();
-  if (isComplete(paths) && systemMissing({ browser }).length === 0) {
+  if (isComplete(paths) && systemMissing({ browser, go }).length === 0) {
     return paths;
   }
-  await ensureSystemPackages({ browser }, log);
+  await ensureSystemPackages({ browser, go }, log);
   if (!isComplete(paths)) {
     await mkdir(paths.cacheDir, { recursive: true });
     await withLock(path.join(paths.cacheDir, 'install.lock'), log, async () => {
@@ -121,14 +134,27 @@ function isComplete(paths) {
 }
 
 /**
+ * Go alone, installed like the other system packages when it is missing:
+ * the host tests build the Go fixture extension with it. Returns the `go`
+ * command; throws an EnvError saying how to install it where it cannot be.
+ */
+export async function ensureGo({ log = defaultLog } = {}) {
+  await ensureSystemPackages({ browser: false, go: true, codeServer: false }, log);
+  return findGo();
+}
+
+/**
  * System packages that are missing, as { name, why, debian }.
  * code-server's `kerberos` module compiles against the Kerberos headers on
  * Linux (its prebuilt download is unreachable on machines without general
  * network); macOS has them in the system.
  */
-export function systemMissing({ browser }) {
+export function systemMissing({ browser, go = false, codeServer = true }) {
   const missing = [];
-  if (process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
+  if (go && !findGo()) {
+    missing.push({ name: 'Go', debian: 'golang-go', why: 'the tests build the Go fixture extension with it' });
+  }
+  if (codeServer && process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
     missing.push({ name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" });
   }
   if (browser && process.env.ZOT_CHROMIUM && !existsSync(process.env.ZOT_CHROMIUM)) {
@@ -140,13 +166,14 @@ export function systemMissing({ browser }) {
   return missing;
 }
 
-async function ensureSystemPackages({ browser }, log) {
-  const missing = systemMissing({ browser });
+async function ensureSystemPackages(wanted, log) {
+  const missing = systemMissing(wanted);
   if (missing.length === 0) return;
   const list = missing.map((m) => `${m.name} (${m.why})`).join('; ');
   const debian = missing.map((m) => m.debian).join(' ');
   if (process.platform !== 'linux' || !existsSync('/usr/bin/apt-get')) {
-    const hint = missing.some((m) => m.name === 'Chromium') ? ' Install Chromium or Google Chrome, or set ZOT_CHROMIUM to a Chromium-based browser.' : '';
+    const hint = (missing.some((m) => m.name === 'Chromium') ? ' Install Chromium or Google Chrome, or set ZOT_CHROMIUM to a Chromium-based browser.' : '')
+      + (missing.some((m) => m.name === 'Go') ? ' Install Go 1.19 or later (https://go.dev/dl/) and put `go` on PATH.' : '');
     throw new EnvError(`missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}`);
   }
   if (process.getuid?.() !== 0) {
@@ -156,7 +183,7 @@ async function ensureSystemPackages({ browser }, log) {
   log(`apt-get install ${debian} (${list})`);
   await run('apt-get', ['update', '-q'], { env }, 'apt-get update');
   await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing.map((m) => m.debian)], { env }, `apt-get install ${debian}`);
-  const still = systemMissing({ browser });
+  const still = systemMissing(wanted);
   if (still.length) throw new EnvError(`apt-get finished but ${still.map((m) => m.name).join(', ')} still missing`);
 }
 
@@ -268,7 +295,8 @@ export function describeFailure(error) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   const browser = !process.argv.includes('--no-browser');
-  ensureEnv({ browser }).then(
+  const go = !process.argv.includes('--no-go');
+  ensureEnv({ browser, go }).then(
     (paths) => console.log(`[vscode-test-env] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server ${CODE_SERVER_VERSION} in ${paths.cacheDir}${browser ? `, browser ${paths.chromium}` : ''}`),
     (error) => {
       console.error(`[vscode-test-env] failed: ${describeFailure(error)}`);

@@ -91,8 +91,10 @@ export class RecordingUI {
   submitSlash(ext, text) { this.record('submitSlash', ext.name, text); }
   insert(ext, text) { this.record('insert', ext.name, text); }
   display(ext, text) { this.record('display', ext.name, text); }
-  openPanel(p) { this.record('openPanel', p.key, { ...p, extension: p.extension.name }); }
-  renderPanel(p) { this.record('renderPanel', p.key, { ...p, extension: p.extension.name }); }
-  closePanel(p) { this.record('closePanel', p.key); }
+  openPanel(p) { (this.handles ??= new Map()).set(p.uid, p); this.record('openPanel', p.uid, { ...p, extension: p.extension.name }); }
+  renderPanel(p) { this.record('renderPanel', p.uid, { ...p, extension: p.extension.name }); }
+  closePanel(p) { this.record('closePanel', p.uid); }
   of(kind) { return this.calls.filter((c) => c.kind === kind); }
+  /** The live handle of a panel the UI was given, to answer through. */
+  panel(uid) { return this.handles?.get(uid); }
 }

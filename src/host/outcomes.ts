@@ -5,28 +5,35 @@
 import type { CommandResponseFromExt, ContentBlock } from '../protocol/index.js';
 
 export type Outcome = 'completed' | 'timed_out' | 'canceled' | 'abandoned' | 'not_run' | 'disconnected';
+export type Unfinished = Exclude<Outcome, 'completed'>;
 
-export interface ToolOutcome {
-  outcome: Outcome;
-  /** The extension that owns (or would have run) the tool; null when no extension has it. */
-  extension: string | null;
-  /** `completed` with the tool's own `is_error`, or true for every other outcome. */
-  isError: boolean;
-  /** The blocks as the extension sent them (completed only). */
-  content: ContentBlock[];
-  /** For anything but a plain completion: what happened, in a sentence. */
-  message: string;
-}
+export type ToolOutcome =
+  | {
+    outcome: 'completed';
+    extension: string;
+    /** The tool's own `is_error`. */
+    isError: boolean;
+    /** The blocks as the extension sent them. */
+    content: ContentBlock[];
+    /** Empty, or what was wrong with the answer. */
+    message: string;
+  }
+  | {
+    outcome: Unfinished;
+    /** The extension that owns (or would have run) the tool; null when no extension has it. */
+    extension: string | null;
+    isError: true;
+    /** Empty, except the reason of an interceptor that blocked the call. */
+    content: ContentBlock[];
+    /** What happened, in a sentence. */
+    message: string;
+  };
 
-export interface CommandOutcome {
-  outcome: Outcome;
-  extension: string | null;
-  /** The extension's reply (completed only). */
-  response?: CommandResponseFromExt;
-  message: string;
-}
+export type CommandOutcome =
+  | { outcome: 'completed'; extension: string; response: CommandResponseFromExt; message: string }
+  | { outcome: Unfinished; extension: string | null; message: string };
 
-export function toolOutcome(outcome: Exclude<Outcome, 'completed'>, extension: string | null, message: string): ToolOutcome {
+export function toolOutcome(outcome: Unfinished, extension: string | null, message: string): ToolOutcome {
   return { outcome, extension, isError: true, content: [], message };
 }
 

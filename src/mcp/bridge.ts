@@ -7,10 +7,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import type { ContentBlock } from '../protocol/index.js';
-import type { ToolOutcome, ZotHost } from '../host/index.js';
+import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../protocol/index.js';
+import type { ToolEntry, ToolOutcome, ZotHost } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
+import { MCP_TOOL_NAME, toolNameTable, type ToolNameTable } from './toolNames.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
 export interface HostSource {
@@ -22,7 +23,11 @@ export function hostSource(h: ZotHost | HostSource): HostSource {
   return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l) };
 }
 
-export function createBridgeServer(source: HostSource): { server: Server; dispose(): void } {
+/**
+ * `log` hears, once per tool, each name that had to be mapped or was refused
+ * (see toolNames.ts).
+ */
+export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined): { server: Server; dispose(): void } {
   const server = new Server(
     { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION },
     { capabilities: { tools: { listChanged: true } }, instructions: 'Tools provided by zot extensions running on this machine.' },
@@ -31,18 +36,23 @@ export function createBridgeServer(source: HostSource): { server: Server; dispos
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
     await source.host.whenLoaded();
-    return { tools: listTools(source.host) };
+    return { tools: listTools(source.host, reportNames) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const host = source.host;
     await host.whenLoaded();
+    const args = request.params.arguments ?? {};
+    // A deeper value could not be written to the extension (JSON.stringify would overflow).
+    if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
+    const name = resolveToolName(host, request.params.name);
+    if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
     const cancel = new CancellationTokenSource();
     const onAbort = (): void => cancel.cancel();
     extra.signal.addEventListener('abort', onAbort, { once: true });
     if (extra.signal.aborted) cancel.cancel();
     try {
-      const outcome = await host.runToolCall(request.params.name, request.params.arguments ?? {}, {
+      const outcome = await host.runToolCall(name, args, {
         token: cancel.token,
         toolId: `mcp-${String(extra.requestId)}`,
       });
@@ -53,6 +63,18 @@ export function createBridgeServer(source: HostSource): { server: Server; dispos
     }
   });
 
+  const told = new Set<string>();
+  const reportNames = (table: ToolNameTable<ToolEntry>): void => {
+    const say = (t: ToolEntry, line: string): void => {
+      const key = `${t.extension}\0${t.name}`;
+      if (told.has(key)) return;
+      told.add(key);
+      log(line);
+    };
+    for (const { tool, as } of table.mapped) say(tool, `MCP: tool "${preview(tool.name, 80)}" of extension "${tool.extension}" is served as "${as}" (MCP tool names are 1 to 64 of A-Z a-z 0-9 _ -)`);
+    for (const { tool, reason } of table.refused) say(tool, `MCP: tool "${preview(tool.name, 80)}" of extension "${tool.extension}" is not served: ${reason}`);
+  };
+
   let initialized = false;
   server.oninitialized = () => (initialized = true);
   const sub = source.onDidChangeRegistry(() => {
@@ -61,17 +83,35 @@ export function createBridgeServer(source: HostSource): { server: Server; dispos
   return { server, dispose: () => sub.dispose() };
 }
 
-/** Active tools; interactive ones only where the host can show their UI. */
-export function listTools(host: ZotHost): Tool[] {
-  return host
-    .tools()
-    .filter((t) => t.active && (host.interactive || !t.interactive))
-    .map((t) => ({
-      name: t.name,
-      description: t.description || `${t.name} (from the zot extension ${t.extension})`,
-      inputSchema: objectSchema(t.schema),
-      ...(t.interactive && { annotations: { title: t.name, readOnlyHint: false } }),
-    }));
+/** Active tools under their MCP names; interactive ones only where the host can show their UI. */
+export function listTools(host: ZotHost, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined): Tool[] {
+  const table = servedTools(host);
+  report(table);
+  return [...table.served].map(([name, t]) => ({
+    name,
+    description: t.description || `${name} (from the zot extension ${t.extension})`,
+    inputSchema: objectSchema(t.schema),
+    ...(t.interactive && { annotations: { title: name, readOnlyHint: false } }),
+  }));
+}
+
+function servedTools(host: ZotHost): ToolNameTable<ToolEntry> {
+  return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || !t.interactive)));
+}
+
+/**
+ * The zot tool an MCP name stands for. A valid name that is not listed (an
+ * interactive tool without a UI, a tool gone since the list) still goes to the
+ * host, which says why it cannot run; an invalid one never does.
+ */
+function resolveToolName(host: ZotHost, name: string): string | undefined {
+  const tool = servedTools(host).served.get(name);
+  if (tool) return tool.name;
+  return MCP_TOOL_NAME.test(name) ? name : undefined;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
 }
 
 /** MCP requires an object schema at the top; zot only requires valid JSON. */

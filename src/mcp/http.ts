@@ -1,19 +1,26 @@
 /**
- * The MCP bridge over Streamable HTTP, for VS Code's agent mode: bound to
- * 127.0.0.1 on a random port, and every request must carry a random bearer
- * token that only the MCP server definition knows. One MCP session per
- * client; each gets its own bridge server over the shared host.
+ * The MCP bridge over Streamable HTTP, for VS Code's agent mode and, through
+ * `zot-host mcp --http`, any MCP client: bound to 127.0.0.1, and every request
+ * must carry a random bearer token that only the client was given. One MCP
+ * session per client; each gets its own bridge server over the shared host.
+ *
+ * What every request goes through, in order (see guard.ts): a Host and Origin
+ * that name this server (else 403: a web page reaching 127.0.0.1 through DNS
+ * rebinding names its own), the token (else 401), the path, a body of at
+ * most MAX_BODY_BYTES (else 413), whatever the request is.
  *
  * Bundled on its own (dist/mcp.js) and loaded only when VS Code first asks
  * for the server, so activation does not pay for the MCP SDK.
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
+import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody } from './guard.js';
+import { SessionTable } from './sessions.js';
 
 export interface McpHttpServer {
   /** The endpoint, e.g. http://127.0.0.1:43121/mcp */
@@ -25,18 +32,27 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export interface McpHttpOptions {
+  /** 0 (the default) for a free port. */
+  port?: number;
+  /** A session with no request for this long is closed. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Most open sessions; a new one replaces the least recently used idle one. Default 32. */
+  maxSessions?: number;
+}
 
-export async function startMcpHttpServer(host: ZotHost | HostSource, log: (line: string) => void = () => undefined): Promise<McpHttpServer> {
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 32;
+
+export async function startMcpHttpServer(
+  host: ZotHost | HostSource,
+  log: (line: string) => void = () => undefined,
+  options: McpHttpOptions = {},
+): Promise<McpHttpServer> {
   const source = hostSource(host);
   const token = randomBytes(32).toString('base64url');
-  const expected = Buffer.from(`Bearer ${token}`);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; close(): Promise<void> }>();
-
-  const authorized = (req: http.IncomingMessage): boolean => {
-    const got = Buffer.from(req.headers.authorization ?? '');
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  };
+  const sessions = new SessionTable(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.maxSessions ?? DEFAULT_MAX_SESSIONS, log);
+  let port = 0;
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -47,35 +63,49 @@ export async function startMcpHttpServer(host: ZotHost | HostSource, log: (line:
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (!authorized(req)) {
+    const foreign = foreignRequest(req, port);
+    if (foreign) return jsonError(res, 403, -32000, `forbidden: ${foreign}`);
+    if (!checkAuthorization(req, token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="zot-extensions"');
       return jsonError(res, 401, -32001, 'unauthorized: a valid bearer token is required');
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path !== '/mcp') return jsonError(res, 404, -32601, `no MCP endpoint at ${path}; use /mcp`);
 
+    // Every POST body is read here, so one limit holds for initialize and every later request.
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readBody(req);
+      if (!read.ok) {
+        if (read.status === 413) res.setHeader('Connection', 'close');
+        return jsonError(res, read.status, read.status === 413 ? -32600 : -32700, read.message);
+      }
+      body = read.value;
+    }
+
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
+      const session = sessions.use(sessionId, res);
       if (!session) return jsonError(res, 404, -32001, 'unknown or expired MCP session');
-      return session.transport.handleRequest(req, res);
+      return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'an MCP session starts with an initialize request (POST)');
-    const body = await readJson(req);
-    if (body === undefined) return jsonError(res, 400, -32700, 'the request body is not JSON');
     if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no session: send initialize first');
+    if (!sessions.makeRoom()) return jsonError(res, 503, -32000, `too many open MCP sessions (${sessions.max}, all in use)`);
 
-    const bridge = createBridgeServer(source);
-    const transport = new StreamableHTTPServerTransport({
+    const bridge = createBridgeServer(source, log);
+    const names = localNames(port);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: () => bridge.server.close() });
-        log(`MCP session ${id} opened`);
-      },
+      // The same rule as foreignRequest, kept in the SDK's own check as well.
+      enableDnsRebindingProtection: true,
+      allowedHosts: names.hosts,
+      allowedOrigins: names.origins,
+      onsessioninitialized: (id): void => sessions.add(id, { transport, close: () => bridge.server.close() }),
     });
     transport.onclose = () => {
       bridge.dispose();
-      if (transport.sessionId && sessions.delete(transport.sessionId)) log(`MCP session ${transport.sessionId} closed`);
+      if (transport.sessionId) sessions.remove(transport.sessionId);
     };
     await bridge.server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -83,11 +113,14 @@ export async function startMcpHttpServer(host: ZotHost | HostSource, log: (line:
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/mcp`;
-  log(`MCP server listening on ${url}`);
+  log(`MCP server listening on ${url} (bodies up to ${MAX_BODY_BYTES} bytes, ${sessions.max} sessions, idle ones closed after ${Math.round(sessions.idleMs / 1000)} s)`);
 
   return {
     url,
@@ -96,30 +129,9 @@ export async function startMcpHttpServer(host: ZotHost | HostSource, log: (line:
       return sessions.size;
     },
     async close() {
-      await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)));
-      sessions.clear();
+      await sessions.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function jsonError(res: http.ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }

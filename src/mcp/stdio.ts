@@ -3,12 +3,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { HeadlessUI, ZotHost, type HostOptions } from '../host/index.js';
 import { createBridgeServer, hostSource } from './bridge.js';
 
-export async function runMcpStdio(options: HostOptions): Promise<number> {
-  // stdout carries MCP; everything human goes to stderr.
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+/** `log` gets every human line; stdout carries MCP, so it must not write there. */
+export async function runMcpStdio(options: HostOptions, log: (line: string) => void): Promise<number> {
   const host = new ZotHost({ ...options, ui: new HeadlessUI(log) });
   host.onLog((e) => e.kind === 'host' && log(`[${e.extension}] ${e.line}`));
-  const { server, dispose } = createBridgeServer(hostSource(host));
+  const { server, dispose } = createBridgeServer(hostSource(host), log);
   void host.start();
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -1,3 +1,5 @@
+export * from './bounds.js';
 export * from './frames.js';
 export * from './lineSplitter.js';
+export * from './text.js';
 export * from './validate.js';

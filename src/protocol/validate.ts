@@ -3,7 +3,9 @@
  * `FrameProblem` naming what is wrong; nothing here throws, so one bad line
  * never stops the stream.
  */
-import type { FrameFromExt, FrameFromExtType } from './frames.js';
+import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, deeperThan } from './bounds.js';
+import type { FrameFromExt, FrameFromExtType, JsonObject } from './frames.js';
+import { singleLine } from './text.js';
 
 export type ParseResult =
   | { ok: true; frame: FrameFromExt }
@@ -77,7 +79,12 @@ export function validateFrame(value: unknown, text?: string): ParseResult {
   if (type === undefined) return { ok: false, problem: 'frame has no "type"', ...(id !== undefined && { id }) };
   if (typeof type !== 'string') return { ok: false, problem: `frame "type" must be a string, got ${describe(type)}` };
   const fields = FIELDS.get(type);
-  if (!fields) return { ok: false, problem: `unknown frame type "${type}"`, type, ...(id !== undefined && { id }) };
+  if (!fields) return { ok: false, problem: `unknown frame type "${preview(type, 64)}"`, type, ...(id !== undefined && { id }) };
+  // Before anything looks inside: deeper values break the JSON engines downstream.
+  if (deeperThan(obj, MAX_JSON_DEPTH)) {
+    const what = type === 'register_tool' && typeof obj.name === 'string' ? ` (tool "${preview(obj.name, 64)}" not registered)` : '';
+    return fail(type, id, `nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; dropped${what}`);
+  }
 
   for (let i = 0; i < fields.length; i++) {
     const [field, kind, required] = fields[i]!;
@@ -140,7 +147,29 @@ function describe(v: unknown): string {
 
 /** A short, single-line preview of offending input for diagnostics. */
 export function preview(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const flat = singleLine(text.length > max * 2 ? text.slice(0, max * 2) : text);
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
+}
+
+export type SchemaResult = { ok: true; schema: JsonObject } | { ok: false; problem: string };
+
+/**
+ * A tool's `schema` as registered: a JSON Schema object, or (older
+ * extensions) the same as a JSON string. Bounded in depth like a frame, since
+ * a string schema is parsed here rather than by the frame reader.
+ */
+export function readToolSchema(raw: unknown): SchemaResult {
+  let schema: unknown = raw ?? { type: 'object', properties: {} };
+  if (typeof schema === 'string') {
+    try {
+      schema = JSON.parse(schema);
+    } catch {
+      return { ok: false, problem: 'its schema is not valid JSON' };
+    }
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return { ok: false, problem: 'its schema must be a JSON Schema object' };
+  }
+  if (deeperThan(schema, MAX_VALUE_DEPTH)) return { ok: false, problem: `its schema is nested deeper than ${MAX_VALUE_DEPTH} levels` };
+  return { ok: true, schema: schema as JsonObject };
 }

@@ -21,7 +21,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
 import { waitFor } from '../helpers.mjs';
-import { extensionVsix, testExtensionVsix } from './vsix.mjs';
+import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -29,11 +29,15 @@ const repoRoot = path.resolve(here, '..', '..');
 const SCREENSHOTS = process.env.ZOT_UPDATE_SCREENSHOTS ? path.join(repoRoot, 'media', 'screenshots') : path.join(os.tmpdir(), 'zot-e2e-screenshots');
 
 let scratch;
+/** The suite reads the UI through the test bundle's API; the real-UI test runs the VSIX users get. */
+let testVsixPaths;
 let vsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-'));
-  vsixPaths = [await extensionVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
+  testVsixPaths = [await testBundleVsix(scratch), fakeLm];
+  vsixPaths = [await extensionVsix(scratch), fakeLm];
 });
 
 after(async () => {
@@ -80,8 +84,8 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
     const s = await stage('agent');
     const results = path.join(s.root, 'results.json');
     const server = await startCodeServer({
-      vsixPaths,
-      env: { ZOT_HOME: s.home, ZOT_TEST_HOOKS: '1', ZOT_E2E_REPO: repoRoot, ZOT_E2E_RESULTS: results },
+      vsixPaths: testVsixPaths,
+      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot, ZOT_E2E_RESULTS: results },
     });
     let run;
     try {

@@ -1,7 +1,7 @@
 // The extension in a real VS Code (code-server + headless Chromium, see
 // /work/shared/VSCODE-TESTING.md), installed from its VSIX as a user has it.
 //
-//   npm run test:e2e        (builds dist/zot-extensions.vsix first)
+//   npm run test:e2e
 //
 // 1. a trusted workspace: the suite test/e2e/vscode/suite/trusted.cjs runs in
 //    the extension host (activation, view, every command action, panels,
@@ -14,9 +14,11 @@
 //    may be left while code-server runs on.
 // After every run no process of the fixtures may be left either.
 //
-// The VSIX is built by `npm run package` in a copy of the project (dist/ is
-// left alone for the tests running beside this file). Set ZOT_E2E_VSIX to
-// test an already built VSIX instead.
+// 1 and 2 install the test bundle's VSIX (`npm run package:test`), whose
+// activate() returns the test API the suites read the UI through; 3 installs
+// the VSIX users get (`npm run package`). Both are built in a copy of the
+// project (dist/ is left alone for the tests running beside this file); set
+// ZOT_E2E_TEST_VSIX and ZOT_E2E_VSIX to test already built ones instead.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,8 +28,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isInside, liveProcesses, openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
-import { extensionVsix } from './vsix.mjs';
-import './vscode/units.mjs';
+import { extensionVsix, testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -38,9 +39,11 @@ const SCREENSHOTS = process.env.ZOT_UPDATE_SCREENSHOTS ? path.join(repoRoot, 'me
 
 let scratch;
 let vsix;
+let testVsix;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-vscode-'));
+  testVsix = await testBundleVsix(scratch);
   vsix = await extensionVsix(scratch);
 });
 
@@ -97,7 +100,6 @@ async function waitForNoProcesses(root, runId, timeoutMs = 10_000) {
 function serverEnv(s, scenario) {
   return {
     ZOT_HOME: s.home,
-    ZOT_TEST_HOOKS: '1',
     ZOT_E2E_SCENARIO: scenario,
     ZOT_E2E_FIXTURES: s.staged,
     ZOT_E2E_RESULTS: path.join(s.root, 'results.json'),
@@ -109,7 +111,7 @@ async function runSuite(t, scenario, trusted) {
   const s = await stage(scenario);
   const started = Date.now();
   // These suites test the QuickPick presentation of panels; agent.test.mjs tests the webview.
-  const server = await startCodeServer({ vsixPaths: [vsix], env: serverEnv(s, scenario), settings: { 'zot.panels.style': 'quickPick' } });
+  const server = await startCodeServer({ vsixPaths: [testVsix], env: serverEnv(s, scenario), settings: { 'zot.panels.style': 'quickPick' } });
   t.diagnostic(`code-server up after ${Date.now() - started} ms`);
   let run;
   try {

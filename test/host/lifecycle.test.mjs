@@ -56,7 +56,7 @@ test('an extension that never says hello fails after the bounded wait and is sto
   const host = await startHost(t, [dir], { timing: { helloTimeoutMs: 400, readyGraceMs: 3000 } });
   const rt = host.get('mute');
   await waitFor('failed', () => rt.state === 'failed');
-  assert.match(rt.error, /did not send hello within 400 ms/);
+  assert.match(rt.error, /did not say hello within 400 ms/);
   await waitFor('process gone', () => rt.pid === undefined);
 });
 
@@ -94,7 +94,7 @@ test('a crash restarts the extension with backoff; past the budget it is failed 
   const host = await startHost(t, [dir], { timing: { restartMax: 2, restartBaseDelayMs: 20 } });
   const rt = host.get('crashy');
   const states = [];
-  host.onDidChangeState((r) => r === rt && states.push(r.state));
+  host.onDidChangeState((c) => c.extension === rt && states.push(lib.stateName(c.new)));
   await waitFor('failed', () => rt.state === 'failed', 8000);
   assert.match(rt.error, /crashed 3 times within 3 min.*not restarting it again/s);
   assert.ok(states.filter((s) => s === 'restarting').length === 2, `restarted twice: ${states.join(' ')}`);
@@ -178,4 +178,34 @@ test('the gate holds extensions back without starting them', async (t) => {
   assert.equal(host.get('withheld').pid, undefined);
   await host.startExtension('withheld');
   assert.equal(host.get('withheld').state, 'ready');
+});
+
+test('a second stop while the ladder waits kills the tree at once', async (t) => {
+  const dir = makeExt(tmpdir(), 'sluggish', { ignoreShutdown: true, ignoreSigterm: true, grandchild: true });
+  const host = await startHost(t, [dir], { timing: { shutdownGraceMs: 5000, killAfterMs: 5000 } });
+  const rt = host.get('sluggish');
+  const pid = rt.pid;
+  const gpid = Number(await waitFor('grandchild pid', () => host.stderrOf('sluggish').find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
+  const started = Date.now();
+  const first = host.stopExtension('sluggish');
+  await waitFor('stopping', () => rt.state === 'stopping');
+  await new Promise((r) => setTimeout(r, 100));
+  await Promise.all([host.stopExtension('sluggish'), first]);
+  assert.ok(Date.now() - started < 3000, `forced well before the 5 s grace (${Date.now() - started} ms)`);
+  assert.equal(rt.state, 'stopped');
+  assert.equal(alive(pid), false);
+  assert.equal(alive(gpid), false);
+  assert.match(fs.readFileSync(rt.logPath, 'utf8'), /stopped again: killing its process tree now/);
+});
+
+test('every state change is one transition with its old and new state; the launch lives in the state', async (t) => {
+  const dir = makeExt(tmpdir(), 'moves', { crashAfterMs: 300 });
+  const host = await startHost(t, [dir], { noStart: true, timing: { restartMax: 1, restartBaseDelayMs: 20 } });
+  const seen = [];
+  host.onDidChangeState((c) => c.extension.name === 'moves' && seen.push([c.old.kind, c.new.kind, c.new.readiness ?? c.new.reason ?? '']));
+  await host.start();
+  await waitFor('failed after its one restart', () => host.get('moves').status.kind === 'failed', 5000);
+  for (let i = 1; i < seen.length; i++) assert.equal(seen[i][0], seen[i - 1][1], `chained: ${JSON.stringify(seen)}`);
+  assert.deepEqual(seen.map((s) => s[1]), ['stopped', 'starting', 'running', 'running', 'restarting', 'starting', 'running', 'running', 'failed'].slice(0, seen.length));
+  assert.match(host.get('moves').error, /crashed 2 times/);
 });

@@ -23,10 +23,10 @@ test('ask_user: the spontaneous open_panel is bound to its call; keys choose; th
   assert.equal(opened.title, 'Which database?');
   assert.equal(opened.forToolCall, true);
   assert.deepEqual(opened.lines, ['› Postgres', '  SQLite']);
-  host.panelKey(opened.key, 'down');
+  ui.panel(opened.uid).key('down');
   await waitFor('render', () => ui.of('renderPanel').length === 1);
   assert.deepEqual(ui.of('renderPanel')[0].args[1].lines, ['  Postgres', '› SQLite']);
-  host.panelKey(opened.key, 'enter');
+  ui.panel(opened.uid).key('enter');
   const o = await call;
   assert.equal(o.outcome, 'completed');
   assert.equal(o.content[0].text, 'User chose: SQLite');
@@ -39,7 +39,7 @@ test('ask_user: dismissing the panel cancels the call; the extension gets tool_c
   const host = await startHost(t, [sample('ask-user')], { ui });
   const call = host.invokeTool('ask_user', { question: 'Sure?', choices: ['yes', 'no'] });
   const [key] = (await waitFor('panel', () => ui.of('openPanel')[0])).args;
-  host.panelClosedByUser(key);
+  ui.panel(key).dismiss();
   const o = await call;
   assert.equal(o.outcome, 'canceled');
   assert.equal(o.message, 'canceled; the extension was told to stop');
@@ -58,8 +58,8 @@ test('ask_user: Stop elsewhere closes the panel in the UI; concurrent questions 
   assert.notEqual(p1.id, p2.id);
   src.cancel();
   assert.equal((await first).outcome, 'canceled');
-  await waitFor('first panel closed', () => ui.of('closePanel').some((c) => c.args[0] === p1.key));
-  host.panelKey(p2.key, 'enter');
+  await waitFor('first panel closed', () => ui.of('closePanel').some((c) => c.args[0] === p1.uid));
+  ui.panel(p2.uid).key('enter');
   assert.equal((await second).content[0].text, 'User chose: b');
 });
 
@@ -75,7 +75,7 @@ test('todo: data lives in data_dir, adds are notified as success, the panel togg
   await host.runCommand('todo', '');
   const [key, panel] = ui.of('openPanel')[0].args;
   assert.equal(panel.id, 'todos-main');
-  host.panelKey(key, 'rune', 'x');
+  ui.panel(key).key('rune', 'x');
   await waitFor('toggled', () => ui.of('renderPanel').length >= 1);
   const listed = await host.invokeTool('todo_list', {});
   assert.equal(listed.outcome, 'completed');

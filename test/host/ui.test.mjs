@@ -56,13 +56,14 @@ test('panels: keys, sizes and closes reach the extension; renders and its own cl
   const host = await startHost(t, [dir], { ui });
   await host.runCommand('open', '');
   const key = ui.of('openPanel')[0].args[0];
-  host.panelResize(key, 80.7, 24);
-  host.panelKey(key, 'down');
-  host.panelKey(key, 'rune', 'x');
+  const handle = ui.panel(key);
+  handle.resize(80.7, 24);
+  handle.key('down');
+  handle.key('rune', 'x');
   await waitFor('renders', () => ui.of('renderPanel').length === 2);
   assert.deepEqual(ui.of('renderPanel').map((c) => c.args[1].lines), [['key down'], ['key rune x']]);
   assert.equal(ui.of('renderPanel')[1].args[1].title, 'P', 'fields not in the render stay');
-  host.panelClosedByUser(key);
+  handle.dismiss();
   await waitFor('panel_close', () => host.received('pan', 'panel_close').length === 1);
   assert.deepEqual(host.received('pan').filter((f) => f.type.startsWith('panel_')), [
     { type: 'panel_resize', panel_id: 'p1', width: 80, height: 24 },
@@ -87,7 +88,7 @@ test('a panel opened during an interactive call is bound to it: dismissing it ca
   await host.openPanel(host.get('asker'), { id: 'q', title: 'Pick', lines: ['› yes', '  no'], tool_call_id: frame.id });
   const panel = ui.of('openPanel')[0].args[1];
   assert.equal(panel.forToolCall, true);
-  host.panelClosedByUser(panel.key);
+  ui.panel(panel.uid).dismiss();
   const o = await call;
   assert.equal(o.outcome, 'canceled');
   await waitFor('tool_cancel', () => host.received('asker', 'tool_cancel').some((f) => f.id === frame.id));

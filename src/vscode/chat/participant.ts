@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import type { ToolOutcome, ZotHost } from '../../host/index.js';
-import type { CommandResponseFromExt } from '../../protocol/index.js';
 import { chatToolName, describeOutcome, toResultParts } from './toolResults.js';
 
 export const PARTICIPANT_ID = 'zot.chat';
@@ -14,8 +13,6 @@ export const PARTICIPANT_ID = 'zot.chat';
 export interface ChatDeps {
   host(): ZotHost;
   maxSteps(): number;
-  /** Carries out a command response's non-chat actions (insert, open_panel). */
-  applyInEditor(extension: string, response: CommandResponseFromExt): Promise<void>;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
@@ -76,32 +73,24 @@ async function handleRequest(
       return done('unknown_command');
     }
     const o = await host.invokeCommand(name, args, { token });
-    if (o.outcome !== 'completed' || !o.response) {
+    if (o.outcome !== 'completed') {
       stream.markdown(`\`/${cmd.name}\` ${o.outcome.replace('_', ' ')}: ${o.message}`);
       return done(o.outcome);
     }
-    const r = o.response;
-    if (r.error) {
-      stream.markdown(`**/${cmd.name} failed:** ${r.error}`);
-      return done('command_error');
+    // Chat renders errors, prompts and displays itself; insert and open_panel go to the editor.
+    const action = await host.applyCommandResponse(o.extension, o.response, {
+      error: (m) => void stream.markdown(`**/${cmd.name} failed:** ${m}`),
+      prompt: (text) => {
+        prompt = text;
+        stream.markdown(`*/${cmd.name}* asks the model:\n\n> ${text.replace(/\n/g, '\n> ')}\n\n`);
+      },
+      display: (text) => void stream.markdown(text),
+    });
+    if (action === 'error') return done('command_error');
+    if (action === 'insert' || action === 'open_panel') {
+      stream.markdown(action === 'insert' ? `Inserted the text from \`/${cmd.name}\` into the editor.` : `Opened the panel of \`/${cmd.name}\`.`);
     }
-    switch (r.action) {
-      case 'prompt':
-        if (!r.prompt) return done('noop');
-        prompt = r.prompt;
-        stream.markdown(`*/${cmd.name}* asks the model:\n\n> ${r.prompt.replace(/\n/g, '\n> ')}\n\n`);
-        break;
-      case 'display':
-        stream.markdown(r.display ?? '');
-        return done('display');
-      case 'insert':
-      case 'open_panel':
-        await deps.applyInEditor(cmd.extension, r);
-        stream.markdown(r.action === 'insert' ? `Inserted the text from \`/${cmd.name}\` into the editor.` : `Opened the panel of \`/${cmd.name}\`.`);
-        return done(r.action);
-      default:
-        return done('noop');
-    }
+    if (action !== 'prompt') return done(action);
   }
   return runModelLoop(deps, host, request, chatContext, prompt, stream, token);
 }
@@ -247,7 +236,7 @@ function helpText(host: ZotHost): string {
   for (const c of cmds) lines.push(`- \`/${c.name}\`${c.description ? ` — ${c.description}` : ''} *(${c.extension})*`);
   lines.push('', tools.length ? '**Tools** the model can call:' : 'No zot extension provides tools right now.');
   for (const t of tools) lines.push(`- \`${t.name}\`${t.interactive ? ' (asks you)' : ''}${t.description ? ` — ${t.description}` : ''} *(${t.extension})*`);
-  const failed = host.extensions.filter((e) => e.state === 'failed' || e.state === 'held');
+  const failed = host.extensions.filter((e) => e.status.kind === 'failed' || e.status.kind === 'held');
   if (failed.length) {
     lines.push('', '**Not running:**');
     for (const e of failed) lines.push(`- ${e.name}: ${e.error ?? e.state}`);

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
-const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+const { activated, exec, testApi, waitState } = require('../vscode/suite/helpers.cjs');
 
 const HOME = process.env.ZOT_HOME;
 const REPO = process.env.ZOT_E2E_REPO;
@@ -79,11 +79,11 @@ test('Stop while a tool hangs ends the turn, and the extension receives tool_can
 test('Stop while an interactive tool waits on its panel closes the panel and cancels the call', async () => {
   await chat('CALL ask {"choices":["red","green"]}', 1);
   const call = await waitFor('the ask call delivered', () => frames('ask', 'tool_call').at(-1));
-  const panels = await waitFor('its panel', async () => (await exec('zot._test.panels')).find((p) => p.id === `ask-${call.id}`));
+  const panels = await waitFor('its panel', async () => (await testApi().panels()).find((p) => p.id === `ask-${call.id}`));
   assert.deepEqual(panels.lines, ['› red', '  green']);
   await exec('workbench.action.chat.cancel');
   await waitFor('tool_cancel', () => frames('ask', 'tool_cancel').some((f) => f.id === call.id), 15_000);
-  await waitFor('the panel is gone', async () => !(await exec('zot._test.panels')).some((p) => p.id === `ask-${call.id}`), 15_000);
+  await waitFor('the panel is gone', async () => !(await testApi().panels()).some((p) => p.id === `ask-${call.id}`), 15_000);
 });
 
 test('an assistant_message interceptor replaces the text the user sees; the model keeps its own in the history', async () => {
@@ -96,7 +96,7 @@ test('an assistant_message interceptor replaces the text the user sees; the mode
 });
 
 test('the MCP server definition is listed, refuses a request without its token, and an MCP client reaches a zot tool with cancellation', async () => {
-  const [def] = await exec('zot._test.mcpDefinitions');
+  const [def] = await testApi().mcpDefinitions();
   assert.equal(def.label, 'Zot extensions');
   assert.match(def.uri, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   assert.match(def.headers.Authorization, /^Bearer \S{40,}$/);

@@ -1,5 +1,6 @@
 // What the suites share: reading back the extension's state through its test
-// hooks (registered because the server sets ZOT_TEST_HOOKS=1).
+// API, the exports of the test bundle (the VSIX of `npm run package:test`;
+// the shipped one returns nothing from activate()).
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
 const { waitFor } = require('./runner.cjs');
@@ -7,10 +8,18 @@ const { waitFor } = require('./runner.cjs');
 const EXTENSION_ID = 'zot-host.zot-extensions';
 
 const exec = (command, ...args) => vscode.commands.executeCommand(command, ...args);
-const snapshot = () => exec('zot._test.snapshot');
-const trace = (clear = false) => exec('zot._test.trace', { clear });
-const logs = () => exec('zot._test.logs');
-const states = (name) => exec('zot._test.states', name);
+
+/** The test API (src/vscode/testing/testApi.ts) of the active extension. */
+function testApi() {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext?.isActive) throw new Error(`${EXTENSION_ID} is not active yet`);
+  if (typeof ext.exports?.snapshot !== 'function') throw new Error(`${EXTENSION_ID} returned no test API: is the test bundle installed (npm run package:test)?`);
+  return ext.exports;
+}
+const snapshot = async () => testApi().snapshot();
+const trace = async (clear = false) => testApi().trace({ clear });
+const logs = async () => testApi().logs();
+const states = async (name) => testApi().states(name);
 
 async function extension(name) {
   return (await snapshot()).extensions.find((e) => e.name === name);
@@ -50,4 +59,4 @@ function waitEvents(kind, filter = () => true, timeoutMs = 20_000) {
   }, timeoutMs);
 }
 
-module.exports = { waitEvents, EXTENSION_ID, exec, snapshot, trace, logs, states, extension, waitState, treeItem, activated, events, waitFor };
+module.exports = { waitEvents, EXTENSION_ID, exec, testApi, snapshot, trace, logs, states, extension, waitState, treeItem, activated, events, waitFor };

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, waitFor } = require('./runner.cjs');
-const { waitEvents, exec, snapshot, trace, logs, states, extension, waitState, treeItem, activated, events } = require('./helpers.cjs');
+const { waitEvents, exec, testApi, snapshot, trace, logs, states, extension, waitState, treeItem, activated, events } = require('./helpers.cjs');
 
 const workspaceDir = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
 const run = (name, args = '') => exec('zot.runCommand', name, args);
@@ -30,7 +30,7 @@ test('global extensions start; workspace ones wait for permission', async () => 
   const ws = await waitState('wsext', 'held');
   assert.equal(ws.source, 'explicit');
   const asked = await waitFor('both questions', async () => {
-    const q = await exec('zot._test.pendingConsent');
+    const q = await testApi().pendingConsent();
     return q.includes('local') && q.includes('wsext') && q;
   });
   assert.deepEqual([...asked].sort(), ['local', 'wsext']);
@@ -152,7 +152,7 @@ test('open_panel: a QuickPick whose keys reach the extension', async () => {
   await trace(true);
   await run('say-panel');
   const [p] = await waitFor('the panel', async () => {
-    const panels = await exec('zot._test.panels');
+    const panels = await testApi().panels();
     return panels.length === 1 && panels[0].visible && panels;
   });
   assert.equal(p.title, 'Fixture picker');
@@ -164,24 +164,24 @@ test('open_panel: a QuickPick whose keys reach the extension', async () => {
   await exec('quickInput.next').catch(() => exec('workbench.action.quickOpenSelectNext'));
   await waitFor('"down" to reach the extension', async () => (await channel('Zot: actions')).some((l) => l.includes('panel key down')));
   const rendered = await waitFor('the re-render', async () => {
-    const [q] = await exec('zot._test.panels');
+    const [q] = await testApi().panels();
     return q?.lines[1] === '› two' && q;
   });
   assert.equal(rendered.active, 1);
 
   await exec('quickInput.accept').catch(() => exec('workbench.action.acceptSelectedQuickOpenItem'));
-  await waitFor('the panel to close', async () => (await exec('zot._test.panels')).length === 0);
+  await waitFor('the panel to close', async () => (await testApi().panels()).length === 0);
   const [note] = await waitEvents('notify', (e) => e.message === 'picked two');
   assert.equal(note.shownAs, 'status');
   assert.ok((await events('panel-close')).some((e) => e.by === 'extension'));
 
   // Escape: the user closes it; the extension is told.
   await run('say-panel');
-  await waitFor('the panel again', async () => (await exec('zot._test.panels')).length === 1);
+  await waitFor('the panel again', async () => (await testApi().panels()).length === 1);
   await exec('workbench.action.closeQuickOpen');
   await waitFor('panel_close to reach the extension', async () => (await channel('Zot: actions')).some((l) => l.includes('panel closed by host')));
   assert.ok((await events('panel-close')).some((e) => e.by === 'user'));
-  assert.deepEqual(await exec('zot._test.panels'), []);
+  assert.deepEqual(await testApi().panels(), []);
 });
 
 test('notes: info in the status bar, cleared by clear_notes', async () => {
@@ -289,11 +289,11 @@ test('consent: a changed executable asks again', async () => {
   const local = await waitState('local', 'held');
   assert.match(local.error, /changed since you allowed it/);
   await waitEvents('consent-asked', (e) => e.extension === 'local');
-  assert.ok((await exec('zot._test.pendingConsent')).includes('local'));
+  assert.ok((await testApi().pendingConsent()).includes('local'));
 });
 
 test("consent: Don't Allow keeps it held without asking again", async () => {
-  assert.equal(await exec('zot._test.answerConsent', 'local', "Don't Allow"), true);
+  assert.equal(await testApi().answerConsent('local', "Don't Allow"), true);
   await waitFor('the refusal', async () => /Don't Allow/.test((await extension('local')).error ?? ''));
   await trace(true);
   await exec('zot.reload');
@@ -308,8 +308,8 @@ test("consent: Don't Allow keeps it held without asking again", async () => {
 
 test('consent: the notification answer Allow starts it', async () => {
   await waitState('wsext', 'held');
-  assert.ok((await exec('zot._test.pendingConsent')).includes('wsext'));
-  assert.equal(await exec('zot._test.answerConsent', 'wsext', 'Allow'), true);
+  assert.ok((await testApi().pendingConsent()).includes('wsext'));
+  assert.equal(await testApi().answerConsent('wsext', 'Allow'), true);
   await waitState('wsext', 'ready');
   await waitFor('the badge to go', async () => (await snapshot()).viewBadge === null);
   await waitFor('the status bar', async () => (await snapshot()).statusBar === '$(plug) Zot 4');
@@ -361,13 +361,13 @@ test('install samples: todo and ask-user, working', async () => {
   assert.equal(n.shownAs, 'status');
   await run('todo');
   const [p] = await waitFor('the todo panel', async () => {
-    const panels = await exec('zot._test.panels');
+    const panels = await testApi().panels();
     return panels.length === 1 && panels;
   });
   assert.match(p.title, /Todos/);
   assert.ok(p.lines.some((l) => l.includes('buy milk')), p.lines.join('\n'));
   await exec('workbench.action.closeQuickOpen');
-  await waitFor('the panel to close', async () => (await exec('zot._test.panels')).length === 0);
+  await waitFor('the panel to close', async () => (await testApi().panels()).length === 0);
   const second = await exec('zot.installSamples');
   assert.deepEqual(second.installed, []);
   assert.deepEqual(second.skipped, shipped);

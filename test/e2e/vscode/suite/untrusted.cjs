@@ -3,7 +3,7 @@
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
 const { test, waitFor } = require('./runner.cjs');
-const { exec, snapshot, logs, extension, waitState, treeItem, activated, events } = require('./helpers.cjs');
+const { exec, testApi, snapshot, logs, extension, waitState, treeItem, activated, events } = require('./helpers.cjs');
 
 test('activates in Restricted Mode', async () => {
   await activated();
@@ -30,7 +30,7 @@ test('global extensions run; workspace ones are held as untrusted', async () => 
 });
 
 test('nobody is asked, and Allow is refused', async () => {
-  assert.deepEqual(await exec('zot._test.pendingConsent'), []);
+  assert.deepEqual(await testApi().pendingConsent(), []);
   assert.deepEqual(await events('consent-asked'), []);
   assert.equal(await exec('zot.allowExtension', 'local'), false);
   await exec('zot.startExtension', 'local');

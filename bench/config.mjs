@@ -1,0 +1,47 @@
+// The bench's settings: where things are, its command line, and the counts
+// (reduced by --quick). Every module reads them from here.
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BENCH = path.join(ROOT, 'bench');
+export const ECHO_DIR = path.join(BENCH, 'fixtures', 'zot-echo');
+export const JSONRPC_PEER = path.join(BENCH, 'fixtures', 'jsonrpc-peer.cjs');
+export const MCP_PEER = path.join(BENCH, 'fixtures', 'mcp-peer.mjs');
+/** The entry point, which the memory part runs again in a fresh process. */
+export const RUN = path.join(BENCH, 'run.mjs');
+
+// ---- arguments ----
+
+export const argv = process.argv.slice(2);
+export const flag = (name) => argv.includes(name);
+export const value = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : undefined;
+};
+export const QUICK = flag('--quick');
+export const STRICT = flag('--strict');
+export const JSON_OUT = value('--json');
+export const PART = value('--part');
+/** Another build of the host library, for comparing a change (default: dist/host.js). */
+export const HOST_LIB = path.resolve(value('--host-lib') ?? path.join(ROOT, 'dist', 'host.js'));
+/** Only these sections: roundtrip,throughput,cancel,big,startup,memory,bundle (the others are null). */
+export const ONLY = value('--only')?.split(',');
+export const want = (section) => !ONLY || ONLY.includes(section);
+
+export const N = {
+  WARM: QUICK ? 500 : 2_000,
+  RT_CALLS: QUICK ? 2_000 : 20_000,
+  ROUNDS_RT: 3,
+  TP_CALLS: QUICK ? 5_000 : 30_000,
+  ROUNDS_TP: 3,
+  BLOCKS: 10,
+  CANCEL_CALLS: QUICK ? 200 : 1_000,
+  CANCEL_WARM: 50,
+  STARTUP_REPS: QUICK ? 3 : 5,
+  BIG_REPS: QUICK ? 6 : 15,
+  WARM_MEM: QUICK ? 20_000 : 100_000,
+  MEM_CALLS: QUICK ? 20_000 : 100_000,
+  WIDTH: 64,
+};
+export const TEXT = 'hello from the benchmark';

@@ -1,0 +1,215 @@
+// One run of every section, in order, each one's figures into `out` (the
+// headline figures) and `extra` (the detail), each failure into `reasons`.
+import { N, JSON_OUT, want } from './config.mjs';
+import { openFloorPeer, openHostPeer, openJsonrpcPeer, openMcpPeer } from './peers.mjs';
+import { activateMs, bundleSize, vsixSize } from './measure/artifacts.mjs';
+import { bigFrame } from './measure/bigFrame.mjs';
+import { cancelViaFloor, cancelViaHost, inFlight, rounds, sequential } from './measure/calls.mjs';
+import { runMemoryChild } from './measure/memory.mjs';
+import { makeHome, startupFloor, startupHost } from './measure/startup.mjs';
+import { evaluate, printTable, writeJson } from './report.mjs';
+import { gc, median, now, round, scratch } from './util.mjs';
+
+/** Runs the bench; resolves to 1 when a bar fails, else 0. */
+export async function main() {
+  const t00 = now();
+  const reasons = {};
+  const failed = (key, err) => {
+    reasons[key] = err instanceof Error ? err.message : String(err);
+    console.error(`! ${key}: ${reasons[key]}`);
+  };
+  const progress = (s) => process.stderr.write(`… ${s} (${((now() - t00) / 1000).toFixed(0)} s)\n`);
+
+  const out = {
+    roundtrip_us: { host: null, floor: null, jsonrpc: null, mcp: null },
+    throughput_64: { host: null, floor: null, jsonrpc: null, mcp: null },
+    cancel_ms: { p50: null, p99: null },
+    startup_ms: { one: null, twenty: null },
+    big_frame_ms: { host: null, json_parse: null },
+    rss_growth_mb: null,
+    idle_extension_kb: null,
+    bundle_kb: null,
+    vsix_kb: null,
+    activate_ms: null,
+  };
+  const extra = {};
+
+  // Peers.
+  progress('starting the four peers');
+  const peers = [];
+  const steady = want('roundtrip') || want('throughput');
+  for (const [name, open] of [['host', openHostPeer], ['floor', openFloorPeer], ['jsonrpc', openJsonrpcPeer], ['mcp', openMcpPeer]]) {
+    if (!steady && (name === 'jsonrpc' || name === 'mcp')) continue;
+    if (!steady && !want('cancel') && !want('big')) continue;
+    try {
+      peers.push(await open());
+    } catch (err) {
+      failed(`peer ${name}`, err);
+    }
+  }
+  const hp = peers.find((p) => p.name === 'host');
+  const fp = peers.find((p) => p.name === 'floor');
+
+  // 1. Sequential round trip.
+  if (want('roundtrip')) try {
+    progress(`warm-up, ${N.WARM} calls per peer`);
+    for (const p of peers) {
+      await sequential(p, N.WARM);
+      await inFlight(p, N.WARM, N.WIDTH);
+    }
+    progress(`round trip: ${N.ROUNDS_RT} rounds of ${N.RT_CALLS} sequential calls per peer, interleaved in blocks of ${N.RT_CALLS / N.BLOCKS}`);
+    const rt = await rounds(peers, N.ROUNDS_RT, N.RT_CALLS, N.BLOCKS, (p, n) => sequential(p, n));
+    const us = (x) => (x.ms * 1000) / x.calls;
+    for (const [name, xs] of Object.entries(rt)) out.roundtrip_us[name] = round(Math.min(...xs.map(us)), 1);
+    extra.roundtrip_rounds_us = Object.fromEntries(Object.entries(rt).map(([k, xs]) => [k, xs.map((x) => round(us(x), 1))]));
+    extra.roundtrip_median_us = Object.fromEntries(Object.entries(rt).map(([k, xs]) => [k, round(median(xs.map(us)), 1)]));
+    extra.roundtrip_cpu_us = Object.fromEntries(Object.entries(rt).map(([k, xs]) => [k, round(median(xs.map((x) => x.cpuUs / x.calls)), 1)]));
+  } catch (err) {
+    failed('roundtrip_us', err);
+  }
+
+  // 2. Throughput, 64 in flight.
+  if (want('throughput')) try {
+    progress(`throughput: ${N.ROUNDS_TP} rounds of ${N.TP_CALLS} calls per peer, ${N.WIDTH} in flight, interleaved in blocks of ${N.TP_CALLS / N.BLOCKS}`);
+    const tp = await rounds(peers, N.ROUNDS_TP, N.TP_CALLS, N.BLOCKS, (p, n) => inFlight(p, n, N.WIDTH));
+    const rate = (x) => x.calls / (x.ms / 1000);
+    for (const [name, xs] of Object.entries(tp)) out.throughput_64[name] = Math.round(Math.max(...xs.map(rate)));
+    extra.throughput_rounds = Object.fromEntries(Object.entries(tp).map(([k, xs]) => [k, xs.map((x) => Math.round(rate(x)))]));
+    extra.throughput_median = Object.fromEntries(Object.entries(tp).map(([k, xs]) => [k, Math.round(median(xs.map(rate)))]));
+    extra.throughput_cpu_us = Object.fromEntries(Object.entries(tp).map(([k, xs]) => [k, round(median(xs.map((x) => x.cpuUs / x.calls)), 2)]));
+  } catch (err) {
+    failed('throughput_64', err);
+  }
+  if (!steady) reasons.roundtrip_throughput = 'not run (--only)';
+  else for (const k of ['host', 'floor', 'jsonrpc', 'mcp']) {
+    if (!peers.some((p) => p.name === k)) reasons[`roundtrip/throughput ${k}`] ??= `the ${k} peer did not start`;
+  }
+
+  // 3. Cancel latency.
+  if (!want('cancel')) reasons.cancel_ms = 'not run (--only)';
+  else if (hp) {
+    try {
+      progress(`cancel latency: ${N.CANCEL_CALLS} calls through the host, then as many on the floor`);
+      const c = await cancelViaHost(hp, N.CANCEL_CALLS, N.CANCEL_WARM);
+      if (c.missing) reasons.cancel_ms = `${c.missing} tool_cancel frames never reached the extension`;
+      if ((c.outcomes.canceled ?? 0) !== N.CANCEL_CALLS + N.CANCEL_WARM) reasons.cancel_outcomes = `outcomes: ${JSON.stringify(c.outcomes)}`;
+      out.cancel_ms = { p50: round(c.p50, 3), p99: round(c.p99, 3) };
+      extra.cancel = { max_ms: round(c.max, 3), n: c.n, missing: c.missing, outcomes: c.outcomes };
+      if (fp) {
+        const f = await cancelViaFloor(fp, N.CANCEL_CALLS, N.CANCEL_WARM);
+        extra.cancel_floor_ms = { p50: round(f.p50, 3), p99: round(f.p99, 3), max: round(f.max, 3), missing: f.missing };
+      }
+    } catch (err) {
+      failed('cancel_ms', err);
+    }
+  } else reasons.cancel_ms = 'the host peer did not start';
+
+  // 5. The 4 MiB frame (before startup, while the host peer is up).
+  if (!want('big')) reasons.big_frame_ms = 'not run (--only)';
+  else if (hp) {
+    try {
+      progress(`4 MiB frame: ${N.BIG_REPS} repetitions, host and JSON.parse alternating`);
+      const b = await bigFrame(hp, N.BIG_REPS, out.roundtrip_us.host);
+      out.big_frame_ms = { host: round(b.host, 2), json_parse: round(b.json_parse, 2) };
+      extra.big_frame = {
+        decode_ms: round(b.decode_ms, 2),
+        call_to_outcome_ms: round(b.call_to_outcome_ms, 2),
+        call_to_outcome_minus_tiny_ms: round(b.call_to_outcome_minus_tiny_ms, 2),
+        frame_bytes: b.frame_bytes,
+        chunks: b.chunks,
+      };
+    } catch (err) {
+      failed('big_frame_ms', err);
+    }
+  } else reasons.big_frame_ms = 'the host peer did not start';
+
+  // Close the peers before the startup figures, so they do not compete.
+  for (const p of peers) {
+    try {
+      await p.close();
+    } catch (err) {
+      failed(`closing ${p.name}`, err);
+    }
+  }
+
+  // 4. Startup.
+  if (want('startup')) try {
+    progress(`startup: ${N.STARTUP_REPS} repetitions of 1 and of 20 extensions, host and floor`);
+    const one = makeHome(1);
+    const twenty = makeHome(20);
+    const project = scratch('project');
+    const s = { one: [], twenty: [], floor_one: [], floor_twenty: [] };
+    // One warm-up of each (disk caches), then alternate.
+    await startupHost(one, 1, project);
+    await startupFloor(twenty);
+    for (let i = 0; i < N.STARTUP_REPS; i++) {
+      const order = i % 2 ? ['twenty', 'one'] : ['one', 'twenty'];
+      for (const k of order) {
+        gc();
+        s[k].push(await startupHost(k === 'one' ? one : twenty, k === 'one' ? 1 : 20, project));
+        gc();
+        s[`floor_${k}`].push(await startupFloor(k === 'one' ? one : twenty));
+      }
+    }
+    out.startup_ms = { one: round(median(s.one), 1), twenty: round(median(s.twenty), 1) };
+    extra.startup = {
+      ratio: round(median(s.twenty) / median(s.one), 2),
+      floor_one_ms: round(median(s.floor_one), 1),
+      floor_twenty_ms: round(median(s.floor_twenty), 1),
+      floor_ratio: round(median(s.floor_twenty) / median(s.floor_one), 2),
+      samples_ms: Object.fromEntries(Object.entries(s).map(([k, xs]) => [k, xs.map((x) => round(x, 1))])),
+    };
+  } catch (err) {
+    failed('startup_ms', err);
+  }
+
+  // 6. Memory, in a clean process.
+  if (want('memory')) try {
+    progress(`memory: ${N.WARM_MEM} + ${N.MEM_CALLS} calls in a fresh process, host and floor`);
+    const m = runMemoryChild('host');
+    out.rss_growth_mb = round(m.rss_growth_mb, 2);
+    out.idle_extension_kb = m.idle_extension_kb;
+    if (m.idle_extension_kb === null) reasons.idle_extension_kb = 'could not read /proc/<pid>/status';
+    let f = null;
+    try {
+      f = runMemoryChild('floor');
+    } catch (err) {
+      reasons.memory_floor = err.message;
+    }
+    const r1 = (x) => round(x, 1);
+    extra.memory = {
+      rss_fresh_mb: r1(m.rss_fresh_mb), rss_before_mb: r1(m.rss_before_mb), rss_after_mb: r1(m.rss_after_mb),
+      rss_warmup_growth_mb: r1(m.rss_warmup_growth_mb), warmup_calls: m.warmup_calls,
+      heap_growth_mb: round(m.heap_growth_mb, 2), calls: m.calls, extension_rss_after_kb: m.extension_rss_after_kb,
+      floor: f && { rss_growth_mb: round(f.rss_growth_mb, 2), rss_warmup_growth_mb: r1(f.rss_warmup_growth_mb), heap_growth_mb: round(f.heap_growth_mb, 2), idle_extension_kb: f.idle_extension_kb },
+    };
+  } catch (err) {
+    failed('rss_growth_mb', err);
+    reasons.idle_extension_kb = reasons.rss_growth_mb;
+  }
+
+  // 7. Bundle, VSIX, activate().
+  if (want('bundle')) try {
+    progress('production build of dist/extension.js in a temporary copy');
+    out.bundle_kb = round(bundleSize(), 1);
+  } catch (err) {
+    failed('bundle_kb', err);
+  }
+  const vsix = vsixSize();
+  out.vsix_kb = vsix.value === null ? null : round(vsix.value, 1);
+  if (vsix.reason) reasons.vsix_kb = vsix.reason;
+  const act = activateMs();
+  out.activate_ms = act.value === null ? null : round(act.value, 2);
+  if (act.reason) reasons.activate_ms = act.reason;
+
+  // ---- report ----
+  const bars = evaluate(out);
+  printTable(out, extra, reasons);
+  console.log('');
+  for (const b of bars) console.log(`${b.status.padEnd(4)} ${b.name}: ${b.detail}`);
+  const seconds = (now() - t00) / 1000;
+  console.log(`\n(${seconds.toFixed(0)} s; ${bars.filter((b) => b.status === 'FAIL').length} FAIL, ${bars.filter((b) => b.status === 'SKIP').length} SKIP of ${bars.length} bars)`);
+
+  if (JSON_OUT) writeJson(JSON_OUT, out, extra, bars, reasons, seconds);
+  return bars.some((b) => b.status === 'FAIL') ? 1 : 0;
+}

@@ -1,0 +1,99 @@
+// The report: the bars (PASS, FAIL, SKIP), the table, and the JSON document.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { N, QUICK, ROOT } from './config.mjs';
+import { round } from './util.mjs';
+
+/** The bars, from the headline figures. */
+export function evaluate(o) {
+  const bars = [];
+  const bar = (name, ok, detail) => bars.push({ name, status: ok === null ? 'SKIP' : ok ? 'PASS' : 'FAIL', detail });
+  const has = (...xs) => xs.every((x) => x !== null && x !== undefined && Number.isFinite(x));
+  const x = (a, b) => (a / b).toFixed(2);
+  const { roundtrip_us: r, throughput_64: t } = o;
+
+  bar('round trip ≤ 1.15 × floor', has(r.host, r.floor) ? r.host <= 1.15 * r.floor : null,
+    has(r.host, r.floor) ? `host ${r.host} µs, floor ${r.floor} µs: ${x(r.host, r.floor)}×` : 'not measured');
+  bar('round trip < vscode-jsonrpc', has(r.host, r.jsonrpc) ? r.host < r.jsonrpc : null,
+    has(r.host, r.jsonrpc) ? `host ${r.host} µs, jsonrpc ${r.jsonrpc} µs: ${x(r.host, r.jsonrpc)}×` : 'not measured');
+  bar('round trip < MCP SDK', has(r.host, r.mcp) ? r.host < r.mcp : null,
+    has(r.host, r.mcp) ? `host ${r.host} µs, mcp ${r.mcp} µs: ${x(r.host, r.mcp)}×` : 'not measured');
+  bar('64 in flight ≥ 0.5 × floor', has(t.host, t.floor) ? t.host >= 0.5 * t.floor : null,
+    has(t.host, t.floor) ? `host ${t.host}/s, floor ${t.floor}/s: ${x(t.host, t.floor)}×` : 'not measured');
+  bar('64 in flight ≥ 2 × vscode-jsonrpc', has(t.host, t.jsonrpc) ? t.host >= 2 * t.jsonrpc : null,
+    has(t.host, t.jsonrpc) ? `host ${t.host}/s, jsonrpc ${t.jsonrpc}/s: ${x(t.host, t.jsonrpc)}×` : 'not measured');
+  const c = o.cancel_ms;
+  bar('cancel p99 ≤ 2 ms', has(c.p99) ? c.p99 <= 2 : null, has(c.p99) ? `p50 ${c.p50} ms, p99 ${c.p99} ms` : 'not measured');
+  const s = o.startup_ms;
+  bar('startup of 20 ≤ 2 × startup of 1', has(s.one, s.twenty) ? s.twenty <= 2 * s.one : null,
+    has(s.one, s.twenty) ? `one ${s.one} ms, twenty ${s.twenty} ms: ${x(s.twenty, s.one)}×` : 'not measured');
+  const b = o.big_frame_ms;
+  bar('4 MiB frame ≤ 1.5 × JSON.parse', has(b.host, b.json_parse) ? b.host <= 1.5 * b.json_parse : null,
+    has(b.host, b.json_parse) ? `host ${b.host} ms, JSON.parse ${b.json_parse} ms: ${x(b.host, b.json_parse)}×` : 'not measured');
+  bar('RSS growth ≤ 5 MB / 100,000 calls', has(o.rss_growth_mb) ? o.rss_growth_mb <= 5 : null,
+    has(o.rss_growth_mb) ? `${o.rss_growth_mb} MB` : 'not measured');
+  bar('activate() ≤ 25 ms', has(o.activate_ms) ? o.activate_ms <= 25 : null, has(o.activate_ms) ? `${o.activate_ms} ms` : 'not measured');
+  bar('dist/extension.js ≤ 400 KB minified', has(o.bundle_kb) ? o.bundle_kb <= 400 : null, has(o.bundle_kb) ? `${o.bundle_kb} KB` : 'not measured');
+  return bars;
+}
+
+/** The figures as a table, with the reasons for those that are null. */
+export function printTable(o, e, reasons) {
+  const f = (v, d = 1) => (v === null || v === undefined ? 'null' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: 0 }) : String(v));
+  const row = (label, cells) => console.log(label.padEnd(38) + cells.map((c) => String(c).padStart(11)).join(''));
+  console.log(`\nzot host benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}${QUICK ? '  (--quick: reduced counts)' : ''}\n`);
+  row('', ['host', 'floor', 'jsonrpc', 'mcp']);
+  const r = o.roundtrip_us;
+  row(`round trip, µs/call (best of ${N.ROUNDS_RT})`, [f(r.host), f(r.floor), f(r.jsonrpc), f(r.mcp)]);
+  const t = o.throughput_64;
+  const rc = e.roundtrip_cpu_us ?? {};
+  row('  CPU of this process, µs/call (median)', [f(rc.host), f(rc.floor), f(rc.jsonrpc), f(rc.mcp)]);
+  row(`64 in flight, calls/s (best of ${N.ROUNDS_TP})`, [f(t.host, 0), f(t.floor, 0), f(t.jsonrpc, 0), f(t.mcp, 0)]);
+  const tc = e.throughput_cpu_us ?? {};
+  row('  CPU of this process, µs/call (median)', [f(tc.host, 2), f(tc.floor, 2), f(tc.jsonrpc, 2), f(tc.mcp, 2)]);
+  console.log('');
+  const kv = (label, text) => console.log(label.padEnd(38) + text);
+  const cf = e.cancel_floor_ms;
+  kv('cancel → tool_cancel read, ms', `p50 ${f(o.cancel_ms.p50, 3)}   p99 ${f(o.cancel_ms.p99, 3)}   max ${f(e.cancel?.max_ms, 3)}${cf ? `   (floor p50 ${f(cf.p50, 3)}, p99 ${f(cf.p99, 3)})` : ''}`);
+  const st = e.startup;
+  kv('startup (discover+spawn+ready), ms', `one ${f(o.startup_ms.one)}   twenty ${f(o.startup_ms.twenty)}   ratio ${f(st?.ratio, 2)}${st ? `   (floor one ${f(st.floor_one_ms)}, twenty ${f(st.floor_twenty_ms)}, ratio ${f(st.floor_ratio, 2)})` : ''}`);
+  const bf = e.big_frame;
+  kv('4 MiB tool_result, ms', `host ${f(o.big_frame_ms.host, 2)}   JSON.parse ${f(o.big_frame_ms.json_parse, 2)}${bf ? `   (decode ${f(bf.decode_ms, 2)}; call→outcome ${f(bf.call_to_outcome_ms, 2)})` : ''}`);
+  const m = e.memory;
+  kv('memory: RSS growth / 100,000 calls', `${f(o.rss_growth_mb, 2)} MB${m ? ` (${f(m.rss_before_mb)} → ${f(m.rss_after_mb)} MB, heap ${f(m.heap_growth_mb, 2)} MB; first ${f(m.warmup_calls, 0)} calls +${f(m.rss_warmup_growth_mb)} MB${m.floor ? `; floor ${f(m.floor.rss_growth_mb, 2)} MB, first calls +${f(m.floor.rss_warmup_growth_mb)} MB` : ''})` : ''}`);
+  kv('idle extension (VmRSS)', `${f(o.idle_extension_kb, 0)} KB`);
+  kv('dist/extension.js (production)', `${f(o.bundle_kb)} KB;  VSIX ${f(o.vsix_kb)} KB`);
+  kv('activate() in VS Code', `${f(o.activate_ms, 2)} ms`);
+  const rs = Object.entries(reasons);
+  if (rs.length) {
+    console.log('');
+    for (const [k, v] of rs) console.log(`note: ${k}: ${v}`);
+  }
+}
+
+/** Every figure, the bars, the reasons and how the run was made, as JSON into `file`. */
+export function writeJson(file, out, extra, bars, reasons, seconds) {
+  const doc = {
+    ...out,
+    ...extra,
+    bars: bars.map((b) => ({ name: b.name, status: b.status, detail: b.detail })),
+    reasons,
+    meta: {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${process.platform} ${os.release()}`,
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? null,
+      quick: QUICK,
+      counts: N,
+      git: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || null,
+      seconds: round(seconds, 1),
+      method: 'see the comment at the top of bench/run.mjs',
+    },
+  };
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
+  console.log(`figures written to ${file}`);
+}

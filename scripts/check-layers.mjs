@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The layer rule, checked on every import in src (value and type imports,
+// re-exports, `import x = require()`, `require()`, `import()`, `typeof
+// import()` and `/// <reference types>`), run first in `npm run build`:
+//
+//   vscode-only-in-vscode-layer   'vscode' is imported only by src/vscode and
+//                                 src/extension.ts
+//   protocol-is-pure              src/protocol imports neither node: or Node
+//                                 built-ins nor 'vscode', nor any other layer
+//   host-imports-no-front-end     src/host imports no front end: src/vscode,
+//                                 src/extension.ts, the CLI (src/cli.ts,
+//                                 src/cli/) and the MCP server (src/mcp); each
+//                                 of those is a way in for someone using the
+//                                 host, and the host serves them all the same
+//   nothing-imports-vscode-layer  nothing outside the VS Code layer imports it
+//   test-instruments-stay-out     only src/vscode/testing imports
+//                                 src/vscode/testing (the test bundle's code)
+//
+// A specifier computed at run time (`require(name)`) cannot be checked here.
+//
+//   node scripts/check-layers.mjs [project root]
+import { builtinModules } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const NODE_BUILTINS = new Set(builtinModules);
+
+/** The layer of a path relative to the project root (forward slashes), or undefined outside src. */
+export function layerOf(rel) {
+  if (rel === 'src/extension.ts' || rel.startsWith('src/vscode/')) return rel.startsWith('src/vscode/testing/') ? 'vscode-testing' : 'vscode';
+  if (rel.startsWith('src/protocol/')) return 'protocol';
+  if (rel.startsWith('src/host/')) return 'host';
+  if (rel === 'src/cli.ts' || rel.startsWith('src/cli/')) return 'cli';
+  if (rel.startsWith('src/mcp/')) return 'mcp';
+  return rel.startsWith('src/') ? 'other' : undefined;
+}
+
+const FRONT_ENDS = new Set(['vscode', 'vscode-testing', 'cli', 'mcp']);
+const isVscodeLayer = (layer) => layer === 'vscode' || layer === 'vscode-testing';
+const isNodeBuiltin = (spec) => spec.startsWith('node:') || NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0]);
+const isVscodeModule = (spec) => spec === 'vscode' || spec.startsWith('vscode/');
+
+/** Every module specifier a source file names, with its 1-based line. */
+export function importsOf(fileName, text) {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found = [];
+  const add = (node, spec) => found.push({ spec, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+  const literal = (n) => (n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) ? n.text : undefined);
+  const visit = (node) => {
+    let spec;
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) spec = literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) spec = literal(node.moduleReference.expression);
+    else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      if (isImport || isRequire) spec = literal(node.arguments[0]);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) spec = literal(node.argument.literal);
+    if (spec !== undefined) add(node, spec);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  for (const ref of sf.typeReferenceDirectives) found.push({ spec: ref.fileName, line: sf.getLineAndCharacterOfPosition(ref.pos).line + 1 });
+  return found.sort((a, b) => a.line - b.line);
+}
+
+/** Where a relative specifier points, relative to the root; undefined for a package. */
+function targetOf(fromRel, spec) {
+  if (!spec.startsWith('.')) return undefined;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), spec)).replace(/\.js$/, '.ts');
+}
+
+/** The rule an import breaks, with why; undefined when it keeps them all. */
+export function breaks(fromRel, spec) {
+  const from = layerOf(fromRel);
+  const target = targetOf(fromRel, spec);
+  const to = target === undefined ? undefined : layerOf(target);
+  if (isVscodeModule(spec) && !isVscodeLayer(from)) return { rule: 'vscode-only-in-vscode-layer', why: `'${spec}' is imported only by src/vscode and src/extension.ts` };
+  if (from === 'protocol') {
+    if (isNodeBuiltin(spec)) return { rule: 'protocol-is-pure', why: `src/protocol imports no Node built-in ('${spec}')` };
+    if (target !== undefined && to !== 'protocol') return { rule: 'protocol-is-pure', why: `src/protocol imports no other layer (${target})` };
+  }
+  if (from === 'host' && FRONT_ENDS.has(to)) return { rule: 'host-imports-no-front-end', why: `src/host imports no front end (${target} is ${to === 'vscode-testing' ? 'vscode' : to})` };
+  if (to !== undefined && isVscodeLayer(to) && !isVscodeLayer(from)) return { rule: 'nothing-imports-vscode-layer', why: `only the VS Code layer imports ${target}` };
+  if (to === 'vscode-testing' && from !== 'vscode-testing') return { rule: 'test-instruments-stay-out', why: `${target} is test-bundle code; the product never imports it` };
+  return undefined;
+}
+
+function sourceFiles(dir, rootDir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p, rootDir);
+    return /\.(c|m)?tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path.relative(rootDir, p).split(path.sep).join('/')] : [];
+  });
+}
+
+/** Every broken rule in a project, as `file:line: [rule] why` lines. */
+export function checkLayers(rootDir) {
+  const problems = [];
+  for (const rel of sourceFiles(path.join(rootDir, 'src'), rootDir)) {
+    for (const { spec, line } of importsOf(rel, readFileSync(path.join(rootDir, rel), 'utf8'))) {
+      const broken = breaks(rel, spec);
+      if (broken) problems.push(`${rel}:${line}: [${broken.rule}] ${broken.why}`);
+    }
+  }
+  return problems;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  const problems = checkLayers(root);
+  for (const p of problems) console.error(p);
+  if (problems.length) {
+    console.error(`check-layers: ${problems.length} import${problems.length === 1 ? '' : 's'} across a layer boundary (rules: scripts/check-layers.mjs)`);
+    process.exit(1);
+  }
+}

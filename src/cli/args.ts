@@ -1,0 +1,134 @@
+/** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, type HostOptions } from '../host/index.js';
+
+export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
+
+usage:
+  zot-host doctor  [options] [--json]
+  zot-host tool    <name> [<args>] [options] [--json] [--timeout <ms>]
+  zot-host command <name> [<args>...] [options] [--json] [--timeout <ms>]
+  zot-host mcp     [options]           MCP server on stdio
+  zot-host mcp --http [--port <n>] [options]
+                   MCP server over Streamable HTTP on 127.0.0.1; prints
+                   {"url":…,"token":…} and serves until SIGINT or SIGTERM
+
+<args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
+
+options:
+  --cwd <dir>    project directory (default: the current directory)
+  --home <dir>   zot home (default: $ZOT_HOME, else the platform default)
+  --ext <dir>    an extension folder to load explicitly; repeatable; earlier wins
+  --no-discover  load only the --ext folders
+`;
+
+export const VERBS = ['doctor', 'tool', 'command', 'mcp'] as const;
+export type Verb = (typeof VERBS)[number];
+
+/** A mistake in how zot-host was called: exit 2, with the usage. An empty message asks for the usage itself. */
+export class UsageError extends Error {}
+
+export interface Parsed {
+  verb: Verb;
+  positional: string[];
+  json: boolean;
+  timeoutMs?: number;
+  /** mcp --http, and its --port (0: any free port). */
+  httpPort?: number;
+  host: HostOptions;
+}
+
+export function parseArgs(argv: string[]): Parsed {
+  const [verb, ...rest] = argv;
+  if (!verb) throw new UsageError('no command given');
+  if (verb === '-h' || verb === '--help' || verb === 'help') throw new UsageError('');
+  if (!(VERBS as readonly string[]).includes(verb)) throw new UsageError(`unknown command "${verb}"`);
+  const positional: string[] = [];
+  const ext: string[] = [];
+  let cwd = process.cwd();
+  let home: string | undefined;
+  let discover = true;
+  let json = false;
+  let timeoutMs: number | undefined;
+  let http = false;
+  let port: number | undefined;
+  const value = (i: number, flag: string): string => {
+    const v = rest[i + 1];
+    if (v === undefined) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--') { positional.push(...rest.slice(i + 1)); break; }
+    switch (a) {
+      case '--json': json = true; break;
+      case '--no-discover': discover = false; break;
+      case '--cwd': cwd = path.resolve(value(i, a)); i++; break;
+      case '--home': home = path.resolve(value(i, a)); i++; break;
+      case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
+      case '--http': http = true; break;
+      case '--port': {
+        const v = value(i, a);
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${v}"`);
+        port = Number(v);
+        i++;
+        break;
+      }
+      case '--timeout': {
+        const v = value(i, a);
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n <= 0) throw new UsageError(`--timeout takes a whole number of milliseconds, got "${v}"`);
+        timeoutMs = n;
+        i++;
+        break;
+      }
+      default:
+        if (a.startsWith('--') && a.length > 2) throw new UsageError(`unknown option ${a}`);
+        positional.push(a);
+    }
+  }
+  if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+  if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
+  if (verb === 'tool' && positional.length > 2) throw new UsageError('tool takes one <args> value (quote the JSON)');
+  if ((verb === 'doctor' || verb === 'mcp') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
+  if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
+  if (port !== undefined && !http) throw new UsageError('--port needs --http');
+  const host: HostOptions = { cwd, extensionPaths: ext, discover };
+  if (home !== undefined) host.zotHome = home;
+  const parsed: Parsed = { verb: verb as Verb, positional, json, host };
+  if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
+  if (http) parsed.httpPort = port ?? 0;
+  return parsed;
+}
+
+/** A tool's arguments: inline JSON, `@file`, or `-` for stdin. */
+export function readToolArgs(spec: string | undefined): Record<string, unknown> {
+  if (spec === undefined) return {};
+  let text: string;
+  let where: string;
+  if (spec === '-') {
+    text = fs.readFileSync(0, 'utf8');
+    where = 'stdin';
+  } else if (spec.startsWith('@')) {
+    const file = spec.slice(1);
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read tool arguments from ${file}: ${(err as Error).message}`);
+    }
+    where = file;
+  } else {
+    text = spec;
+    where = 'the command line';
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`tool arguments from ${where} are not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`tool arguments from ${where} must be a JSON object`);
+  if (deeperThan(value, MAX_VALUE_DEPTH)) throw new UsageError(`tool arguments from ${where} are nested deeper than ${MAX_VALUE_DEPTH} levels`);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,56 @@
+/** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
+import { boundedStringify, carryOut, renderPanelText, type ContentBlock } from '../host/index.js';
+import type { Parsed } from './args.js';
+import { err, out } from './output.js';
+import type { Session } from './session.js';
+
+export async function tool({ host, cancel, interrupted }: Session, p: Parsed, args: Record<string, unknown>): Promise<number> {
+  const name = p.positional[0]!;
+  const o = await host.runToolCall(name, args, { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
+  if (p.json) {
+    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content, message: o.message }));
+  } else {
+    const text = o.content.map(blockText).join('\n');
+    if (text) (o.isError ? err : out)(text);
+    if (o.outcome !== 'completed') err(`${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);
+    else if (o.isError && !text) err(`${name}: the tool reported an error`);
+  }
+  if (interrupted()) return 130;
+  return o.outcome === 'completed' && !o.isError ? 0 : 1;
+}
+
+export async function command({ host, cancel, interrupted }: Session, p: Parsed): Promise<number> {
+  const [name, ...rest] = p.positional;
+  const o = await host.invokeCommand(name!.replace(/^\//, ''), rest.join(' '), { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
+  if (o.outcome !== 'completed') {
+    if (p.json) out(boundedStringify({ outcome: o.outcome, message: o.message }));
+    else err(`/${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);
+    return interrupted() ? 130 : 1;
+  }
+  const r = o.response;
+  if (p.json) {
+    const { type: _t, id: _i, ...response } = r;
+    out(boundedStringify(response));
+  } else {
+    // The headless rendering of each action: what it would show or send, as text.
+    carryOut(r, {
+      error: (m) => err(`/${name}: error: ${m}`),
+      prompt: (t) => out(`prompt for the model:\n${t}`),
+      insert: (t) => out(t),
+      display: (t) => out(t),
+      openPanel: (s) => out(renderPanelText({ title: s.title ?? '', lines: s.lines ?? [], footer: s.footer ?? '' })),
+      noop: () => undefined,
+    });
+  }
+  if (interrupted()) return 130;
+  return r.error ? 1 : 0;
+}
+
+function blockText(b: ContentBlock): string {
+  if (b.type === 'text') return String((b as { text?: unknown }).text ?? '');
+  if (b.type === 'image') {
+    const data = String((b as { data?: unknown }).data ?? '');
+    return `[image ${String((b as { mime_type?: unknown }).mime_type ?? '?')}, ${Math.floor((data.length * 3) / 4)} bytes]`;
+  }
+  return `[${b.type} block]`;
+}

@@ -1,0 +1,56 @@
+/**
+ * zot-host: the headless host, for extension authors and scripts.
+ *
+ * Exit status: 0 success; 1 a call that did not complete cleanly, or a doctor
+ * report with a failed extension; 2 a usage error; 130 interrupted. Every
+ * verb's output is flushed before the process exits, through pipes too.
+ */
+import { runMcpHttp } from '../mcp/serveHttp.js';
+import { runMcpStdio } from '../mcp/stdio.js';
+import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
+import { command, tool } from './calls.js';
+import { doctor } from './doctor.js';
+import { err, flush, out } from './output.js';
+import { withSession } from './session.js';
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: Parsed;
+  let toolArgs: Record<string, unknown> = {};
+  try {
+    parsed = parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    if (e.message) err(`zot-host: ${e.message}\n`);
+    (e.message ? err : out)(USAGE);
+    return e.message ? 2 : 0;
+  }
+  try {
+    if (parsed.verb === 'tool') toolArgs = readToolArgs(parsed.positional[1]);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`zot-host: ${e.message}`);
+    return 2;
+  }
+  const p = parsed;
+  switch (p.verb) {
+    case 'mcp': return p.httpPort !== undefined ? runMcpHttp(p.host, p.httpPort, out, err) : runMcpStdio(p.host, err);
+    case 'doctor': return withSession(p.host, (s) => doctor(s, p));
+    case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
+    case 'command': return withSession(p.host, (s) => command(s, p));
+  }
+}
+
+/** Runs zot-host and exits with its status once its output is out. */
+export function run(argv: string[]): void {
+  main(argv).then(
+    async (code) => {
+      await flush();
+      process.exit(code);
+    },
+    async (e: unknown) => {
+      err(`zot-host: ${(e as Error).stack ?? String(e)}`);
+      await flush();
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * Output of every verb. Writes to a pipe are asynchronous on POSIX: a
+ * process that exits right after writing loses whatever the pipe had not
+ * taken yet, so every verb waits for `flush()` before it exits.
+ */
+
+import { terminalSafe } from '../host/index.js';
+
+// Everything the CLI prints goes through these, so no text from an extension reaches the terminal raw.
+function line(s: string): string {
+  return terminalSafe(s.endsWith('\n') ? s : `${s}\n`);
+}
+
+export const out = (s: string): void => void process.stdout.write(line(s));
+export const err = (s: string): void => void process.stderr.write(line(s));
+
+/** Resolves once everything written to `stream` has been handed to the OS (or the reader went away). */
+export function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    // A reader that closed early (`| head`) ends the wait instead of failing it.
+    stream.once('error', done);
+    stream.once('close', done);
+    // Writes complete in order: the callback of an empty write runs after every earlier one.
+    stream.write('', () => done());
+  });
+}
+
+export async function flush(): Promise<void> {
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+}

@@ -1,0 +1,87 @@
+/**
+ * The agent's path into extensions: tool calls and commands routed to the
+ * extension that holds the name, lifecycle events to their subscribers, and
+ * intercepts asked in load order.
+ */
+import type { EventPayload, InterceptableEvent, JsonObject } from '../protocol/index.js';
+import { nextId } from './connection/ids.js';
+import type { CallOptions, Timing } from './options.js';
+import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
+import type { Panels } from './ui/panels.js';
+import type { Registry } from './registry.js';
+
+export type InterceptResult =
+  | { blocked: false; payload: EventPayload }
+  | { blocked: true; reason: string; by: string };
+
+export class AgentPath {
+  constructor(
+    private readonly registry: Registry,
+    private readonly panels: Panels,
+    private readonly timing: Timing,
+    private readonly interactive: () => boolean,
+  ) {}
+
+  /** Calls a tool. Never throws for the outcomes of a call; always resolves exactly once. */
+  invokeTool(name: string, args: JsonObject | undefined, opts: CallOptions = {}): Promise<ToolOutcome> {
+    const found = this.registry.tool(name);
+    if (!found) return Promise.resolve(toolOutcome('not_run', null, `no running extension provides the tool "${name}"`));
+    const { entry: tool, rt } = found;
+    if (tool.interactive && !this.interactive()) {
+      return Promise.resolve(toolOutcome('not_run', rt.name, 'interactive extension tools require an interactive host'));
+    }
+    const timeoutMs = opts.timeoutMs ?? (tool.interactive ? 0 : this.timing.toolTimeoutMs);
+    const call = rt.callTool(tool.name, args ?? {}, { token: opts.token, timeoutMs });
+    return call.id ? this.panels.track(rt, call, tool.interactive) : call.result;
+  }
+
+  /** Invokes a command and returns its response; the caller carries it out. */
+  invokeCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> {
+    const found = this.registry.command(name);
+    if (!found) return Promise.resolve({ outcome: 'not_run', extension: null, message: `no running extension provides the command "${name}"` });
+    return found.rt.callCommand(found.entry.name, args.trim(), { token: opts.token, timeoutMs: opts.timeoutMs ?? this.timing.commandTimeoutMs });
+  }
+
+  /** A tool call as the agent makes it: intercepts, the `tool_call` event, then the call. */
+  async runToolCall(name: string, args: JsonObject | undefined, opts: CallOptions & { toolId?: string } = {}): Promise<ToolOutcome> {
+    // The agent's id for the call, as events name it; the wire id is the connection's own.
+    const toolId = opts.toolId ?? `call-${nextId()}`;
+    const verdict = await this.intercept('tool_call', { tool_id: toolId, tool_name: name, tool_args: args ?? {} });
+    if (verdict.blocked) {
+      const owner = this.registry.tool(name)?.rt.name ?? null;
+      return { ...toolOutcome('not_run', owner, `blocked by extension "${verdict.by}": ${verdict.reason}`), content: [{ type: 'text', text: verdict.reason }] };
+    }
+    const finalArgs = verdict.payload.tool_args ?? {};
+    this.emit('tool_call', { tool_id: toolId, tool_name: name, tool_args: finalArgs });
+    return this.invokeTool(name, finalArgs, opts);
+  }
+
+  /** Fire-and-forget: queued to every subscriber, never awaited. */
+  emit(event: string, payload: EventPayload = {}): void {
+    for (const rt of this.registry.all) {
+      if (rt.events.has(event)) rt.send({ ...payload, type: 'event', event });
+    }
+  }
+
+  /**
+   * Asks every subscriber of an interceptable event, one after another in load
+   * order. The first block wins; `modified_args` and `replace_text` chain.
+   * A subscriber that does not answer in time counts as allow.
+   */
+  async intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> {
+    let current: EventPayload = { ...payload };
+    for (const rt of this.registry.all) {
+      if (!rt.intercepts.has(event) || !rt.connected) continue;
+      const answer = await rt.intercept(event, current, this.timing.interceptTimeoutMs);
+      if (!answer) continue;
+      if (answer.block) return { blocked: true, reason: answer.reason || `blocked by ${rt.name}`, by: rt.name };
+      if (answer.modified_args !== undefined) {
+        const m = answer.modified_args;
+        if (event === 'tool_call' && typeof m === 'object' && m !== null && !Array.isArray(m)) current = { ...current, tool_args: m };
+        else rt.addProblem(`ignored modified_args in its ${event} intercept answer: it must be an object${event === 'tool_call' ? '' : ', on a tool_call'}`);
+      }
+      if (answer.replace_text !== undefined && event === 'assistant_message') current = { ...current, text: answer.replace_text };
+    }
+    return { blocked: false, payload: current };
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The pending-request table of one connection. It owns, for every request
+ * the host sends (tool calls, commands, intercepts): the wire id, the
+ * caller's cancellation subscription, the reply deadline, taking back a
+ * frame that never left, and failing everything at once when the
+ * connection closes. Each request settles exactly once.
+ */
+import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
+import type { FrameFromExt, FrameFromHost } from '../../protocol/index.js';
+import { formatMs } from '../outcomes.js';
+import { nextId } from './ids.js';
+import type { FrameTransport, WriteTicket } from './transport.js';
+
+/** A frame that answers a request: its own reply type, or an `error` naming its id. */
+export type ReplyFrame = Extract<FrameFromExt, { type: 'tool_result' | 'command_response' | 'event_intercept_response' | 'error' }>;
+
+export type StopReason = 'canceled' | 'timed_out';
+
+/** What a kind of request turns each ending into. */
+export interface RequestSpec<T> {
+  /** The frame to send, with the table's wire id. */
+  frame(id: string): FrameFromHost;
+  token?: CancellationToken | undefined;
+  /** Reply deadline in ms; 0: none. */
+  timeoutMs: number;
+  reply(frame: ReplyFrame): T;
+  /** A reply that named this id but failed validation. */
+  malformed(problem: string): T;
+  /** Never reached the extension; `message` says why. */
+  notRun(message: string): T;
+  /** Reached the extension, then was cancelled or timed out. `cancelFrame`, when given, is sent first. */
+  stopped(why: StopReason): T;
+  cancelFrame?: ((id: string) => FrameFromHost) | undefined;
+  /** The connection closed while it was pending. */
+  closed(reason: string): T;
+}
+
+export interface PendingRequest<T> {
+  /** The wire id; empty when it settled without being sent. */
+  readonly id: string;
+  readonly result: Promise<T>;
+  /** Cancels it as the caller's token would. */
+  cancel(): void;
+}
+
+interface Entry {
+  deadline: number;
+  settle(how: (spec: RequestSpec<unknown>) => unknown): void;
+  stop(why: StopReason): void;
+  reply(frame: ReplyFrame): void;
+}
+
+export class RequestTable {
+  private readonly pending = new Map<string, Entry>();
+  /** One timer for every deadline, armed for the earliest: a timer per request costs more than the request. */
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+
+  constructor(private readonly transport: FrameTransport) {}
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  send<T>(spec: RequestSpec<T>): PendingRequest<T> {
+    // Settled before sending: no wire id was used.
+    if (spec.token?.isCancellationRequested) {
+      return { id: '', result: Promise.resolve(spec.notRun('canceled before the request reached the extension')), cancel: () => undefined };
+    }
+    if (this.transport.isClosed) {
+      return { id: '', result: Promise.resolve(spec.closed(this.transport.closeReason ?? 'closed')), cancel: () => undefined };
+    }
+    const id = nextId();
+    let entry!: Entry;
+    const result = new Promise<T>((resolve) => {
+      // The frame goes out first: a reply cannot arrive before this returns, and the
+      // bookkeeping below then overlaps with the extension's work instead of delaying it.
+      const ticket = this.transport.send(spec.frame(id));
+      let sub: Disposable | undefined;
+      const settle = (how: (s: RequestSpec<T>) => T): void => {
+        if (!this.pending.delete(id)) return;
+        sub?.dispose();
+        resolve(how(spec));
+      };
+      entry = {
+        deadline: spec.timeoutMs > 0 ? performance.now() + spec.timeoutMs : Infinity,
+        settle: settle as Entry['settle'],
+        reply: (frame) => settle((s) => s.reply(frame)),
+        stop: (why) => {
+          if (!this.pending.has(id)) return;
+          if (this.takeBack(ticket, why, spec.timeoutMs, (message) => settle((s) => s.notRun(message)))) return;
+          if (spec.cancelFrame) this.transport.send(spec.cancelFrame(id));
+          settle((s) => s.stopped(why));
+        },
+      };
+      this.pending.set(id, entry);
+      if (entry.deadline < this.timerAt) this.arm(entry.deadline);
+      if (spec.token) sub = spec.token.onCancellationRequested(() => entry.stop('canceled'));
+    });
+    return { id, result, cancel: () => entry.stop('canceled') };
+  }
+
+  /** A reply arrived; false when nothing waits for it. */
+  answer(id: string, frame: ReplyFrame): boolean {
+    const e = this.pending.get(id);
+    if (!e) return false;
+    e.reply(frame);
+    return true;
+  }
+
+  /** A reply that named this id failed validation; false when nothing waits for it. */
+  malformed(id: string, problem: string): boolean {
+    const e = this.pending.get(id);
+    e?.settle((s) => s.malformed(problem));
+    return e !== undefined;
+  }
+
+  /** The connection is gone: everything pending fails now, not at its deadline. */
+  closeAll(reason: string): void {
+    for (const e of [...this.pending.values()]) e.settle((s) => s.closed(reason));
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  /**
+   * Takes back a request being cancelled or timed out. When it never reached
+   * the extension, reports why through `notRun` and returns true; one stuck
+   * mid-write also gives up the transport (after the request settled, so it
+   * does not count as closed under it). false: the extension has it.
+   */
+  private takeBack(ticket: WriteTicket, why: StopReason, timeoutMs: number, notRun: (message: string) => void): boolean {
+    const where = this.transport.retract(ticket);
+    if (where === 'written') return false;
+    const what = why === 'canceled' ? 'canceled' : `timed out after ${formatMs(timeoutMs)}`;
+    if (where === 'removed') {
+      notRun(`${what} before the request reached the extension`);
+    } else {
+      notRun(`${what} while the request was still being written; the extension is not reading its input, so its connection was closed`);
+      this.transport.close('a request stuck mid-write was abandoned');
+    }
+    return true;
+  }
+
+  private arm(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      const now = performance.now() + 1; // timers may fire within a millisecond of their due time
+      let next = Infinity;
+      for (const e of [...this.pending.values()]) {
+        if (e.deadline <= now) e.stop('timed_out');
+        else if (e.deadline < next) next = e.deadline;
+      }
+      if (next < Infinity && next < this.timerAt) this.arm(next);
+    }, Math.max(1, Math.ceil(at - performance.now())));
+    // The child's pipes keep the process alive while requests are pending.
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Framing over one child's stdin and stdout.
+ *
+ * Reading: bytes go through the line splitter and the validator; frames and
+ * problems are handed to the sink synchronously, so replies are seen the moment
+ * their line is complete. The sink must not block.
+ *
+ * Writing: frames are queued and written one batch at a time, so a frame still
+ * in the queue can be taken back (a call cancelled before delivery is never
+ * sent), and a batch that has not been accepted by the pipe within
+ * `writeTimeoutMs` means the extension is not reading: the transport is given
+ * up rather than letting anything wait on it.
+ */
+import { isAscii } from 'node:buffer';
+import type { Readable, Writable } from 'node:stream';
+import { LineSplitter, encodeFrame, parseFrame, type FrameFromExt, type FrameFromHost } from '../../protocol/index.js';
+
+/** Lines longer than this are checked for the ASCII fast path; below it the check costs more than it saves. */
+const LARGE_LINE = 64 * 1024;
+
+export interface TransportSink {
+  frame(frame: FrameFromExt): void;
+  problem(message: string, about?: { type?: string; id?: string }): void;
+  /** Called once, when the transport stops for any reason. */
+  closed(reason: string): void;
+}
+
+export type TicketState = 'queued' | 'writing' | 'written' | 'dropped';
+
+/** One outbound frame's progress towards the extension. */
+export class WriteTicket {
+  state: TicketState = 'queued';
+  constructor(readonly text: string) {}
+}
+
+export interface TransportOptions {
+  maxLineBytes?: number;
+  writeTimeoutMs: number;
+}
+
+export class FrameTransport {
+  private queue: WriteTicket[] = [];
+  private batch: WriteTicket[] | undefined;
+  private batchStartedAt = 0;
+  private writeTimer: NodeJS.Timeout | undefined;
+  private closedReason: string | undefined;
+  /** endInput() was asked while frames were still queued: end stdin once they are written. */
+  private endWhenDrained = false;
+  private readonly splitter: LineSplitter;
+
+  constructor(
+    private readonly stdin: Writable,
+    stdout: Readable,
+    private readonly sink: TransportSink,
+    private readonly opts: TransportOptions,
+  ) {
+    this.splitter = new LineSplitter(
+      {
+        line: (bytes) => this.onLine(bytes),
+        oversized: (n, head) => this.sink.problem(
+          `dropped a line of ${n} bytes: longer than the ${this.splitter.maxLineBytes}-byte limit`,
+          nameFrame(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1')),
+        ),
+      },
+      opts.maxLineBytes,
+      (n) => Buffer.allocUnsafe(n),
+    );
+    stdout.on('data', (chunk: Buffer) => {
+      if (this.closedReason === undefined) this.splitter.push(chunk);
+    });
+    stdout.once('end', () => {
+      if (this.closedReason === undefined) this.splitter.end();
+      this.close('its stdout closed');
+    });
+    stdout.on('error', (err) => this.close(`reading its stdout failed: ${err.message}`));
+    // EPIPE and friends arrive here when the child dies with input pending.
+    stdin.on('error', (err) => this.close(`writing to its stdin failed: ${err.message}`));
+  }
+
+  get isClosed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
+  get closeReason(): string | undefined {
+    return this.closedReason;
+  }
+
+  /** Queues a frame. The ticket tells whether it was delivered; on a closed transport it is `dropped` at once. */
+  send(frame: FrameFromHost): WriteTicket {
+    const ticket = new WriteTicket(encodeFrame(frame));
+    if (this.closedReason !== undefined) {
+      ticket.state = 'dropped';
+      return ticket;
+    }
+    this.queue.push(ticket);
+    if (this.batch === undefined) this.flush();
+    return ticket;
+  }
+
+  /**
+   * Takes a frame back. `removed`: it was still queued and will never be sent.
+   * `stuck`: it is partly written and the pipe is not draining; the caller
+   * decides whether to give up the transport. `written`: it reached the pipe.
+   */
+  retract(ticket: WriteTicket): 'removed' | 'stuck' | 'written' {
+    if (ticket.state === 'queued') {
+      const i = this.queue.indexOf(ticket);
+      if (i >= 0) this.queue.splice(i, 1);
+      ticket.state = 'dropped';
+      return 'removed';
+    }
+    if (ticket.state === 'writing') {
+      // The batch was handed to the stream but the callback has not run yet.
+      // When the stream has nothing buffered, the kernel took every byte.
+      return this.stdin.writableLength === 0 ? 'written' : 'stuck';
+    }
+    return ticket.state === 'written' ? 'written' : 'removed';
+  }
+
+  /** Gives the transport up: nothing more is read or written. */
+  close(reason: string): void {
+    if (this.closedReason !== undefined) return;
+    this.closedReason = reason;
+    if (this.writeTimer) clearTimeout(this.writeTimer);
+    for (const t of this.queue) t.state = 'dropped';
+    if (this.batch) for (const t of this.batch) t.state = 'dropped';
+    this.queue = [];
+    this.batch = undefined;
+    if (!this.stdin.destroyed) this.stdin.destroy();
+    this.sink.closed(reason);
+  }
+
+  /** Ends stdin politely (after what is queued), as the stop ladder asks. */
+  endInput(): void {
+    if (this.closedReason !== undefined || this.stdin.writableEnded) return;
+    if (this.batch === undefined && this.queue.length === 0) this.stdin.end();
+    else this.endWhenDrained = true;
+  }
+
+  private flush(): void {
+    if (this.queue.length === 0) {
+      if (this.endWhenDrained && !this.stdin.writableEnded) this.stdin.end();
+      return;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    this.batch = batch;
+    for (const t of batch) t.state = 'writing';
+    this.batchStartedAt = Date.now();
+    this.armWriteTimer();
+    let text = batch[0]!.text;
+    for (let i = 1; i < batch.length; i++) text += batch[i]!.text;
+    this.stdin.write(text, this.written);
+  }
+
+  /** One callback for every write: a closure per write is a large share of a small call's cost. */
+  private readonly written = (err?: Error | null): void => {
+    const batch = this.batch;
+    if (batch === undefined) return; // closed meanwhile
+    this.batch = undefined;
+    if (err) {
+      this.close(`writing to its stdin failed: ${err.message}`);
+      return;
+    }
+    for (const t of batch) t.state = 'written';
+    this.flush();
+  };
+
+  /** One lazily re-armed timer covers every batch, instead of a timer per write. */
+  private armWriteTimer(): void {
+    if (this.writeTimer) return;
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = undefined;
+      if (this.batch === undefined || this.closedReason !== undefined) return;
+      const waited = Date.now() - this.batchStartedAt;
+      if (waited >= this.opts.writeTimeoutMs) {
+        this.close(`it stopped reading its stdin: a write did not complete within ${this.opts.writeTimeoutMs} ms`);
+      } else {
+        this.armWriteTimer();
+      }
+    }, Math.max(1, this.opts.writeTimeoutMs - (Date.now() - this.batchStartedAt)));
+    this.writeTimer.unref();
+  }
+
+  private onLine(bytes: Uint8Array): void {
+    if (this.closedReason !== undefined) return;
+    const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (buf.length === 0) return; // blank lines carry nothing
+    // A large frame that is pure ASCII (JSON escapes everything else) decodes as
+    // latin1 for a third less time than UTF-8 decoding; the text is the same.
+    const parsed = parseFrame(buf.length > LARGE_LINE && isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8'));
+    if (parsed.ok) this.sink.frame(parsed.frame);
+    else this.sink.problem(parsed.problem, parsed);
+  }
+}
+
+/** Type and id of a frame from its first bytes, so an oversized reply can still fail its own call at once. */
+function nameFrame(head: string): { type?: string; id?: string } {
+  const type = /"type"\s*:\s*"([a-z_]+)"/.exec(head)?.[1];
+  const id = /"id"\s*:\s*"([^"\\]{1,64})"/.exec(head)?.[1];
+  return { ...(type !== undefined && { type }), ...(id !== undefined && { id }) };
+}

@@ -1,0 +1,83 @@
+/**
+ * Reading and checking `extension.json`, and resolving what it runs.
+ * Every problem is an error for that one extension, phrased to say what is
+ * wrong and where.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface Manifest {
+  name: string;
+  version?: string;
+  description?: string;
+  language?: string;
+  exec?: string;
+  args: string[];
+  enabled: boolean;
+  skills: string[];
+}
+
+export type ManifestResult = { ok: true; manifest: Manifest; assetsOnly: boolean } | { ok: false; error: string };
+
+export const MANIFEST_FILE = 'extension.json';
+
+export function readManifest(dir: string): ManifestResult {
+  const file = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { ok: false, error: code === 'ENOENT' ? `no ${MANIFEST_FILE} in ${dir}` : `cannot read ${file}: ${(err as Error).message}` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: `${file} is not valid JSON: ${(err as Error).message}` };
+  }
+  return checkManifest(raw, dir, file);
+}
+
+export function checkManifest(raw: unknown, dir: string, file = path.join(dir, MANIFEST_FILE)): ManifestResult {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: `${file} must hold a JSON object` };
+  const m = raw as Record<string, unknown>;
+  const bad = (field: string, what: string): ManifestResult => ({ ok: false, error: `${file}: "${field}" ${what}` });
+
+  if (typeof m.name !== 'string' || m.name.trim() === '') return bad('name', 'is required and must be a non-empty string');
+  for (const field of ['version', 'description', 'language', 'exec'] as const) {
+    if (m[field] !== undefined && m[field] !== null && typeof m[field] !== 'string') return bad(field, 'must be a string');
+  }
+  if (m.args !== undefined && m.args !== null && !(Array.isArray(m.args) && m.args.every((a) => typeof a === 'string'))) {
+    return bad('args', 'must be a list of strings');
+  }
+  if (m.enabled !== undefined && m.enabled !== null && typeof m.enabled !== 'boolean') return bad('enabled', 'must be true or false');
+  if (m.skills !== undefined && m.skills !== null && !(Array.isArray(m.skills) && m.skills.every((s) => typeof s === 'string'))) {
+    return bad('skills', 'must be a list of paths');
+  }
+  const skills = (m.skills as string[] | undefined) ?? [];
+  const root = path.resolve(dir);
+  for (const s of skills) {
+    const target = path.resolve(root, s);
+    if (target !== root && !target.startsWith(root + path.sep)) return bad('skills', `path "${s}" escapes the extension folder`);
+  }
+  const exec = typeof m.exec === 'string' && m.exec.trim() !== '' ? m.exec.trim() : undefined;
+  const assetsOnly = exec === undefined && (skills.length > 0 || shipsTheme(dir));
+  if (exec === undefined && !assetsOnly) return bad('exec', 'is required (nothing to run, and no theme or skills shipped)');
+
+  const manifest: Manifest = {
+    name: m.name.trim(),
+    args: (m.args as string[] | undefined) ?? [],
+    enabled: m.enabled !== false,
+    skills,
+  };
+  if (typeof m.version === 'string') manifest.version = m.version;
+  if (typeof m.description === 'string') manifest.description = m.description;
+  if (typeof m.language === 'string') manifest.language = m.language;
+  if (exec !== undefined) manifest.exec = exec;
+  return { ok: true, manifest, assetsOnly };
+}
+
+function shipsTheme(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'theme.json')) || fs.existsSync(path.join(dir, 'themes', 'theme.json'));
+}

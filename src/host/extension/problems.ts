@@ -1,0 +1,22 @@
+/** What went wrong with one extension, newest last, bounded. */
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+const MAX_PROBLEMS = 200;
+
+export class Problems {
+  readonly items: { time: number; message: string }[] = [];
+  dropped = 0;
+
+  /** `log` writes the problem where the extension's log lines go, marked as a warning. */
+  constructor(private readonly log: (line: string) => void) {}
+
+  add(message: string): void {
+    if (this.items.length >= MAX_PROBLEMS) {
+      this.items.shift();
+      this.dropped++;
+    }
+    this.items.push({ time: Date.now(), message });
+    this.log(`problem: ${message}`);
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * One extension's life, as moves between the states of state.ts: launch,
+ * handshake, its registrations, requests to it, restarts after a crash and
+ * the stop. Every move goes through `transition`, which tells the host
+ * `{old, new}`. The registry of all extensions lives in registry.ts.
+ */
+import type { CancellationToken } from 'vscode-jsonrpc/node';
+import { PROTOCOL_VERSION, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
+import type { PendingRequest, ReplyFrame } from '../connection/requests.js';
+import type { FoundExtension } from '../discovery/discover.js';
+import { extensionLogPath } from '../discovery/paths.js';
+import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
+import { ExtensionProcess, within } from '../process/child.js';
+import { resolveExec } from '../process/resolveExec.js';
+import { commandSpec, interceptSpec, toolCallSpec } from './calls.js';
+import { Launch } from './launch.js';
+import { Problems, type LogLevel } from './problems.js';
+import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
+import { restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
+import { isSettling, stateName, statusMessage, type ExtensionState, type ExtensionStatus, type HoldReason } from './state.js';
+import { UiQueue } from './uiQueue.js';
+import type { ExtensionView } from './view.js';
+
+export interface RuntimeConfig {
+  cwd: string;
+  zotHome: string;
+  hostVersion: string;
+  env: NodeJS.ProcessEnv;
+  helloTimeoutMs: number;
+  autoReadyMs: number;
+  writeTimeoutMs: number;
+  shutdownGraceMs: number;
+  killAfterMs: number;
+  maxLineBytes: number;
+  restart: RestartBudget;
+  model(): { provider: string; model: string };
+}
+
+/** How the runtime reports to the host. Every call is synchronous and cheap except `handle`. */
+export interface RuntimeDelegate {
+  stateChanged(rt: ExtensionRuntime, old: ExtensionStatus, next: ExtensionStatus): void;
+  registrationsChanged(rt: ExtensionRuntime): void;
+  /** UI-facing frames (notify, submit, panels…), one at a time in arrival order. */
+  handle(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void;
+  /** The connection is gone; pending requests have already failed. */
+  disconnected(rt: ExtensionRuntime): void;
+  log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
+}
+
+type Status = ExtensionStatus<Launch>;
+
+export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: number }
+
+export class ExtensionRuntime implements ExtensionView {
+  readonly logPath: string;
+  version: string | undefined;
+  capabilities: string[] = [];
+  readonly registrations = new Registrations();
+  readonly problemList: Problems;
+  /** Replies that matched nothing pending (late, cancelled or unknown): dropped by design, counted. */
+  lateReplies = 0;
+
+  private current: Status;
+  private readonly restartPolicy: RestartPolicy;
+  private readonly ui: UiQueue;
+  private waiters: { until: (s: Status) => boolean; resolve: () => void }[] = [];
+  /** Launches whose stop ladder is running outside the current state (a failed handshake). */
+  private readonly ending = new Set<Launch>();
+
+  constructor(readonly found: FoundExtension, private readonly config: RuntimeConfig, private readonly delegate: RuntimeDelegate) {
+    this.logPath = extensionLogPath(config.zotHome, found.name);
+    this.version = found.manifest?.version;
+    this.restartPolicy = restartBudget(config.restart);
+    this.problemList = new Problems((line) => this.log(line, 'warn'));
+    this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
+    if (found.error) this.current = { kind: 'failed', message: found.error };
+    else if (found.shadowedBy) this.current = { kind: 'disabled', why: `not loaded: ${found.shadowedBy} has the same ${found.manifest ? 'name' : 'folder name'} and comes first` };
+    else if (found.manifest && !found.manifest.enabled) this.current = { kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' };
+    else this.current = { kind: 'stopped' };
+  }
+
+  get name(): string { return this.found.name; }
+  get dir(): string { return this.found.dir; }
+  get status(): ExtensionStatus { return this.current; }
+  get state(): ExtensionState { return stateName(this.current); }
+  /** Why it failed, is held, disabled or restarting, in a sentence. */
+  get error(): string | undefined { return statusMessage(this.current); }
+  get commands(): ReadonlyMap<string, Readonly<CommandRegistration>> { return this.registrations.commands; }
+  get tools(): ReadonlyMap<string, Readonly<ToolRegistration>> { return this.registrations.tools; }
+  get events(): ReadonlySet<string> { return this.registrations.events; }
+  get intercepts(): ReadonlySet<string> { return this.registrations.intercepts; }
+  get problems(): readonly { time: number; message: string }[] { return this.problemList.items; }
+  get droppedProblems(): number { return this.problemList.dropped; }
+
+  /** Can it be started at all (a usable, enabled, unshadowed manifest with something to run)? */
+  get startable(): boolean {
+    return !this.found.error && !this.found.shadowedBy && !!this.found.manifest?.enabled && !this.found.assetsOnly;
+  }
+
+  /** Said hello over a connection that is still open. */
+  get connected(): boolean {
+    const l = this.live;
+    return l !== undefined && l.gotHello && !l.transport.isClosed;
+  }
+
+  get supportsCancel(): boolean { return this.capabilities.includes('tool_cancel'); }
+  get pid(): number | undefined { return this.live?.pid ?? [...this.ending][0]?.pid; }
+  get pendingCount(): number { return this.live?.requests.size ?? 0; }
+
+  /** The launch of the current state, if it has one. */
+  private get live(): Launch | undefined {
+    const s = this.current;
+    return s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' ? s.launch : undefined;
+  }
+
+  /** Starts the process. Resolves once it is ready, auto-ready, or failed (the host bounds this wait). */
+  start(): Promise<void> {
+    if (!this.startable) return Promise.resolve();
+    const k = this.current.kind;
+    if (k === 'stopped' || k === 'failed' || k === 'held') {
+      this.restartPolicy.reset();
+      this.launch();
+    }
+    return this.whenSettled();
+  }
+
+  /** Resolves when the host's ready wait is over for it (ready, auto-ready, failed, stopped…). */
+  whenSettled(): Promise<void> {
+    return this.until((s) => !isSettling(s));
+  }
+
+  /** Resolves once it said hello or failed to: bounded by the hello timeout. */
+  whenHelloDecided(): Promise<void> {
+    return this.until((s) => s.kind !== 'starting');
+  }
+
+  /** The host's ready grace passed: one still registering stops blocking loading. */
+  markReadyTimedOut(): void {
+    const s = this.current;
+    if (s.kind !== 'running' || s.readiness !== 'registering') return;
+    this.addProblem('did not finish registering within the ready grace period; loading went on without it');
+    this.transition({ kind: 'running', launch: s.launch, readiness: 'timed_out' });
+  }
+
+  /** Withheld by the embedding UI (trust, consent): listed, never started. */
+  hold(reason: HoldReason, message: string): void {
+    if (this.live) return;
+    this.transition({ kind: 'held', reason, message });
+  }
+
+  /** The stop ladder; resolves when every process it started is gone. A second stop while stopping forces the kill. */
+  stop(): Promise<void> {
+    const s = this.current;
+    if (s.kind === 'restarting') {
+      clearTimeout(s.timer);
+      this.transition({ kind: 'stopped' });
+    } else if (s.kind === 'starting' || s.kind === 'running') {
+      const launch = s.launch;
+      this.transition({ kind: 'stopping', launch });
+      void launch.stop().then(() => {
+        if (this.current.kind === 'stopping' && this.current.launch === launch) this.transition({ kind: 'stopped' });
+      });
+    } else if (s.kind === 'stopping') {
+      void s.launch.stop();
+    }
+    const live = this.live;
+    return Promise.all([...(live?.ended ? [live.ended] : []), ...[...this.ending].map((l) => l.ended)]).then(() => undefined);
+  }
+
+  // ---- requests to the extension ----
+
+  callTool(name: string, args: JsonObject, opts: CallOpts): PendingRequest<ToolOutcome> {
+    const l = this.serving();
+    if (!l) return settled(toolOutcome('not_run', this.name, `extension "${this.name}" is not running (${this.state})`));
+    return l.requests.send(toolCallSpec(this.name, name, args, { ...opts, supportsCancel: this.supportsCancel }));
+  }
+
+  callCommand(name: string, args: string, opts: CallOpts): Promise<CommandOutcome> {
+    const l = this.serving();
+    if (!l) return Promise.resolve({ outcome: 'not_run', extension: this.name, message: `extension "${this.name}" is not running (${this.state})` });
+    return l.requests.send(commandSpec(this.name, name, args, opts)).result;
+  }
+
+  /** Its answer to an intercepted event, or undefined (allow) when it does not answer in time or goes away. */
+  intercept(event: string, payload: EventPayload, timeoutMs: number): Promise<EventInterceptResponseFromExt | undefined> {
+    const l = this.serving();
+    if (!l) return Promise.resolve(undefined);
+    return l.requests.send(interceptSpec(event, payload, timeoutMs, (m) => this.addProblem(m))).result;
+  }
+
+  /** One-way frames: events, panel keys and sizes, panel closes. Never waits. */
+  send(frame: FrameFromHost): void {
+    this.serving()?.transport.send(frame);
+  }
+
+  addProblem(message: string): void {
+    this.problemList.add(message);
+  }
+
+  private serving(): Launch | undefined {
+    return this.connected ? this.live : undefined;
+  }
+
+  // ---- process life ----
+
+  private launch(): void {
+    const m = this.found.manifest!;
+    const exec = resolveExec(m.exec!, this.dir, this.config.env);
+    if (!exec.ok) return this.fail(exec.error);
+    this.capabilities = [];
+    let launch: Launch | undefined;
+    const started = ExtensionProcess.start({
+      file: exec.file,
+      args: m.args,
+      cwd: this.dir,
+      env: this.config.env,
+      logPath: this.logPath,
+      header: `start ${this.name} ${m.version ?? ''}: ${[exec.file, ...m.args].join(' ')} (in ${this.dir})`,
+      shutdownGraceMs: this.config.shutdownGraceMs,
+      killAfterMs: this.config.killAfterMs,
+    }, {
+      stderrLine: (line) => this.delegate.log(this, line, 'stderr', 'info'),
+      note: (line) => this.delegate.log(this, line, 'host', 'info'),
+      exited: (how) => launch && this.onExit(launch, how),
+    });
+    if (!started.ok) {
+      this.fail(`could not start ${exec.file}`);
+      const failed = this.current;
+      void started.error.then((message) => this.current === failed && this.fail(message));
+      return;
+    }
+    const l = new Launch(started.process, {
+      frame: (f) => this.onFrame(l, f),
+      problem: (msg, about) => this.onBadFrame(l, msg, about),
+      closed: (reason) => this.onDisconnect(l, reason),
+    }, { writeTimeoutMs: this.config.writeTimeoutMs, maxLineBytes: this.config.maxLineBytes });
+    launch = l;
+    this.transition({ kind: 'starting', launch: l });
+    l.helloTimer = setTimeout(() => {
+      if (this.live === l && !l.gotHello) this.failLaunch(l, `did not say hello within ${formatMs(this.config.helloTimeoutMs)}; see its log at ${this.logPath}`);
+    }, this.config.helloTimeoutMs);
+  }
+
+  private onFrame(l: Launch, frame: FrameFromExt): void {
+    if (this.live !== l || l.rejected) return;
+    if (!l.gotHello) {
+      if (frame.type !== 'hello') return this.failLaunch(l, `its first frame was "${frame.type}", not "hello"`);
+      return this.onHello(l, frame);
+    }
+    if (l.autoReadyTimer) this.armAutoReady(l);
+    switch (frame.type) {
+      case 'tool_result':
+      case 'command_response':
+      case 'event_intercept_response':
+        if (!l.requests.answer(frame.id, frame)) this.lateReplies++;
+        return;
+      case 'error':
+        if (frame.id === undefined || !l.requests.answer(frame.id, frame as ReplyFrame)) this.addProblem(`the extension reported an error: ${frame.message ?? '(no message)'}`);
+        return;
+      case 'register_command':
+      case 'register_tool':
+      case 'subscribe':
+        if (this.registrations.apply(frame as RegistrationFrame, (m) => this.addProblem(m))) this.delegate.registrationsChanged(this);
+        return;
+      case 'ready': {
+        clearTimeout(l.autoReadyTimer);
+        l.autoReadyTimer = undefined;
+        const s = this.current;
+        if (s.kind === 'running' && s.readiness !== 'ready') this.transition({ kind: 'running', launch: l, readiness: 'ready' });
+        return;
+      }
+      case 'hello':
+        return this.addProblem('sent hello a second time; ignored');
+      case 'shutdown_ack':
+        return;
+      default:
+        this.ui.push(frame);
+    }
+  }
+
+  private onHello(l: Launch, hello: Extract<FrameFromExt, { type: 'hello' }>): void {
+    l.gotHello = true;
+    clearTimeout(l.helloTimer);
+    this.capabilities = hello.capabilities ?? [];
+    if (hello.version) this.version = hello.version;
+    if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
+    const { provider, model } = this.config.model();
+    l.transport.send({
+      type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: this.config.hostVersion, provider, model,
+      cwd: this.config.cwd, extension_dir: this.dir, data_dir: this.dir,
+    });
+    this.transition({ kind: 'running', launch: l, readiness: 'registering' });
+    this.armAutoReady(l);
+  }
+
+  private onBadFrame(l: Launch, message: string, about?: { type?: string; id?: string }): void {
+    if (this.live !== l) return;
+    if (about?.id !== undefined && (about.type === 'tool_result' || about.type === 'command_response' || about.type === 'event_intercept_response')) {
+      // An intercept's own diagnostic says what became of the event: one is enough.
+      if (l.requests.malformed(about.id, message) && about.type === 'event_intercept_response') return;
+    }
+    this.addProblem(message);
+  }
+
+  /** The connection is gone: fail what waits on it at once, forget registrations, make sure the process ends. */
+  private onDisconnect(l: Launch, reason: string): void {
+    l.clearTimers();
+    l.requests.closeAll(l.process.exit ?? `closed its connection (${reason})`);
+    if (this.live !== l) return;
+    if (this.registrations.clear()) this.delegate.registrationsChanged(this);
+    this.delegate.disconnected(this);
+    if (!l.process.exit && !l.process.stopRequested) {
+      l.process.note(`connection lost: ${reason}; stopping the process`);
+      void l.stop();
+    }
+  }
+
+  private onExit(l: Launch, how: string): void {
+    l.transport.close(how);
+    l.clearTimers();
+    // A stopping process's grandchildren are ended by its ladder; a crashed one's here.
+    l.process.reap();
+    const s = this.current;
+    if (this.live !== l || s.kind === 'stopping') return;
+    if (s.kind === 'starting') {
+      // The log is the first place the message sends people: let it hold what the process said.
+      const message = `${how} before sending hello; see its log at ${this.logPath}`;
+      void within(l.process.log.closed, 1000).then(() => this.current === s && this.fail(message));
+      return;
+    }
+    const verdict = this.restartPolicy.crashed(Date.now());
+    if (!verdict.restart) {
+      return this.fail(`crashed ${verdict.crashes} times within ${formatMs(verdict.windowMs)} (last: ${how}); not restarting it again. See its log at ${this.logPath}`);
+    }
+    const timer = setTimeout(() => {
+      const now = this.current;
+      if (now.kind === 'restarting' && now.timer === timer) this.launch();
+    }, verdict.delayMs);
+    this.transition({
+      kind: 'restarting', attempt: verdict.attempt, max: verdict.max, delayMs: verdict.delayMs, timer,
+      message: `${how}; restarting in ${formatMs(verdict.delayMs)} (restart ${verdict.attempt} of ${verdict.max})`,
+    });
+  }
+
+  /** Loading of a running process failed: it is stopped and not restarted. */
+  private failLaunch(l: Launch, message: string): void {
+    l.rejected = true;
+    this.ending.add(l);
+    this.fail(message);
+    void l.stop().then(() => this.ending.delete(l));
+  }
+
+  private fail(message: string): void {
+    this.addProblem(message);
+    this.transition({ kind: 'failed', message });
+  }
+
+  /** The one place the state changes. */
+  private transition(next: Status): void {
+    const old = this.current;
+    this.current = next;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) {
+      if (w.until(next)) w.resolve();
+      else this.waiters.push(w);
+    }
+    this.delegate.stateChanged(this, old, next);
+  }
+
+  private until(done: (s: Status) => boolean): Promise<void> {
+    if (done(this.current)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ until: done, resolve }));
+  }
+
+  /** After hello, a quiet spell without `ready` counts as ready (zot: 250 ms). */
+  private armAutoReady(l: Launch): void {
+    clearTimeout(l.autoReadyTimer);
+    l.autoReadyTimer = undefined;
+    const s = this.current;
+    if (s.kind !== 'running' || (s.readiness !== 'registering' && s.readiness !== 'timed_out')) return;
+    l.autoReadyTimer = setTimeout(() => {
+      l.autoReadyTimer = undefined;
+      const now = this.current;
+      if (now.kind === 'running' && now.launch === l && (now.readiness === 'registering' || now.readiness === 'timed_out')) {
+        this.transition({ kind: 'running', launch: l, readiness: 'auto_ready' });
+      }
+    }, this.config.autoReadyMs);
+  }
+
+  private log(line: string, level: LogLevel): void {
+    const l = this.live ?? [...this.ending][0];
+    l?.process.log.hostLine(line);
+    this.delegate.log(this, line, 'host', level);
+  }
+}
+
+function settled<T>(value: T): PendingRequest<T> {
+  return { id: '', result: Promise.resolve(value), cancel: () => undefined };
+}

@@ -1,0 +1,65 @@
+/**
+ * One extension's state as a discriminated union: each state carries what
+ * exists in it (the launch while a process runs, the restart timer while
+ * one waits), so nothing is true of a state that its fields do not say.
+ * Views switch on `kind` (and `readiness`, `reason`), never on message text.
+ */
+
+/** Why an extension that could run is not started. */
+export type HoldReason = 'untrusted' | 'consent' | 'changed' | 'denied';
+
+/**
+ * After hello: still registering (no `ready` yet, not quiet yet), `ready`
+ * (it said so), `auto_ready` (went quiet without saying so), or
+ * `timed_out` (still registering when the host's ready grace ended).
+ */
+export type Readiness = 'registering' | 'ready' | 'auto_ready' | 'timed_out';
+
+export type ExtensionStatus<L = unknown> =
+  | { kind: 'stopped' }
+  /** Spawned; hello not yet received. */
+  | { kind: 'starting'; launch: L }
+  /** Said hello: its connection serves calls. */
+  | { kind: 'running'; launch: L; readiness: Readiness }
+  /** Asked to stop; the stop ladder is running. */
+  | { kind: 'stopping'; launch: L }
+  | { kind: 'restarting'; attempt: number; max: number; delayMs: number; message: string; timer: NodeJS.Timeout }
+  | { kind: 'failed'; message: string }
+  | { kind: 'held'; reason: HoldReason; message: string }
+  | { kind: 'disabled'; why: string };
+
+export type StatusKind = ExtensionStatus['kind'];
+
+/** The flat name reports and `doctor --json` show (zot's own words for the running states). */
+export type ExtensionState =
+  | 'stopped' | 'starting' | 'ready' | 'auto_ready' | 'ready_timed_out' | 'stopping' | 'restarting' | 'failed' | 'held' | 'disabled';
+
+export function stateName(s: ExtensionStatus): ExtensionState {
+  if (s.kind !== 'running') return s.kind;
+  switch (s.readiness) {
+    case 'registering': return 'starting';
+    case 'timed_out': return 'ready_timed_out';
+    default: return s.readiness;
+  }
+}
+
+/** Why it is not running, in a sentence; undefined where nothing went wrong. */
+export function statusMessage(s: ExtensionStatus): string | undefined {
+  switch (s.kind) {
+    case 'failed':
+    case 'held':
+    case 'restarting':
+      return s.message;
+    case 'disabled':
+      return s.why;
+    default:
+      return undefined;
+  }
+}
+
+/** Serves calls: said hello and is not being stopped. */
+export const isServing = (s: ExtensionStatus): boolean => s.kind === 'running';
+
+/** Still on its way: the host's ready wait is not over for it. */
+export const isSettling = (s: ExtensionStatus): boolean =>
+  s.kind === 'starting' || s.kind === 'restarting' || (s.kind === 'running' && s.readiness === 'registering');

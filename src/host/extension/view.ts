@@ -1,0 +1,31 @@
+/** An extension as front ends see it: read-only; changes go through the host's methods. */
+import type { FoundExtension } from '../discovery/discover.js';
+import type { CommandRegistration, ToolRegistration } from './registrations.js';
+import type { ExtensionState, ExtensionStatus } from './state.js';
+
+export interface ExtensionView {
+  readonly name: string;
+  readonly dir: string;
+  readonly found: Readonly<FoundExtension>;
+  readonly logPath: string;
+  readonly version: string | undefined;
+  readonly capabilities: readonly string[];
+  /** The state, to switch on. */
+  readonly status: ExtensionStatus;
+  /** Its flat name, as reports show it. */
+  readonly state: ExtensionState;
+  /** Why it failed, is held, disabled or restarting. */
+  readonly error: string | undefined;
+  readonly startable: boolean;
+  readonly connected: boolean;
+  readonly supportsCancel: boolean;
+  readonly pid: number | undefined;
+  readonly pendingCount: number;
+  readonly commands: ReadonlyMap<string, Readonly<CommandRegistration>>;
+  readonly tools: ReadonlyMap<string, Readonly<ToolRegistration>>;
+  readonly events: ReadonlySet<string>;
+  readonly intercepts: ReadonlySet<string>;
+  readonly problems: readonly { time: number; message: string }[];
+  readonly droppedProblems: number;
+  readonly lateReplies: number;
+}

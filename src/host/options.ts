@@ -1,0 +1,68 @@
+/** What a host is made with: its options, its timings and what it reports. */
+import type { CancellationToken } from 'vscode-jsonrpc/node';
+import type { FoundExtension } from './discovery/discover.js';
+import type { LogLevel } from './extension/problems.js';
+import type { HoldReason } from './extension/state.js';
+import type { HostUI } from './ui/port.js';
+
+export interface Timing {
+  helloTimeoutMs: number;
+  readyGraceMs: number;
+  autoReadyMs: number;
+  toolTimeoutMs: number;
+  commandTimeoutMs: number;
+  interceptTimeoutMs: number;
+  writeTimeoutMs: number;
+  shutdownGraceMs: number;
+  killAfterMs: number;
+  restartMax: number;
+  restartWindowMs: number;
+  restartBaseDelayMs: number;
+  restartMaxDelayMs: number;
+}
+
+export const DEFAULT_TIMING: Timing = {
+  helloTimeoutMs: 10_000,
+  readyGraceMs: 3_000,
+  autoReadyMs: 250,
+  toolTimeoutMs: 60_000,
+  commandTimeoutMs: 60_000,
+  interceptTimeoutMs: 5_000,
+  writeTimeoutMs: 5_000,
+  shutdownGraceMs: 2_000,
+  killAfterMs: 1_000,
+  restartMax: 4,
+  restartWindowMs: 180_000,
+  restartBaseDelayMs: 500,
+  restartMaxDelayMs: 8_000,
+};
+
+/** `hold` says why, for views to switch on; `reason` says it in a sentence. Default hold: 'consent'. */
+export type GateDecision = { start: true } | { start: false; reason: string; hold?: HoldReason };
+
+export interface HostOptions {
+  /** The project folder: `cwd` in hello_ack and the root of `.zot/extensions`. */
+  cwd: string;
+  /** zot home; default `$ZOT_HOME` or the platform default. */
+  zotHome?: string;
+  /** Extension folders loaded explicitly, first in load order. */
+  extensionPaths?: string[];
+  /** false: load only `extensionPaths`. */
+  discover?: boolean;
+  ui?: HostUI;
+  env?: NodeJS.ProcessEnv;
+  timing?: Partial<Timing>;
+  maxLineBytes?: number;
+  hostVersion?: string;
+  /** Decides, per extension, whether it may start (workspace trust, consent). Default: all may. */
+  gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
+}
+
+export interface CallOptions {
+  token?: CancellationToken;
+  /** Reply deadline in ms; 0 for none. Default: the host's, or none for interactive tools. */
+  timeoutMs?: number;
+}
+
+/** A line of an extension's stderr (always `info`: its text is never parsed for severity), or the host's own line about it. */
+export interface LogEvent { extension: string; line: string; kind: 'stderr' | 'host'; level: LogLevel }

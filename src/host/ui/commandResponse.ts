@@ -1,0 +1,36 @@
+/**
+ * A command's response, carried out in one place: which action it asks for
+ * and whether there is anything to do. Each front end renders the actions
+ * its own way (the host's UI port, chat, the CLI's output).
+ */
+import type { CommandResponseFromExt, PanelSpec } from '../../protocol/index.js';
+
+export type ActionTaken = 'error' | 'prompt' | 'insert' | 'display' | 'open_panel' | 'noop';
+
+export interface CommandRenderer<T> {
+  error(message: string): T;
+  prompt(text: string): T;
+  insert(text: string): T;
+  display(text: string): T;
+  openPanel(spec: PanelSpec): T;
+  noop(): T;
+}
+
+/** An error wins over the action; an action without its text does nothing. */
+export function carryOut<T>(r: CommandResponseFromExt, render: CommandRenderer<T>): T {
+  if (r.error) return render.error(r.error);
+  switch (r.action) {
+    case 'prompt': return r.prompt ? render.prompt(r.prompt) : render.noop();
+    case 'insert': return r.insert ? render.insert(r.insert) : render.noop();
+    case 'display': return r.display ? render.display(r.display) : render.noop();
+    case 'open_panel': return r.open_panel ? render.openPanel(r.open_panel) : render.noop();
+    default: return render.noop();
+  }
+}
+
+/** Which action `carryOut` takes for a response. */
+export function actionOf(r: CommandResponseFromExt): ActionTaken {
+  return carryOut<ActionTaken>(r, {
+    error: () => 'error', prompt: () => 'prompt', insert: () => 'insert', display: () => 'display', openPanel: () => 'open_panel', noop: () => 'noop',
+  });
+}

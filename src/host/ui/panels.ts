@@ -1,0 +1,146 @@
+/**
+ * Extension panels as the host tracks them, and the tool calls they serve.
+ * The UI gets a PanelHandle: what to show, and `key`, `resize` and
+ * `dismiss` to answer with; it never reaches into the host.
+ */
+import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js';
+import type { PendingRequest } from '../connection/requests.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
+import type { ToolOutcome } from '../outcomes.js';
+import type { HostUI, PanelHandle } from './port.js';
+
+interface ActiveCall {
+  rt: ExtensionRuntime;
+  call: PendingRequest<ToolOutcome>;
+  interactive: boolean;
+  /** Created when a panel binds to the call. */
+  panels?: Set<OpenPanel>;
+}
+
+class OpenPanel implements PanelHandle {
+  title = '';
+  lines: string[] = [];
+  footer = '';
+  forToolCall = false;
+  boundCall: ActiveCall | undefined;
+
+  constructor(readonly uid: string, readonly rt: ExtensionRuntime, readonly id: string, private readonly panels: Panels) {}
+
+  get extension(): ExtensionRuntime {
+    return this.rt;
+  }
+
+  key(key: PanelKey, text?: string): void {
+    if (!this.panels.isOpen(this)) return;
+    this.rt.send(key === 'rune' ? { type: 'panel_key', panel_id: this.id, key, text: text ?? '' } : { type: 'panel_key', panel_id: this.id, key });
+  }
+
+  resize(width: number, height: number): void {
+    if (this.panels.isOpen(this)) this.rt.send({ type: 'panel_resize', panel_id: this.id, width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) });
+  }
+
+  /** The user closed it: the extension is told, and the call it served is cancelled. */
+  dismiss(): void {
+    if (this.panels.forget(this)) this.boundCall?.call.cancel();
+  }
+}
+
+export class Panels {
+  private readonly open = new Map<string, OpenPanel>();
+  /** Calls in flight, by `<extension>\0<wire id>`, for binding panels to them. */
+  private readonly calls = new Map<string, ActiveCall>();
+
+  constructor(private readonly ui: () => HostUI) {}
+
+  get list(): readonly PanelHandle[] {
+    return [...this.open.values()];
+  }
+
+  isOpen(p: OpenPanel): boolean {
+    return this.open.get(p.uid) === p;
+  }
+
+  /** Follows a tool call in flight, so a panel can bind to it; a call that ends unfinished takes its panels with it. */
+  track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean): Promise<ToolOutcome> {
+    const key = `${rt.name}\0${call.id}`;
+    const active: ActiveCall = { rt, call, interactive };
+    this.calls.set(key, active);
+    return call.result.then((o) => {
+      this.calls.delete(key);
+      if (o.outcome !== 'completed' && active.panels) for (const p of active.panels) this.closeFromHost(p);
+      return o;
+    });
+  }
+
+  /** Opens (or replaces) a panel, binding it to the interactive call it serves. */
+  async openPanel(rt: ExtensionRuntime, spec: PanelSpec): Promise<void> {
+    const uid = `${rt.name}\0${spec.id}`;
+    const existing = this.open.get(uid);
+    const call = this.callFor(rt, spec.tool_call_id);
+    const panel = existing ?? new OpenPanel(uid, rt, spec.id, this);
+    panel.title = spec.title ?? '';
+    panel.lines = spec.lines ?? [];
+    panel.footer = spec.footer ?? '';
+    if (call) {
+      panel.boundCall = call;
+      panel.forToolCall = true;
+      (call.panels ??= new Set()).add(panel);
+    }
+    this.open.set(uid, panel);
+    const ui = this.ui();
+    // Nobody can answer it here; the call was refused before it started, so this is only a stray panel.
+    if (!ui.interactive && call) rt.addProblem(`opened panel "${spec.id}" on a host that cannot show panels`);
+    await (existing ? ui.renderPanel(panel) : ui.openPanel(panel));
+  }
+
+  render(rt: ExtensionRuntime, frame: Extract<FrameFromExt, { type: 'panel_render' }>): Promise<void> | void {
+    const p = this.open.get(`${rt.name}\0${frame.panel_id}`);
+    if (!p) return rt.addProblem(`panel_render for "${frame.panel_id}", which is not open`);
+    if (frame.title !== undefined) p.title = frame.title;
+    if (frame.lines !== undefined) p.lines = frame.lines;
+    if (frame.footer !== undefined) p.footer = frame.footer;
+    return this.ui().renderPanel(p);
+  }
+
+  /** The extension closed its panel. */
+  closedByExtension(rt: ExtensionRuntime, panelId: string): Promise<void> | void {
+    const p = this.open.get(`${rt.name}\0${panelId}`);
+    if (!p) return undefined;
+    this.open.delete(p.uid);
+    return this.ui().closePanel(p);
+  }
+
+  /** Its extension went away: its panels close. */
+  closeAllOf(rt: ExtensionRuntime): void {
+    for (const p of [...this.open.values()]) if (p.rt === rt) this.closeFromHost(p);
+  }
+
+  /** Every panel closes in the UI (stop, reload). */
+  async closeAll(): Promise<void> {
+    for (const p of [...this.open.values()]) {
+      this.open.delete(p.uid);
+      await Promise.resolve(this.ui().closePanel(p)).catch(() => undefined);
+    }
+  }
+
+  private callFor(rt: ExtensionRuntime, toolCallId: string | undefined): ActiveCall | undefined {
+    if (toolCallId !== undefined) return this.calls.get(`${rt.name}\0${toolCallId}`);
+    // Without an explicit binding: the newest interactive call of this extension that has no panel yet.
+    let found: ActiveCall | undefined;
+    for (const c of this.calls.values()) if (c.rt === rt && c.interactive && !c.panels?.size) found = c;
+    return found;
+  }
+
+  /** The host ends a panel (its call ended, its extension went away): the UI closes it and the extension is told. */
+  private closeFromHost(p: OpenPanel): void {
+    if (this.forget(p)) void Promise.resolve(this.ui().closePanel(p)).catch(() => undefined);
+  }
+
+  /** Stops tracking a panel and tells its extension it closed. */
+  forget(p: OpenPanel): boolean {
+    if (!this.isOpen(p)) return false;
+    this.open.delete(p.uid);
+    p.rt.send({ type: 'panel_close', panel_id: p.id });
+    return true;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The one interface through which the host reaches whatever UI it runs under
+ * (zot's Go host calls this role HostHooks). The VS Code layer implements it
+ * with VS Code UI; the CLI implements it headlessly.
+ */
+import type { NotifyLevel, PanelKey } from '../../protocol/index.js';
+
+/** What a UI needs to know about the extension behind a request. */
+export interface ExtensionRef {
+  readonly name: string;
+  readonly dir: string;
+}
+
+/** What a panel shows. */
+export interface PanelContent {
+  readonly title: string;
+  readonly lines: readonly string[];
+  readonly footer: string;
+}
+
+/** A panel as the UI gets it: what to show, and how to answer. */
+export interface PanelHandle extends PanelContent {
+  /** Unique across extensions: panel ids are only unique within one extension. */
+  readonly uid: string;
+  readonly extension: ExtensionRef;
+  readonly id: string;
+  /** Whether it serves an interactive tool call (the ask-the-user case). */
+  readonly forToolCall: boolean;
+  /** A key the user pressed. */
+  key(key: PanelKey, text?: string): void;
+  /** The panel's size in columns and rows. */
+  resize(width: number, height: number): void;
+  /** The user closed it: the extension is told, and the call it served is cancelled. */
+  dismiss(): void;
+}
+
+/** What the UI layers call a panel. */
+export type Panel = PanelHandle;
+
+export interface HostUI {
+  /** false: interactive tools are refused as not run, panels cannot be shown. */
+  readonly interactive: boolean;
+  notify(ext: ExtensionRef, level: NotifyLevel, message: string): void | Promise<void>;
+  clearNotes(ext: ExtensionRef): void | Promise<void>;
+  /** Run the text as if the user typed it to the agent. */
+  submit(ext: ExtensionRef, text: string): void | Promise<void>;
+  /** Run a slash command without the model; the host has checked it starts with `/`. */
+  submitSlash(ext: ExtensionRef, text: string): void | Promise<void>;
+  insert(ext: ExtensionRef, text: string): void | Promise<void>;
+  display(ext: ExtensionRef, text: string): void | Promise<void>;
+  openPanel(panel: PanelHandle): void | Promise<void>;
+  renderPanel(panel: PanelHandle): void | Promise<void>;
+  /** Close the UI of a panel that the extension (or the host, for a finished call) closed. */
+  closePanel(panel: PanelHandle): void | Promise<void>;
+}
+
+/** A UI for scripts and tests: nothing interactive, everything reported as a line. */
+export class HeadlessUI implements HostUI {
+  readonly interactive = false;
+  constructor(private readonly report: (line: string) => void = () => undefined) {}
+  notify(ext: ExtensionRef, level: NotifyLevel, message: string): void {
+    this.report(`[${ext.name}] ${level}: ${message}`);
+  }
+  clearNotes(): void {}
+  submit(ext: ExtensionRef, text: string): void {
+    this.report(`[${ext.name}] asked to submit a prompt; not interactive, ignored: ${text}`);
+  }
+  submitSlash(ext: ExtensionRef, text: string): void {
+    this.report(`[${ext.name}] asked to run ${text}; not interactive, ignored`);
+  }
+  insert(ext: ExtensionRef, text: string): void {
+    this.report(`[${ext.name}] insert: ${text}`);
+  }
+  display(ext: ExtensionRef, text: string): void {
+    this.report(`[${ext.name}] ${text}`);
+  }
+  openPanel(panel: PanelHandle): void {
+    this.report(`[${panel.extension.name}] opened panel "${panel.id}" (not interactive: it cannot take keys here)\n${renderPanelText(panel)}`);
+  }
+  renderPanel(): void {}
+  closePanel(): void {}
+}
+
+/** A plain-text rendering of a panel: title, lines, footer. */
+export function renderPanelText(panel: PanelContent): string {
+  return [panel.title && `── ${panel.title} ──`, ...panel.lines, panel.footer && `(${panel.footer})`].filter((l) => l !== '').join('\n');
+}

@@ -1,0 +1,296 @@
+/**
+ * The host: a thin facade over the registry of extensions (registry.ts),
+ * the agent path (agent.ts), panels (panels.ts) and diagnostics. Front ends
+ * get read-only views of extensions, PanelHandles and events; they change
+ * the host only through its methods. Its lifetimes are held in one store.
+ */
+import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
+import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
+import { AgentPath, type InterceptResult } from './agent.js';
+import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
+import { diagnostics, type ExtensionReport } from './diagnostics.js';
+import { discoverExtensions } from './discovery/discover.js';
+import { defaultZotHome } from './discovery/paths.js';
+import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
+import type { ExtensionStatus, HoldReason } from './extension/state.js';
+import type { ExtensionView } from './extension/view.js';
+import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type Timing } from './options.js';
+import type { CommandOutcome, ToolOutcome } from './outcomes.js';
+import { Panels } from './ui/panels.js';
+import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
+import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
+import { HOST_VERSION } from './version.js';
+
+export interface StateChange { extension: ExtensionView; old: ExtensionStatus; new: ExtensionStatus }
+
+/** Lifetimes disposed together. */
+class DisposableStore {
+  private items: Disposable[] = [];
+  add<T extends Disposable>(d: T): T {
+    this.items.push(d);
+    return d;
+  }
+  dispose(): void {
+    for (const d of this.items.splice(0).reverse()) d.dispose();
+  }
+}
+
+export class ZotHost {
+  readonly zotHome: string;
+  private readonly timings: Timing;
+  private readonly ui: HostUI;
+  private model = { provider: '', model: '' };
+  private loading: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private readonly store = new DisposableStore();
+  private readonly registry: Registry;
+  private readonly panels: Panels;
+  private readonly agent: AgentPath;
+
+  private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
+  private readonly registryEmitter = this.store.add(new Emitter<void>());
+  private readonly logEmitter = this.store.add(new Emitter<LogEvent>());
+  /** An extension moved between states. */
+  readonly onDidChangeState: Event<StateChange> = this.stateEmitter.event;
+  /** Commands, tools or subscriptions changed; coalesced. */
+  readonly onDidChangeRegistry: Event<void> = this.registryEmitter.event;
+  /** A line of an extension's stderr, or a host line about it. */
+  readonly onLog: Event<LogEvent> = this.logEmitter.event;
+
+  constructor(private readonly options: HostOptions) {
+    this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
+    this.timings = { ...DEFAULT_TIMING, ...options.timing };
+    this.ui = options.ui ?? new HeadlessUI();
+    this.registry = new Registry(() => this.registryEmitter.fire());
+    this.panels = new Panels(() => this.ui);
+    this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
+  }
+
+  get timing(): Readonly<Timing> { return this.timings; }
+  get extensions(): readonly ExtensionView[] { return this.registry.all; }
+  get interactive(): boolean { return this.ui.interactive; }
+  get openPanels(): readonly PanelHandle[] { return this.panels.list; }
+
+  get(name: string): ExtensionView | undefined {
+    return this.registry.get(name);
+  }
+
+  /** New timeouts; calls and loads from now on use them. */
+  setTiming(t: Partial<Timing>): void {
+    Object.assign(this.timings, t);
+  }
+
+  /** The chat model in use, for later hello_ack frames. */
+  setModel(provider: string, model: string): void {
+    this.model = { provider, model };
+  }
+
+  /** Discovers and starts every extension, waiting for all to be ready within the ready grace. */
+  start(): Promise<void> {
+    this.loading = this.loading.then(() => this.load());
+    return this.loading;
+  }
+
+  /** Resolves when the current start or reload has finished its ready wait. */
+  whenLoaded(): Promise<void> {
+    return this.loading;
+  }
+
+  /** Resolves once every extension still before its hello has said it or failed to (bounded by the hello timeout). */
+  async whenHelloDecided(): Promise<void> {
+    await this.loading;
+    await Promise.all(this.registry.all.map((rt) => rt.whenHelloDecided()));
+  }
+
+  /** Stops everything, forgets all registrations, discovers and starts again. */
+  reload(): Promise<void> {
+    this.loading = this.loading.then(async () => {
+      await this.stopAll();
+      await this.load();
+    });
+    return this.loading;
+  }
+
+  /** Stops every extension; resolves when every child and grandchild is gone. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return this.loading;
+    this.disposed = true;
+    this.loading = this.loading.then(() => this.stopAll());
+    await this.loading;
+    this.store.dispose();
+  }
+
+  /** Starts one extension (a stopped, failed or held one), waiting for its ready within the grace. */
+  async startExtension(name: string): Promise<void> {
+    await this.startWithGrace([this.runtime(name)]);
+  }
+
+  async stopExtension(name: string): Promise<void> {
+    await this.runtime(name).stop();
+  }
+
+  async restartExtension(name: string): Promise<void> {
+    await this.stopExtension(name);
+    await this.startExtension(name);
+  }
+
+  /** Keeps an extension that is not running from starting, saying why. */
+  holdExtension(name: string, reason: HoldReason, message: string): void {
+    this.runtime(name).hold(reason, message);
+  }
+
+  // ---- registry ----
+
+  commands(): readonly CommandEntry[] { return this.registry.commands(); }
+  tools(): readonly ToolEntry[] { return this.registry.tools(); }
+  /** The active command of that name (case-insensitive). */
+  findCommand(name: string): CommandEntry | undefined { return this.registry.command(name)?.entry; }
+  /** The active tool of that name (exact). */
+  findTool(name: string): ToolEntry | undefined { return this.registry.tool(name)?.entry; }
+
+  // ---- the agent path ----
+
+  invokeTool(name: string, args: JsonObject | undefined, opts?: CallOptions): Promise<ToolOutcome> { return this.agent.invokeTool(name, args, opts); }
+  invokeCommand(name: string, args: string, opts?: CallOptions): Promise<CommandOutcome> { return this.agent.invokeCommand(name, args, opts); }
+  runToolCall(name: string, args: JsonObject | undefined, opts?: CallOptions & { toolId?: string }): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
+  emit(event: string, payload?: EventPayload): void { this.agent.emit(event, payload); }
+  intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
+
+  /** Invokes a command and carries out its response through the UI, as zot does for a typed slash command. */
+  async runCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> {
+    const outcome = await this.invokeCommand(name, args, opts);
+    if (outcome.outcome === 'completed') await this.applyCommandResponse(outcome.extension, outcome.response);
+    return outcome;
+  }
+
+  /**
+   * Carries out a command's response: through the UI, except the actions a
+   * front end renders itself (`render`). Returns the action taken.
+   */
+  async applyCommandResponse(extension: string, r: CommandResponseFromExt, render: Partial<CommandRenderer<void | Promise<void>>> = {}): Promise<ActionTaken> {
+    const rt = this.registry.get(extension);
+    if (!rt) return 'noop';
+    const ui = this.ui;
+    const inUi: CommandRenderer<void | Promise<void>> = {
+      error: (m) => ui.notify(rt, 'error', `/${rt.name}: ${m}`),
+      prompt: (t) => ui.submit(rt, t),
+      insert: (t) => ui.insert(rt, t),
+      display: (t) => ui.display(rt, t),
+      openPanel: (spec) => this.panels.openPanel(rt, spec),
+      noop: () => undefined,
+    };
+    await carryOut(r, { ...inUi, ...render });
+    return actionOf(r);
+  }
+
+  /** Opens (or replaces) a panel of an extension, as its open_panel frame does. */
+  openPanel(ext: ExtensionView, spec: PanelSpec): Promise<void> {
+    const rt = this.registry.all.find((r) => r === ext);
+    if (!rt) return Promise.reject(new Error(`"${ext.name}" is not an extension of this host`));
+    return this.panels.openPanel(rt, spec);
+  }
+
+  diagnostics(): ExtensionReport[] {
+    return diagnostics(this.registry);
+  }
+
+  // ---- internals ----
+
+  private runtime(name: string): ExtensionRuntime {
+    const rt = this.registry.get(name);
+    if (!rt) throw new Error(`no extension named "${name}"`);
+    return rt;
+  }
+
+  private async load(): Promise<void> {
+    if (this.disposed) return;
+    const found = discoverExtensions({
+      projectDir: this.options.cwd,
+      zotHome: this.zotHome,
+      explicit: this.options.extensionPaths ?? [],
+      discover: this.options.discover !== false,
+    });
+    const delegate = this.delegate();
+    const config = this.runtimeConfig();
+    this.registry.replace(found.map((f) => new ExtensionRuntime(f, config, delegate)));
+    for (const rt of this.registry.all) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
+    const toStart: ExtensionRuntime[] = [];
+    for (const rt of this.registry.all) {
+      if (!rt.startable) continue;
+      const decision = this.options.gate ? await this.options.gate(rt.found) : { start: true as const };
+      if (decision.start) toStart.push(rt);
+      else rt.hold(decision.hold ?? 'consent', decision.reason);
+    }
+    await this.startWithGrace(toStart);
+  }
+
+  private async startWithGrace(rts: ExtensionRuntime[]): Promise<void> {
+    if (rts.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((r) => (timer = setTimeout(r, this.timings.readyGraceMs)));
+    await Promise.race([Promise.all(rts.map((rt) => rt.start())), grace]);
+    clearTimeout(timer);
+    for (const rt of rts) rt.markReadyTimedOut();
+  }
+
+  private async stopAll(): Promise<void> {
+    await this.panels.closeAll();
+    await Promise.all(this.registry.all.map((rt) => rt.stop()));
+    this.registry.invalidate();
+  }
+
+  private runtimeConfig(): RuntimeConfig {
+    const t = this.timings;
+    return {
+      cwd: this.options.cwd,
+      zotHome: this.zotHome,
+      hostVersion: this.options.hostVersion ?? HOST_VERSION,
+      env: this.options.env ?? process.env,
+      helloTimeoutMs: t.helloTimeoutMs,
+      autoReadyMs: t.autoReadyMs,
+      writeTimeoutMs: t.writeTimeoutMs,
+      shutdownGraceMs: t.shutdownGraceMs,
+      killAfterMs: t.killAfterMs,
+      maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      restart: { max: t.restartMax, windowMs: t.restartWindowMs, baseDelayMs: t.restartBaseDelayMs, maxDelayMs: t.restartMaxDelayMs },
+      model: () => this.model,
+    };
+  }
+
+  private delegate(): RuntimeDelegate {
+    return {
+      stateChanged: (rt, old, next) => this.stateEmitter.fire({ extension: rt, old, new: next }),
+      registrationsChanged: () => this.registry.invalidate(),
+      handle: (rt, frame) => this.handleUiFrame(rt, frame),
+      disconnected: (rt) => this.panels.closeAllOf(rt),
+      log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
+    };
+  }
+
+  /** UI-facing frames, run in order per extension, never on the read path. */
+  private handleUiFrame(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void {
+    switch (frame.type) {
+      case 'notify': {
+        const level: NotifyLevel = (NOTIFY_LEVELS as readonly string[]).includes(frame.level ?? '') ? (frame.level as NotifyLevel) : 'info';
+        return this.ui.notify(rt, level, frame.message);
+      }
+      case 'clear_notes':
+        return this.ui.clearNotes(rt);
+      case 'submit':
+        return frame.text.trim() ? this.ui.submit(rt, frame.text) : undefined;
+      case 'submit_slash': {
+        const text = frame.text.trim();
+        if (!text.startsWith('/')) return rt.addProblem(`submit_slash refused: "${text.slice(0, 80)}" does not start with "/"`);
+        return this.ui.submitSlash(rt, text);
+      }
+      case 'open_panel':
+        return this.panels.openPanel(rt, frame.panel);
+      case 'panel_render':
+        return this.panels.render(rt, frame);
+      case 'panel_close':
+        return this.panels.closedByExtension(rt, frame.panel_id);
+      default:
+        return rt.addProblem(`unexpected "${frame.type}" frame`);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Tool names as MCP clients see them. The MCP specification asks for
+ * `[A-Za-z0-9._-]{1,128}`; VS Code and the model APIs behind it accept only
+ * `[A-Za-z0-9_-]{1,64}`, so that is the rule here. A zot tool name that
+ * already follows it is served as it is. Any other (a dot, a space, control
+ * characters, bidi overrides, `../../etc/passwd`, 10 KB of text) is mapped
+ * once, where it enters the MCP surface, to a safe name: each run of other
+ * characters becomes `_`, and an over-long name is cut and given a hash of the
+ * whole name so two long names stay apart. A mapped name that another tool
+ * already has is refused, never merged.
+ */
+import { createHash } from 'node:crypto';
+
+export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX = 64;
+
+export interface NamedTool { readonly name: string }
+
+export interface ToolNameTable<T extends NamedTool> {
+  /** Served name -> tool, in the order given (valid names first). */
+  readonly served: Map<string, T>;
+  /** Tools whose name had to change, with the name they are served under. */
+  readonly mapped: { tool: T; as: string }[];
+  /** Tools not served, with the reason. */
+  readonly refused: { tool: T; reason: string }[];
+}
+
+/** The safe form of a name; the name itself when it is already safe. */
+export function safeToolName(name: string): string {
+  if (MCP_TOOL_NAME.test(name)) return name;
+  const base = name.replace(/[^A-Za-z0-9_-]+/g, '_');
+  if (base.length <= MAX) return base;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `${base.slice(0, MAX - 9)}_${hash}`;
+}
+
+/** Names for a list of tools: valid names claim theirs first, so a mapping never takes a real tool's name. */
+export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNameTable<T> {
+  const served = new Map<string, T>();
+  const mapped: { tool: T; as: string }[] = [];
+  const refused: { tool: T; reason: string }[] = [];
+  const others: T[] = [];
+  for (const t of tools) {
+    if (MCP_TOOL_NAME.test(t.name)) served.set(t.name, t);
+    else others.push(t);
+  }
+  for (const t of others) {
+    const as = safeToolName(t.name);
+    const holder = served.get(as);
+    if (holder) {
+      refused.push({ tool: t, reason: `its name is not a valid MCP tool name, and the safe form "${as}" is taken by another tool` });
+    } else {
+      served.set(as, t);
+      mapped.push({ tool: t, as });
+    }
+  }
+  return { served, mapped, refused };
+}

@@ -1,0 +1,187 @@
+/**
+ * Activation: wire the host to VS Code and return at once. Extensions start
+ * in the background; `deactivate` waits until every one of their processes
+ * is gone, so nothing outlives the window.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { ZotHost } from '../../host/index.js';
+import { Commands } from '../commands/commands.js';
+import { registerNewExtension } from '../authoring/newExtension.js';
+import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
+import { DisplayDocuments } from '../ui/display.js';
+import { HostManager } from './hostManager.js';
+import { LogChannels } from '../ui/logs.js';
+import { Notes } from '../ui/notes.js';
+import { registerChatParticipant } from '../chat/participant.js';
+import { registerRunTool } from '../commands/runTool.js';
+import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
+import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
+import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
+import { StatusBar } from '../views/statusBar.js';
+import { UiTrace } from '../ui/trace.js';
+import { ExtensionsTree } from '../views/tree.js';
+import { VsCodeUI } from '../ui/ui.js';
+import { PanelRouter, WebviewPanels } from '../panels/webviewPanels.js';
+import { WorkspaceGate, type ConsentQuestion } from '../trust/workspaceGate.js';
+
+/** How long settings edits settle before the host is replaced (typing in settings.json). */
+const SETTINGS_DEBOUNCE_MS = 300;
+/** How often an open diagnostics report follows the host's changes, at most. */
+const REPORT_DEBOUNCE_MS = 300;
+
+let manager: HostManager | undefined;
+
+/** The running host manager, for other parts of the VS Code layer (chat, tools, MCP). */
+export function currentHostManager(): HostManager | undefined {
+  return manager;
+}
+
+/** The parts activation wires together, handed to a test bundle's instruments. */
+export interface Wired {
+  manager: HostManager;
+  tree: ExtensionsTree;
+  statusBar: StatusBar;
+  logs: LogChannels;
+  trace: UiTrace;
+  panels: PanelPresenter;
+  mcp: ZotMcpProvider;
+  activateMs: number;
+}
+
+/**
+ * What a test bundle may add (src/vscode/testing); the product's entry point
+ * passes none, so none of it is in the shipped bundle.
+ */
+export interface Instruments {
+  /** Asks the consent question in place of the plain notification. */
+  consentQuestion?: ConsentQuestion;
+  /** Called once everything is wired, before any extension starts. */
+  wired?: (parts: Wired) => void;
+}
+
+export function activateWith(context: vscode.ExtensionContext, instruments: Instruments = {}): void {
+  const started = performance.now();
+  const trace = new UiTrace();
+  const logs = new LogChannels();
+  const display = new DisplayDocuments();
+  let commands!: Commands;
+  // The host is read lazily: these exist before the first host does.
+  const host = (): ZotHost => mgr.host;
+  const gate = new WorkspaceGate(context.workspaceState, host, logs, trace, instruments.consentQuestion);
+  const panels = new PanelRouter(new QuickPickPanels(trace), new WebviewPanels(context.extensionUri, trace), panelStyle);
+  const notes = new Notes(logs, trace, (name) => logs.show(name));
+  const ui = new VsCodeUI({ notes, display, panels, trace, runSlash: (text, from) => commands.runSlash(text, from) });
+
+  const mgr: HostManager = new HostManager(() => {
+    const settings = readSettings();
+    gate.useSettings(settings);
+    logs.hostLog(`host for ${projectDir() ?? '(no folder)'}; zot home ${settings.zotHome ?? '(default)'}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted'}${settings.extensionPaths.length ? `; explicit paths: ${settings.extensionPaths.join(', ')}` : ''}`);
+    return new ZotHost({
+      // Without a folder there is no project; the home folder is what a terminal would start in.
+      cwd: projectDir() ?? os.homedir(),
+      ...(settings.zotHome !== undefined && { zotHome: settings.zotHome, env: { ...process.env, ZOT_HOME: settings.zotHome } }),
+      extensionPaths: settings.extensionPaths,
+      timing: settings.timing,
+      ui,
+      gate: gate.gate,
+    });
+  });
+  manager = mgr;
+
+  commands = new Commands({ context, manager: mgr, gate, logs, display, trace });
+
+  const tree = new ExtensionsTree(mgr, (name) => gate.canAllow(name), gate.onDidChange);
+  const statusBar = new StatusBar(mgr);
+
+  // State changes go to each extension's channel; the host channel gets the big events.
+  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${rt.state}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
+  const hostLog = mgr.onLog((e) => logs.onHostLog(e));
+
+  const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
+
+  registerChatParticipant(context, { host, maxSteps: chatMaxSteps });
+  // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
+  const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
+  context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
+
+  let settingsTimer: NodeJS.Timeout | undefined;
+  const replaceSoon = (why: string): void => {
+    if (settingsTimer) clearTimeout(settingsTimer);
+    settingsTimer = setTimeout(() => {
+      settingsTimer = undefined;
+      logs.hostLog(`${why}: restarting all zot extensions`);
+      void mgr.replace();
+    }, SETTINGS_DEBOUNCE_MS);
+  };
+
+  context.subscriptions.push(
+    trace, logs, display, panels, notes, gate, tree, statusBar, stateLog, hostLog, reportUpdates,
+    ...commands.register(),
+    registerNewExtension(mgr),
+    registerManifestDiagnostics(),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
+      if (changed) replaceSoon(`${changed} changed`);
+      else if (TIMING_SETTINGS.some((s) => e.affectsConfiguration(s))) {
+        // Read at each call and each load: the running host takes them as they are.
+        mgr.host.setTiming(readSettings().timing);
+        logs.hostLog(`timeouts now: tools ${mgr.host.timing.toolTimeoutMs} ms, ready grace ${mgr.host.timing.readyGraceMs} ms`);
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => replaceSoon('workspace trusted')),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => replaceSoon('workspace folders changed')),
+    { dispose: () => settingsTimer && clearTimeout(settingsTimer) },
+  );
+
+  const activateMs = performance.now() - started;
+  instruments.wired?.({ manager: mgr, tree, statusBar, logs, trace, panels, mcp, activateMs });
+
+  // In the background: activation never waits for an extension.
+  const loadStart = performance.now();
+  void mgr.start().then(
+    () => {
+      const exts = mgr.host.extensions;
+      logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${r.state})`).join(', ') || 'none'}`);
+    },
+    (err: unknown) => logs.hostLog(`loading failed: ${(err as Error).stack ?? String(err)}`, 'error'),
+  );
+
+  logs.hostLog(`activated in ${activateMs.toFixed(1)} ms`);
+  recordActivationTime(performance.now() - started);
+}
+
+export async function deactivate(): Promise<void> {
+  const m = manager;
+  manager = undefined;
+  await m?.dispose();
+}
+
+/** For measurements: `{ "activate_ms": n }` into the file named by ZOT_ACTIVATE_MS_FILE. */
+function recordActivationTime(ms: number): void {
+  const file = process.env.ZOT_ACTIVATE_MS_FILE;
+  if (!file) return;
+  try {
+    fs.writeFileSync(file, JSON.stringify({ activate_ms: Math.round(ms * 100) / 100 }) + '\n');
+  } catch {
+    // A measurement aid; never a reason to fail activation.
+  }
+}
+
+/** Regenerates an open diagnostics report when extensions change. */
+function followOpenReport(mgr: HostManager, display: DisplayDocuments, text: () => string): vscode.Disposable {
+  let timer: NodeJS.Timeout | undefined;
+  const update = (): void => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      for (const doc of vscode.workspace.textDocuments) {
+        if (doc.uri.scheme === 'zot-display' && doc.uri.path.startsWith('/Zot Diagnostics') && display.has(doc.uri)) display.set(doc.uri, text());
+      }
+    }, REPORT_DEBOUNCE_MS);
+  };
+  const subs = [mgr.onDidChangeState(update), mgr.onDidChangeRegistry(update)];
+  return { dispose: () => { if (timer) clearTimeout(timer); subs.forEach((s) => s.dispose()); } };
+}

@@ -1,0 +1,104 @@
+/**
+ * Owns the ZotHost of this window. Settings that are host constructor
+ * options (home, explicit paths, timings) replace the host; listeners
+ * subscribe here once and keep working across replacements. Operations are
+ * queued so a reload never overlaps a replacement.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionView, LogEvent, ZotHost } from '../../host/index.js';
+
+export class HostManager implements vscode.Disposable {
+  private current: ZotHost;
+  private hostSubs: { dispose(): void }[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private busy = 0;
+  private disposed = false;
+
+  private readonly stateEmitter = new vscode.EventEmitter<ExtensionView>();
+  private readonly registryEmitter = new vscode.EventEmitter<void>();
+  private readonly logEmitter = new vscode.EventEmitter<LogEvent>();
+  private readonly busyEmitter = new vscode.EventEmitter<boolean>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onDidChangeRegistry = this.registryEmitter.event;
+  readonly onLog = this.logEmitter.event;
+  /** true while the host is loading (start, reload, replacement). */
+  readonly onDidChangeBusy = this.busyEmitter.event;
+
+  constructor(private readonly create: () => ZotHost) {
+    this.current = this.adopt(create());
+  }
+
+  get host(): ZotHost {
+    return this.current;
+  }
+
+  get loading(): boolean {
+    return this.busy > 0;
+  }
+
+  /** Starts the extensions in the background; activation never waits for this. */
+  start(): Promise<void> {
+    return this.run(() => this.current.start());
+  }
+
+  /** Stop everything, discover again, start again. */
+  reload(): Promise<void> {
+    return this.run(() => this.current.reload());
+  }
+
+  /** A new host from the current settings, after the old one stopped. */
+  replace(): Promise<void> {
+    return this.run(async () => {
+      const old = this.current;
+      for (const s of this.hostSubs) s.dispose();
+      this.hostSubs = [];
+      await old.dispose();
+      if (this.disposed) return;
+      this.current = this.adopt(this.create());
+      this.registryEmitter.fire();
+      await this.current.start();
+    });
+  }
+
+  /** Stops every extension; resolves when all their processes are gone. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    // Not queued behind a slow reload: dispose() of the host waits for its own loading.
+    await this.current.dispose();
+    for (const s of this.hostSubs) s.dispose();
+    this.stateEmitter.dispose();
+    this.registryEmitter.dispose();
+    this.logEmitter.dispose();
+    this.busyEmitter.dispose();
+  }
+
+  private adopt(host: ZotHost): ZotHost {
+    this.hostSubs = [
+      host.onDidChangeState((c) => this.stateEmitter.fire(c.extension)),
+      host.onDidChangeRegistry(() => this.registryEmitter.fire()),
+      host.onLog((e) => this.logEmitter.fire(e)),
+    ];
+    return host;
+  }
+
+  private run(op: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(async () => {
+      if (this.disposed) return;
+      this.setBusy(+1);
+      try {
+        await op();
+      } finally {
+        this.setBusy(-1);
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private setBusy(delta: number): void {
+    const was = this.busy > 0;
+    this.busy += delta;
+    if (was !== this.busy > 0 && !this.disposed) this.busyEmitter.fire(this.busy > 0);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Zot: New Extension…: writes a runnable extension from the scaffold into the
+ * project's .zot/extensions or the zot home, reloads, and opens its source.
+ * Also takes its answers as an argument, `{ language, name, where }`, so it
+ * can be driven without UI.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { checkExtensionName, globalExtensionsDir, projectExtensionsDir, scaffold, SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from '../../host/index.js';
+import type { HostManager } from '../activation/hostManager.js';
+import { projectDir } from '../activation/settings.js';
+
+export interface NewExtensionRequest {
+  language?: ScaffoldLanguage;
+  name?: string;
+  where?: 'project' | 'global';
+}
+
+export interface NewExtensionResult {
+  dir: string;
+  name: string;
+  files: string[];
+}
+
+const MAIN_FILE: Record<ScaffoldLanguage, string> = { node: 'index.mjs', python: 'main.py', go: 'main.go' };
+const LANGUAGE_LABEL: Record<ScaffoldLanguage, string> = { node: 'Node.js', python: 'Python', go: 'Go' };
+
+export function registerNewExtension(manager: HostManager): vscode.Disposable {
+  return vscode.commands.registerCommand('zot.newExtension', (request?: unknown) => newExtension(manager, isRequest(request) ? request : {}));
+}
+
+async function newExtension(manager: HostManager, request: NewExtensionRequest): Promise<NewExtensionResult | undefined> {
+  const language = request.language ?? (await pickLanguage());
+  if (!language) return undefined;
+  const project = projectDir();
+  const where = request.where ?? (project ? await pickWhere(project, manager.host.zotHome) : 'global');
+  if (!where) return undefined;
+  if (where === 'project' && !project) {
+    void vscode.window.showWarningMessage('Open a folder first: project extensions live in its .zot/extensions folder.');
+    return undefined;
+  }
+  const root = where === 'project' ? projectExtensionsDir(project!) : globalExtensionsDir(manager.host.zotHome);
+  const name = request.name ?? (await askName(root));
+  if (!name) return undefined;
+
+  let result;
+  try {
+    result = scaffold({ dir: path.join(root, name), language, name });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`New zot extension: ${(err as Error).message}`);
+    return undefined;
+  }
+  const main = vscode.Uri.file(path.join(result.dir, MAIN_FILE[language]));
+  await vscode.window.showTextDocument(main, { preview: false });
+  if (language === 'go') {
+    // The manifest runs the built binary, as zot's Go examples do.
+    const terminal = vscode.window.createTerminal({ name: `go build ${name}`, cwd: result.dir });
+    terminal.show(true);
+    terminal.sendText('go build');
+    void vscode.window.showInformationMessage(`Created the zot extension "${name}". It starts once \`go build\` (running in the terminal) has made ./${name}: then run Zot: Reload Extensions.`);
+  } else {
+    void vscode.window.showInformationMessage(`Created the zot extension "${name}" in ${result.dir}.${where === 'project' ? ' It runs once you allow it.' : ''}`);
+  }
+  await manager.reload();
+  return { dir: result.dir, name: result.name, files: result.files };
+}
+
+async function pickLanguage(): Promise<ScaffoldLanguage | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    SCAFFOLD_LANGUAGES.map((language) => ({ label: LANGUAGE_LABEL[language], description: MAIN_FILE[language], language })),
+    { title: 'New Zot Extension: language' },
+  );
+  return pick?.language;
+}
+
+async function pickWhere(project: string, zotHome: string): Promise<'project' | 'global' | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: 'This project', description: projectExtensionsDir(project), detail: 'Runs in this workspace once you allow it', where: 'project' as const },
+      { label: 'Global', description: globalExtensionsDir(zotHome), detail: 'Runs in every workspace (your zot home)', where: 'global' as const },
+    ],
+    { title: 'New Zot Extension: where' },
+  );
+  return pick?.where;
+}
+
+function askName(root: string): Promise<string | undefined> {
+  return Promise.resolve(
+    vscode.window.showInputBox({
+      title: 'New Zot Extension: name',
+      prompt: `A folder of this name is created in ${root}`,
+      placeHolder: 'my-extension',
+      validateInput: (value) => checkExtensionName(value.trim()) ?? null,
+    }),
+  ).then((value) => value?.trim() || undefined);
+}
+
+function isRequest(value: unknown): value is NewExtensionRequest {
+  if (!value || typeof value !== 'object') return false;
+  const r = value as Record<string, unknown>;
+  return (r.language === undefined || SCAFFOLD_LANGUAGES.includes(r.language as ScaffoldLanguage))
+    && (r.name === undefined || typeof r.name === 'string')
+    && (r.where === undefined || r.where === 'project' || r.where === 'global');
+}

@@ -1,0 +1,75 @@
+/** Folders: the extensions folders, an extension's own folder, its manifest. */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { globalExtensionsDir, projectExtensionsDir } from '../../host/index.js';
+import { projectDir } from '../activation/settings.js';
+import type { UiTrace } from '../ui/trace.js';
+import type { CommandKit } from './kit.js';
+
+export class FolderCommands {
+  constructor(private readonly k: CommandKit) {}
+
+  async openExtensionsFolder(a?: unknown): Promise<{ dir: string; how: string } | undefined> {
+    const project = projectDir();
+    let which = a === 'global' || a === 'project' ? a : undefined;
+    if (!which) {
+      if (!project) which = 'global';
+      else {
+        const pick = await vscode.window.showQuickPick([
+          { label: 'Global', description: globalExtensionsDir(this.k.host.zotHome), detail: 'Extensions for every project (like zot\'s $ZOT_HOME/extensions)', which: 'global' as const },
+          { label: 'This workspace', description: projectExtensionsDir(project), detail: 'Extensions of this project only; they run once you allow them', which: 'project' as const },
+        ], { title: 'Open Zot Extensions Folder' });
+        which = pick?.which;
+      }
+    }
+    if (!which) return undefined;
+    if (which === 'project' && !project) {
+      this.k.warn('Open a folder first: project extensions live in its .zot/extensions folder.');
+      return undefined;
+    }
+    const dir = which === 'global' ? globalExtensionsDir(this.k.host.zotHome) : projectExtensionsDir(project!);
+    await fsp.mkdir(dir, { recursive: true });
+    const how = await revealFolder(dir, this.k.d.trace);
+    return { dir, how };
+  }
+
+  async revealExtensionFolder(a?: unknown): Promise<{ dir: string; how: string } | undefined> {
+    const rt = await this.k.pickExtension(a, 'Reveal the folder of which zot extension?', () => true);
+    if (!rt) return undefined;
+    return { dir: rt.dir, how: await revealFolder(rt.dir, this.k.d.trace) };
+  }
+
+  async openManifest(a?: unknown): Promise<string | undefined> {
+    const rt = await this.k.pickExtension(a, 'Open the manifest of which zot extension?', () => true);
+    if (!rt) return undefined;
+    const file = path.join(rt.dir, 'extension.json');
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    return file;
+  }
+}
+
+/**
+ * Shows a folder the way this editor can: in the Explorer when it is part of
+ * the workspace, in the OS file manager on a local desktop, else (a remote or
+ * web window, where neither exists) a notification offering a new window.
+ */
+export async function revealFolder(dir: string, trace: UiTrace): Promise<'explorer' | 'os' | 'message'> {
+  const uri = vscode.Uri.file(dir);
+  if (vscode.workspace.getWorkspaceFolder(uri)) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+    trace.record('reveal', { dir, how: 'explorer' });
+    return 'explorer';
+  }
+  if (vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop) {
+    await vscode.commands.executeCommand('revealFileInOS', uri);
+    trace.record('reveal', { dir, how: 'os' });
+    return 'os';
+  }
+  trace.record('reveal', { dir, how: 'message' });
+  void vscode.window.showInformationMessage(`Zot extensions folder: ${dir}`, 'Open in New Window', 'Copy Path').then(async (c) => {
+    if (c === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
+    else if (c === 'Copy Path') await vscode.env.clipboard.writeText(dir);
+  });
+  return 'message';
+}

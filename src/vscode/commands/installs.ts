@@ -1,0 +1,78 @@
+/**
+ * Installs into $ZOT_HOME/extensions: a folder the user picks (asking before
+ * replacing one of the same name) and the samples shipped in the VSIX. The
+ * copying is the host's (src/host/discovery/install.ts); the questions are asked here.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { globalExtensionsDir } from '../../host/index.js';
+import { checkInstall, copyInto, installSamples, type SamplesResult } from '../../host/discovery/install.js';
+import type { CommandKit } from './kit.js';
+
+export class InstallCommands {
+  constructor(private readonly k: CommandKit) {}
+
+  /** `(path, {overwrite})` installs without asking, except before replacing when overwrite is not given. */
+  async installFromFolder(a?: unknown, b?: unknown): Promise<{ installed: boolean; name?: string; dir?: string; replaced?: boolean; reason?: string }> {
+    let src = typeof a === 'string' ? a : a instanceof vscode.Uri ? a.fsPath : undefined;
+    if (!src) {
+      const picked = await vscode.window.showOpenDialog({
+        title: 'Install Zot Extension from Folder',
+        openLabel: 'Install',
+        canSelectFiles: false,
+        canSelectFolders: true,
+        canSelectMany: false,
+        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      });
+      if (!picked?.[0]) return { installed: false, reason: 'cancelled' };
+      src = picked[0].fsPath;
+    }
+    const overwrite = typeof b === 'object' && b !== null && typeof (b as { overwrite?: unknown }).overwrite === 'boolean' ? (b as { overwrite: boolean }).overwrite : undefined;
+    const check = await checkInstall(src, this.k.host.zotHome);
+    if (!check.ok) {
+      this.k.error(`Cannot install ${src}: ${check.reason}`);
+      return { installed: false, reason: check.reason };
+    }
+    if (check.exists) {
+      let replace = overwrite;
+      if (replace === undefined) {
+        const choice = await vscode.window.showWarningMessage(
+          `A zot extension named "${check.folder}" is already installed. Replace it?`,
+          { modal: true, detail: `${check.target} will be replaced by a copy of ${src}.` },
+          'Replace',
+        );
+        replace = choice === 'Replace';
+      }
+      if (!replace) {
+        this.k.d.trace.record('install-refused', { folder: check.folder, reason: 'already installed' });
+        return { installed: false, reason: `"${check.folder}" is already installed at ${check.target}` };
+      }
+    }
+    try {
+      await copyInto(src, check.target);
+    } catch (err) {
+      this.k.error(`Installing ${check.folder} failed: ${(err as Error).message}`);
+      return { installed: false, reason: (err as Error).message };
+    }
+    this.k.d.logs.hostLog(`installed ${check.name} from ${src} into ${check.target}${check.exists ? ' (replaced)' : ''}`);
+    await this.k.d.manager.reload();
+    this.k.info(`Installed the zot extension "${check.name}".`, 'Show Zot Extensions');
+    return { installed: true, name: check.name, dir: check.target, replaced: check.exists };
+  }
+
+  async installSamples(): Promise<SamplesResult> {
+    const samples = path.join(this.k.d.context.extensionPath, 'samples');
+    const result = await installSamples(samples, this.k.host.zotHome);
+    for (const f of result.failed) this.k.d.logs.hostLog(`sample ${f.folder} not installed: ${f.reason}`, 'warn');
+    if (result.installed.length) {
+      this.k.d.logs.hostLog(`installed samples ${result.installed.join(', ')} into ${globalExtensionsDir(this.k.host.zotHome)}`);
+      await this.k.d.manager.reload();
+      this.k.info(`Installed sample zot extensions: ${result.installed.join(', ')}.${result.skipped.length ? ` Already installed: ${result.skipped.join(', ')}.` : ''}`, 'Show Zot Extensions');
+    } else if (result.failed.length) {
+      this.k.error(`The sample extensions could not be installed: ${result.failed.map((f) => `${f.folder} (${f.reason})`).join('; ')}`);
+    } else {
+      this.k.info(`The sample zot extensions are already installed (${result.skipped.join(', ') || 'none found'}).`, 'Show Zot Extensions');
+    }
+    return result;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The lifecycle commands: reload every extension, start, stop and restart one,
+ * allow a held one, and forget this workspace's consent answers.
+ */
+import * as vscode from 'vscode';
+import type { CommandKit } from './kit.js';
+
+export class LifecycleCommands {
+  constructor(private readonly k: CommandKit) {}
+
+  async reload(): Promise<{ name: string; state: string }[]> {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reloading zot extensions' }, () => this.k.d.manager.reload());
+    this.k.d.logs.hostLog('reloaded');
+    return this.k.host.extensions.map((r) => ({ name: r.name, state: r.state }));
+  }
+
+  async start(a?: unknown): Promise<string | undefined> {
+    const rt = await this.k.pickExtension(a, 'Start which zot extension?', (r) => r.startable && (r.status.kind === 'stopped' || r.status.kind === 'failed' || r.status.kind === 'held'));
+    if (!rt) return undefined;
+    if (rt.status.kind === 'held') {
+      // Starting a held one is an explicit "allow".
+      await this.k.d.gate.allow(rt.name);
+    } else {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Starting ${rt.name}` }, () => this.k.host.startExtension(rt.name));
+    }
+    return this.k.host.get(rt.name)?.state;
+  }
+
+  async stop(a?: unknown): Promise<string | undefined> {
+    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => r.status.kind === 'running' || r.status.kind === 'starting' || r.status.kind === 'restarting');
+    if (!rt) return undefined;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.host.stopExtension(rt.name));
+    return this.k.host.get(rt.name)?.state;
+  }
+
+  async restart(a?: unknown): Promise<string | undefined> {
+    const rt = await this.k.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.status.kind !== 'held');
+    if (!rt) return undefined;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.k.host.restartExtension(rt.name));
+    return this.k.host.get(rt.name)?.state;
+  }
+
+  async allow(a?: unknown): Promise<boolean> {
+    const rt = await this.k.pickExtension(a, 'Allow which zot extension to run in this workspace?', (r) => r.status.kind === 'held');
+    if (!rt) return false;
+    return this.k.d.gate.allow(rt.name);
+  }
+
+  async resetPermissions(): Promise<number> {
+    const n = await this.k.d.gate.forgetAll();
+    void vscode.window.showInformationMessage(n ? `Forgot ${n} answer${n === 1 ? '' : 's'} about zot extensions of this workspace.` : 'No zot extension of this workspace had been allowed or refused.');
+    await this.k.d.manager.reload();
+    return n;
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Extension panels as webviews in the editor area: the title, the lines in a
+ * monospace block with their spacing and box-drawing characters intact, and
+ * the footer, in the theme's colours. Keys are forwarded while the panel has
+ * focus; Esc or closing the tab closes it. A strict content security policy
+ * allows only the nonce'd script from media/, and extension text is only ever
+ * set as text.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { PANEL_KEYS, type PanelKey } from '../../protocol/index.js';
+import type { Panel } from '../../host/index.js';
+import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
+import type { UiTrace } from '../ui/trace.js';
+
+type FromWebview =
+  | { type: 'ready' }
+  | { type: 'close' }
+  | { type: 'key'; key: string; text?: string }
+  | { type: 'resize'; width: number; height: number };
+
+const VIEW_TYPE = 'zot.panel';
+
+class WebviewPanelView implements vscode.Disposable {
+  readonly webview: vscode.WebviewPanel;
+  private closedByUs = false;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    public panel: Panel,
+    mediaRoot: vscode.Uri,
+    private readonly onClosedByUser: (view: WebviewPanelView) => void,
+    private readonly trace: UiTrace,
+  ) {
+    this.webview = vscode.window.createWebviewPanel(VIEW_TYPE, titleOf(panel), { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+      enableScripts: true,
+      localResourceRoots: [mediaRoot],
+    });
+    this.webview.iconPath = vscode.Uri.joinPath(mediaRoot, '..', 'zot.svg');
+    this.webview.webview.html = html(this.webview.webview, mediaRoot);
+    this.subs.push(
+      this.webview.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m)),
+      this.webview.onDidDispose(() => {
+        for (const s of this.subs) s.dispose();
+        if (!this.closedByUs) this.onClosedByUser(this);
+      }),
+    );
+  }
+
+  render(panel: Panel): void {
+    this.panel = panel;
+    this.webview.title = titleOf(panel);
+    void this.webview.webview.postMessage({ type: 'render', title: panel.title, lines: panel.lines, footer: panel.footer });
+  }
+
+  /** Closed by the extension or the host: nothing goes back to the extension. */
+  dispose(): void {
+    this.closedByUs = true;
+    this.webview.dispose();
+  }
+
+  private onMessage(m: FromWebview): void {
+    switch (m.type) {
+      case 'ready':
+        this.render(this.panel);
+        return;
+      case 'close':
+        this.webview.dispose();
+        return;
+      case 'key':
+        if (!(PANEL_KEYS as readonly string[]).includes(m.key)) return;
+        this.trace.record('panel-key', { extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) });
+        this.panel.key(m.key as PanelKey, m.text);
+        return;
+      case 'resize':
+        this.trace.record('panel-resize', { extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height });
+        this.panel.resize(m.width, m.height);
+        return;
+    }
+  }
+}
+
+export class WebviewPanels implements PanelPresenter {
+  private readonly views = new Map<string, WebviewPanelView>();
+  private readonly mediaRoot: vscode.Uri;
+
+  constructor(extensionUri: vscode.Uri, private readonly trace: UiTrace) {
+    this.mediaRoot = vscode.Uri.joinPath(extensionUri, 'media', 'panel');
+  }
+
+  open(panel: Panel): void {
+    const existing = this.views.get(panel.uid);
+    if (existing) {
+      existing.render(panel);
+      existing.webview.reveal(undefined, false);
+      return;
+    }
+    const view = new WebviewPanelView(panel, this.mediaRoot, (v) => this.userClosed(v), this.trace);
+    this.views.set(panel.uid, view);
+    this.trace.record('panel-open', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines], style: 'webview' });
+  }
+
+  render(panel: Panel): void {
+    const view = this.views.get(panel.uid);
+    if (!view) return this.open(panel);
+    view.render(panel);
+    this.trace.record('panel-render', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines], style: 'webview' });
+  }
+
+  close(panel: Panel): void {
+    const view = this.views.get(panel.uid);
+    if (!view) return;
+    this.views.delete(panel.uid);
+    view.dispose();
+    this.trace.record('panel-close', { extension: panel.extension.name, panel: panel.id, by: 'extension', style: 'webview' });
+  }
+
+  describe(): PanelSnapshot[] {
+    return [...this.views.values()].map((v) => panelSnapshot(v.panel, -1, v.webview.visible));
+  }
+
+  dispose(): void {
+    for (const v of this.views.values()) v.dispose();
+    this.views.clear();
+  }
+
+  private userClosed(view: WebviewPanelView): void {
+    this.views.delete(view.panel.uid);
+    view.panel.dismiss();
+    this.trace.record('panel-close', { extension: view.panel.extension.name, panel: view.panel.id, by: 'user', style: 'webview' });
+  }
+}
+
+function titleOf(panel: Panel): string {
+  return panel.title || `${panel.extension.name}: ${panel.id}`;
+}
+
+function html(webview: vscode.Webview, mediaRoot: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.css'));
+  const js = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.js'));
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${css}">
+</head>
+<body>
+<div id="title"></div>
+<div id="lines" tabindex="0" role="listbox" aria-label="panel lines"></div>
+<div id="footer"></div>
+<span id="measure" aria-hidden="true"></span>
+<script nonce="${nonce}" src="${js}"></script>
+</body>
+</html>`;
+}
+
+/**
+ * Chooses a presentation per panel: `auto` uses a QuickPick for a panel that
+ * serves an interactive tool call (the ask-the-user case) and a webview
+ * otherwise.
+ */
+export class PanelRouter implements PanelPresenter {
+  private readonly owner = new Map<string, PanelPresenter>();
+
+  constructor(
+    private readonly quickPick: PanelPresenter,
+    private readonly webview: PanelPresenter,
+    private readonly style: () => 'auto' | 'quickPick' | 'webview',
+  ) {}
+
+  /** The host opens a panel it does not track yet (a new one, or one the user closed before). */
+  open(panel: Panel): void {
+    const s = this.style();
+    const presenter = s === 'webview' || (s === 'auto' && !panel.forToolCall) ? this.webview : this.quickPick;
+    this.owner.set(panel.uid, presenter);
+    presenter.open(panel);
+  }
+
+  render(panel: Panel): void {
+    const presenter = this.owner.get(panel.uid);
+    if (presenter) presenter.render(panel);
+    else this.open(panel);
+  }
+
+  close(panel: Panel): void {
+    this.owner.get(panel.uid)?.close(panel);
+    this.owner.delete(panel.uid);
+  }
+
+  describe(): PanelSnapshot[] {
+    return [...this.quickPick.describe(), ...this.webview.describe()];
+  }
+
+  dispose(): void {
+    this.quickPick.dispose();
+    this.webview.dispose();
+    this.owner.clear();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The host's `gate`: workspace trust and per-extension consent for code the
+ * workspace brings (decisions in src/host/trust). Asking never blocks loading:
+ * the extension is held at once and a non-modal notification offers "Allow";
+ * the answer (or the view's inline Allow action) starts it later.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FoundExtension, GateDecision, ZotHost } from '../../host/index.js';
+import {
+  consentKey, decide, needsConsent, REASON_DENIED, type ConsentRecord, type ConsentStore,
+} from '../../host/trust/consent.js';
+import { describeRun, runFingerprint } from '../../host/trust/fingerprint.js';
+import type { LogChannels } from '../ui/logs.js';
+import { projectDir, type ZotSettings } from '../activation/settings.js';
+import type { UiTrace } from '../ui/trace.js';
+
+const STORE_KEY = 'zot.consent.v1';
+export const ALLOW = 'Allow';
+export const DONT_ALLOW = "Don't Allow";
+
+/**
+ * How the question reaches the user: a non-modal notification with the
+ * choices as buttons. A parameter so the test bundle can also answer it.
+ */
+export type ConsentQuestion = (extension: string, message: string, choices: readonly string[]) => Thenable<string | undefined>;
+
+const notification: ConsentQuestion = (_extension, message, choices) => vscode.window.showInformationMessage(message, ...choices);
+
+interface Held {
+  dir: string;
+  canAllow: boolean;
+}
+
+export class WorkspaceGate implements vscode.Disposable {
+  private readonly held = new Map<string, Held>();
+  /** Open questions: the fingerprint asked about, by extension name. */
+  private readonly asking = new Map<string, string>();
+  private settings: ZotSettings | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Whether an extension can be allowed changed. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly host: () => ZotHost,
+    private readonly logs: LogChannels,
+    private readonly trace: UiTrace,
+    private readonly question: ConsentQuestion = notification,
+  ) {}
+
+  /** The settings of the host generation being created. */
+  useSettings(settings: ZotSettings): void {
+    this.settings = settings;
+    this.held.clear();
+  }
+
+  /** HostOptions.gate. */
+  readonly gate = async (found: FoundExtension): Promise<GateDecision> => {
+    const needs = needsConsent(found, this.settings?.workspacePaths ?? new Set());
+    const trusted = vscode.workspace.isTrusted;
+    const fingerprint = needs && trusted ? await runFingerprint(found) : '';
+    const d = decide({ needsConsent: needs, trusted, fingerprint, record: this.records()[consentKey(found.dir)] });
+    if (d.kind === 'start') {
+      this.held.delete(found.name);
+      return { start: true };
+    }
+    this.held.set(found.name, { dir: found.dir, canAllow: d.canAllow });
+    this.logs.hostLog(`${found.name} (${found.dir}) is held: ${d.reason}`);
+    if (d.ask) this.ask(found, fingerprint);
+    this.changed.fire();
+    return { start: false, reason: d.reason, hold: d.hold };
+  };
+
+  /** Whether the view may offer "Allow" for this extension. */
+  canAllow(name: string): boolean {
+    return this.held.get(name)?.canAllow === true && vscode.workspace.isTrusted;
+  }
+
+  /** Records consent for what the extension would run now, and starts it. */
+  async allow(name: string): Promise<boolean> {
+    if (!vscode.workspace.isTrusted) {
+      this.trace.record('message', { level: 'warn', text: 'allow refused: workspace is not trusted', extension: name });
+      void vscode.window.showWarningMessage(`"${name}" comes from this workspace, which is not trusted. Trust the workspace first to run its zot extensions.`, 'Manage Workspace Trust').then((c) => {
+        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+      return false;
+    }
+    const rt = this.host().get(name);
+    if (!rt) return false;
+    const fingerprint = await runFingerprint(rt.found);
+    await this.remember(rt.found.dir, { fingerprint, allowed: true, at: Date.now() });
+    this.held.delete(name);
+    this.asking.delete(name);
+    this.changed.fire();
+    this.logs.hostLog(`${name}: allowed to run in this workspace (${fingerprint.slice(0, 12)}…)`);
+    this.trace.record('consent', { extension: name, allowed: true });
+    await this.host().startExtension(name);
+    return true;
+  }
+
+  /** Records "Don't Allow" for what it would run now; it stays held without asking again. */
+  async deny(name: string): Promise<void> {
+    const rt = this.host().get(name);
+    if (!rt) return;
+    const fingerprint = await runFingerprint(rt.found);
+    await this.remember(rt.found.dir, { fingerprint, allowed: false, at: Date.now() });
+    this.asking.delete(name);
+    this.logs.hostLog(`${name}: not allowed to run in this workspace`);
+    this.trace.record('consent', { extension: name, allowed: false });
+    if (rt.status.kind === 'held') this.host().holdExtension(name, 'denied', REASON_DENIED);
+  }
+
+  /** Forgets every answer given in this workspace. */
+  async forgetAll(): Promise<number> {
+    const n = Object.keys(this.records()).length;
+    await this.memento.update(STORE_KEY, undefined);
+    this.trace.record('consent-reset', { count: n });
+    return n;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  private ask(found: FoundExtension, fingerprint: string): void {
+    if (this.asking.get(found.name) === fingerprint) return;
+    const answer = (choice: string | undefined): void => {
+      if (this.asking.get(found.name) === fingerprint) this.asking.delete(found.name);
+      void this.onAnswer(found, fingerprint, choice);
+    };
+    this.asking.set(found.name, fingerprint);
+    void describeRun(found).then((run) => {
+      const where = relativeToProject(found.dir);
+      const what = [run.exec, ...run.args].join(' ');
+      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.`;
+      this.trace.record('consent-asked', { extension: found.name, fingerprint, message });
+      return this.question(found.name, message, [ALLOW, DONT_ALLOW]);
+    }).then(answer, () => answer(undefined));
+  }
+
+  private async onAnswer(found: FoundExtension, fingerprint: string, choice: string | undefined): Promise<void> {
+    this.trace.record('consent-answer', { extension: found.name, choice: choice ?? null });
+    const rt = this.host().get(found.name);
+    // A stale question (a reload or replacement since): only act if it is still about the same code.
+    if (!rt || rt.dir !== found.dir || choice === undefined) return;
+    const now = await runFingerprint(rt.found);
+    if (now !== fingerprint) {
+      this.logs.hostLog(`${found.name} changed while you were asked; asking again`);
+      if (rt.status.kind === 'held') this.ask(rt.found, now);
+      return;
+    }
+    if (choice === ALLOW) await this.allow(found.name);
+    else if (choice === DONT_ALLOW) await this.deny(found.name);
+  }
+
+  private records(): ConsentStore {
+    return this.memento.get<ConsentStore>(STORE_KEY) ?? {};
+  }
+
+  private async remember(dir: string, record: ConsentRecord): Promise<void> {
+    await this.memento.update(STORE_KEY, { ...this.records(), [consentKey(dir)]: record });
+  }
+}
+
+function relativeToProject(dir: string): string {
+  const root = projectDir();
+  if (!root) return dir;
+  const rel = path.relative(root, dir);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : dir;
+}

@@ -1,0 +1,69 @@
+/**
+ * How an extension's state looks in VS Code: one place for the labels, icons
+ * and colors the tree, the status bar, pickers and the report share.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionState, ExtensionView } from '../../host/index.js';
+
+interface StateLook {
+  /** Short, lower-case, for a tree item's description. */
+  label: string;
+  icon: string;
+  color?: string;
+}
+
+const LOOKS: Record<ExtensionState, StateLook> = {
+  starting: { label: 'starting…', icon: 'loading~spin' },
+  restarting: { label: 'restarting…', icon: 'loading~spin', color: 'list.warningForeground' },
+  ready: { label: 'ready', icon: 'pass', color: 'testing.iconPassed' },
+  auto_ready: { label: 'ready', icon: 'pass', color: 'testing.iconPassed' },
+  ready_timed_out: { label: 'ready (slow to start)', icon: 'pass', color: 'list.warningForeground' },
+  failed: { label: 'failed', icon: 'error', color: 'testing.iconFailed' },
+  disabled: { label: 'disabled', icon: 'circle-slash', color: 'disabledForeground' },
+  stopping: { label: 'stopping…', icon: 'loading~spin', color: 'disabledForeground' },
+  stopped: { label: 'stopped', icon: 'debug-stop', color: 'disabledForeground' },
+  held: { label: 'held', icon: 'shield', color: 'list.warningForeground' },
+};
+
+export function stateLook(state: ExtensionState): StateLook {
+  return LOOKS[state];
+}
+
+export function stateIcon(state: ExtensionState): vscode.ThemeIcon {
+  const look = LOOKS[state];
+  return new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+}
+
+/** What a user can do with an extension in its current state. */
+export interface Affordances {
+  start: boolean;
+  stop: boolean;
+  restart: boolean;
+  allow: boolean;
+}
+
+export function affordances(rt: ExtensionView, canAllow: boolean): Affordances {
+  const k = rt.status.kind;
+  const running = k === 'running' || k === 'starting';
+  return {
+    start: rt.startable && (k === 'stopped' || k === 'failed'),
+    stop: running || k === 'restarting',
+    restart: rt.startable && (running || k === 'restarting' || k === 'failed'),
+    allow: k === 'held' && canAllow,
+  };
+}
+
+/** Registered and serving: running past its registering phase. */
+export const isRunning = (rt: ExtensionView): boolean => rt.status.kind === 'running' && rt.status.readiness !== 'registering';
+
+/** Inline code for markdown, whatever backticks the text holds. */
+export function code(text: string): string {
+  const ticks = text.match(/`+/g)?.reduce((n, t) => Math.max(n, t.length), 0) ?? 0;
+  const fence = '`'.repeat(ticks + 1);
+  return `${fence}${ticks ? ' ' : ''}${text}${ticks ? ' ' : ''}${fence}`;
+}
+
+/** Plain text safe inside markdown: no accidental emphasis, links, HTML, table cells, or a list or heading at its start. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~$]/g, (c) => `\\${c}`).replace(/^(\s*)([#+-]|\d+[.)])(?=\s|$)/, (_m, sp: string, lead: string) => `${sp}${lead.slice(0, -1)}\\${lead.slice(-1)}`);
+}

@@ -1,0 +1,68 @@
+/**
+ * One status bar item that sums the extensions up (`$(plug) Zot 3`,
+ * `$(error) Zot 1 failed`, a spinner while loading) and opens the view.
+ */
+import * as vscode from 'vscode';
+import type { HostManager } from '../activation/hostManager.js';
+import { isRunning, stateLook } from './presentation.js';
+import { VIEW_ID } from './tree.js';
+
+const DEBOUNCE_MS = 100;
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('zot.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subs: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly manager: HostManager) {
+    this.item.name = 'Zot Extensions';
+    this.item.command = { command: `${VIEW_ID}.focus`, title: 'Show Zot Extensions' };
+    this.subs.push(
+      manager.onDidChangeState(() => this.updateSoon()),
+      manager.onDidChangeBusy(() => this.updateSoon()),
+      manager.onDidChangeRegistry(() => this.updateSoon()),
+    );
+    this.update();
+  }
+
+  get text(): string {
+    return this.item.text;
+  }
+
+  updateSoon(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.update();
+    }, DEBOUNCE_MS);
+  }
+
+  update(): void {
+    const exts = this.manager.host.extensions;
+    if (exts.length === 0 && !this.manager.loading) {
+      this.item.hide();
+      return;
+    }
+    const running = exts.filter(isRunning).length;
+    const failed = exts.filter((r) => r.status.kind === 'failed').length;
+    const held = exts.filter((r) => r.status.kind === 'held').length;
+    const starting = exts.some((r) => r.state === 'starting' || r.status.kind === 'restarting');
+    if (failed) this.item.text = `$(error) Zot ${failed} failed`;
+    else if (starting || (this.manager.loading && running === 0)) this.item.text = `$(loading~spin) Zot ${running}`;
+    else this.item.text = `$(plug) Zot ${running}${held ? ` $(shield) ${held}` : ''}`;
+    this.item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**Zot extensions** — ${running} running${failed ? `, ${failed} failed` : ''}${held ? `, ${held} held` : ''}\n\n`);
+    for (const r of exts) md.appendMarkdown(`- $(${stateLook(r.state).icon.replace('~spin', '')}) ${r.name}: ${stateLook(r.state).label}\n`);
+    md.appendMarkdown('\nClick to show the Zot Extensions view.');
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: `Zot extensions: ${running} running${failed ? `, ${failed} failed` : ''}${held ? `, ${held} held` : ''}` };
+    this.item.show();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,47 @@
+// Two defects a person sees from the CLI, over real processes: an extension
+// that never says hello, and a large result read through a pipe.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { CLI, makeExt, tmpdir } from '../helpers.mjs';
+
+test('doctor reports an extension that never says hello as failed once the 10 s hello bound passes, and waits no longer', async () => {
+  const home = tmpdir('zot-home-');
+  const dir = makeExt(tmpdir(), 'mute', { noHello: true });
+  const ok = makeExt(tmpdir(), 'fine', { commands: [{ name: 'x' }] });
+  const started = Date.now();
+  const r = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'doctor', '--json', '--no-discover', '--ext', dir, '--ext', ok], { env: { ...process.env, ZOT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+  const elapsed = Date.now() - started;
+  const { extensions } = JSON.parse(r.stdout);
+  const mute = extensions.find((e) => e.name === 'mute');
+  assert.equal(mute.state, 'failed');
+  assert.match(mute.error, /did not say hello within 10 s/);
+  assert.equal(extensions.find((e) => e.name === 'fine').state, 'ready');
+  assert.equal(r.code, 1, 'a failed extension makes doctor exit 1');
+  assert.ok(elapsed >= 9_500, `waited for the hello bound (${elapsed} ms)`);
+  assert.ok(elapsed < 16_000, `and no longer (${elapsed} ms)`);
+});
+
+test('a 3 MiB tool --json result piped into a slow reader arrives whole', async () => {
+  const size = 3 * 1024 * 1024;
+  const dir = makeExt(tmpdir(), 'big', { tools: [{ name: 'huge', behaviour: 'big', size }] });
+  // A shell pipeline, as a person types it: the CLI's stdout is a pipe into another process.
+  const r = await new Promise((resolve) => {
+    const reader = `${JSON.stringify(process.execPath)} -e "let n=0;process.stdin.on('data',d=>{n+=d.length;process.stdin.pause();setTimeout(()=>process.stdin.resume(),2)});process.stdin.on('end',()=>console.log(n))"`;
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} tool huge --json --no-discover --ext ${JSON.stringify(dir)} | ${reader}`;
+    const child = spawn('/bin/sh', ['-c', cmd], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const expected = Buffer.byteLength(JSON.stringify({ outcome: 'completed', extension: 'big', is_error: false, content: [{ type: 'text', text: 'x'.repeat(size) }], message: '' })) + 1;
+  assert.equal(Number(r.stdout.trim()), expected);
+});

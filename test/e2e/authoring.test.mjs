@@ -1,0 +1,104 @@
+// Writing zot extensions in a real VS Code (code-server + headless Chromium):
+// Zot: New Extension… then consent then a running extension, the manifest's
+// schema and problems in the editor, the walkthrough. The checks themselves
+// are in authoring/suite.cjs.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { isInside, liveProcesses, openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { extensionVsix, testBundleVsix } from './vsix.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let scratch;
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-authoring-'));
+});
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+test('authoring: New Extension…, the manifest schema and problems', { timeout: 600_000 }, async (t) => {
+  const vsixPaths = [await testBundleVsix(scratch)];
+  const results = path.join(scratch, 'results.json');
+  const workspace = path.join(scratch, 'workspace');
+  const home = path.join(scratch, 'home');
+  mkdirSync(workspace);
+  mkdirSync(path.join(home, 'extensions'), { recursive: true });
+  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results } });
+  let run;
+  try {
+    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'authoring', 'suite.cjs'), trusted: true, timeoutMs: 300_000 });
+  } finally {
+    await server.stop();
+  }
+  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
+  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
+  assert.ok(outcome.length > 0, `no results\n${failure()}`);
+  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
+  assert.equal(run.exitCode, 0, failure());
+  assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
+});
+
+/** Polls fn until it returns a truthy value. */
+async function waitUntil(what, fn, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test('the walkthrough, through the real UI: opened from the palette, and its first step completed by its button', { timeout: 300_000 }, async () => {
+  const vsix = await extensionVsix(scratch);
+  const root = await mkdtemp(path.join(scratch, 'walkthrough-'));
+  const workspace = path.join(root, 'workspace');
+  const home = path.join(root, 'home');
+  mkdirSync(workspace);
+  mkdirSync(path.join(home, 'extensions'), { recursive: true });
+  const server = await startCodeServer({ vsixPaths: [vsix], env: { ZOT_HOME: home }, settings: { 'workbench.startupEditor': 'none' } });
+  let session;
+  try {
+    session = await openWorkbench({ server, folder: workspace, trusted: true });
+    const { page } = session;
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Open Walkthrough' }).first();
+    await waitUntil('"Open Walkthrough" in the palette', async () => {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget').waitFor();
+      await page.keyboard.type('Open Walkthrough');
+      if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return true;
+      await page.keyboard.press('Escape');
+      return false;
+    });
+    await page.keyboard.press('Enter');
+    const ours = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Get started with zot extensions' }).first();
+    await ours.waitFor({ timeout: 30_000 });
+    await ours.click();
+    const step = page.locator('.getting-started-step').filter({ hasText: 'Install the sample extensions' }).first();
+    await step.waitFor({ timeout: 30_000 });
+    for (const title of ['Open the Zot view', 'Try @zot /help in chat', 'Run a tool from the palette', 'Create your own']) {
+      await page.locator('.getting-started-step').filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
+    }
+    const done = async (which = step) => (await which.getAttribute('aria-checked')) === 'true';
+    assert.equal(await done(), false, 'not complete before its action');
+    await step.click();
+    await step.getByRole('button', { name: 'Install Sample Extensions' }).click();
+    await waitUntil('the samples in the zot home', () => existsSync(path.join(home, 'extensions', 'todo', 'extension.json')));
+    await waitUntil('the step to show as complete', done);
+    // The other steps are still to do.
+    assert.equal(await done(page.locator('.getting-started-step').filter({ hasText: 'Create your own' }).first()), false);
+  } catch (error) {
+    await session?.page.screenshot({ path: path.join(os.tmpdir(), 'zot-walkthrough-failure.png') }).catch(() => {});
+    throw error;
+  } finally {
+    await session?.close();
+    await server.stop();
+  }
+});

@@ -1,0 +1,49 @@
+// Runs inside VS Code's extension host (see ../chat.test.mjs): @zot with the
+// fake language model, and the frames the fixture extensions logged.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+const { test, runAll, waitFor } = require('../../e2e/vscode/suite/runner.cjs');
+const { activated, exec, waitState } = require('../../e2e/vscode/suite/helpers.cjs');
+
+/** Frames an extension received, from its log (the fixture logs each as `RECV <json>`). */
+function received(name, type) {
+  const file = path.join(process.env.ZOT_HOME, 'logs', `ext-${name}.log`);
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
+}
+const requests = () => exec('zotFake.requests');
+
+async function chat(text, expectRequests) {
+  const before = (await requests()).length;
+  await exec('workbench.action.chat.open', { query: `@zot ${text}` });
+  if (expectRequests) await waitFor(`${expectRequests} model request(s) for "${text}"`, async () => (await requests()).length >= before + expectRequests, 30_000);
+  return (await requests()).slice(before);
+}
+
+test('the extension activates and the fixtures run', async () => {
+  await activated();
+  for (const name of ['audit', 'tools', 'shower']) await waitState(name, ['ready', 'auto_ready']);
+  assert.equal((await vscode.lm.selectChatModels({ vendor: 'zot-fake' })).length, 1);
+});
+
+test('turn_end follows every model step, with that step\'s stop reason (zot: tool_use, then end)', async () => {
+  await chat('CALL echo {"text":"one step with a tool"}', 2);
+  await waitFor('the request to end', () => received('audit', 'event').some((f) => f.event === 'turn_end' && f.stop !== 'tool_use'));
+  const steps = received('audit', 'event').filter((f) => f.event === 'turn_start' || f.event === 'turn_end').map((f) => (f.event === 'turn_start' ? `turn_start ${f.step}` : `turn_end ${f.stop}`));
+  assert.deepEqual(steps, ['turn_start 1', 'turn_end tool_use', 'turn_start 2', 'turn_end end']);
+});
+
+test('a command\'s display text is shown, and never part of the conversation the model sees later', async () => {
+  await chat('/show', 0);
+  await waitFor('the command ran', () => received('shower', 'command_invoked').length === 1);
+  // Let the chat view finish the response before the next request joins the same chat.
+  await new Promise((r) => setTimeout(r, 2000));
+  const [next] = await chat('what do you know?', 1);
+  const texts = next.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
+  assert.ok(texts.some((t) => t.includes('what do you know?')), 'the request itself');
+  assert.deepEqual(texts.filter((t) => t.includes('4711')), [], `the display text was fed to the model: ${JSON.stringify(next.messages)}`);
+});
+
+exports.run = runAll;

@@ -1,0 +1,70 @@
+// Fidelity to zot, seen by the Go fixture extension (test/fixtures/go), whose
+// frames are encoded as zot's Go SDK encodes them: where this host today
+// reads such frames differently from zot, or sends it what zot never would.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { goFixture, makeGoExt } from '../gofixture.mjs';
+
+const go = await goFixture();
+
+function zotHost(args, home) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => {
+  test('emptying its list: the render leaves out lines, footer and title, and the panel shows no line and the old title', async (t) => {
+    const ui = new RecordingUI();
+    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
+    await host.runCommand('go-panel', '');
+    const key = ui.of('openPanel')[0].args[0];
+    ui.panel(key).key('rune', 'x');
+    await waitFor('render', () => ui.of('renderPanel').length === 1);
+    const p = ui.of('renderPanel')[0].args[1];
+    assert.deepEqual([p.title, p.lines, p.footer], ['Go list', [], '']);
+  });
+
+  test('a command with an unknown action is an error naming it; one whose prompt is spaces submits nothing', async (t) => {
+    const ui = new RecordingUI();
+    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
+    await host.runCommand('go-blank', '');
+    assert.deepEqual(ui.of('submit'), []);
+    await host.runCommand('go-unknown', '');
+    assert.match(ui.of('notify')[0]?.args[2] ?? '(nothing shown)', /unknown action explode/);
+  });
+
+  test('it is never sent panel_resize, which it would log as an unknown frame', async (t) => {
+    const ui = new RecordingUI();
+    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
+    await host.runCommand('go-panel', '');
+    const key = ui.of('openPanel')[0].args[0];
+    ui.panel(key).resize(80, 24);
+    ui.panel(key).key('rune', 'd');
+    await waitFor('the key after the resize', () => host.received('gofix', 'panel_key').length === 1);
+    assert.deepEqual(host.stderrOf('gofix').filter((l) => l.includes('unknown frame type')), []);
+  });
+
+  test('its undecodable image makes the result an error', async () => {
+    const r = await zotHost(['tool', 'go_badimage', '--no-discover', '--ext', makeGoExt(tmpdir(), go.bin), '--json'], tmpdir('zot-home-'));
+    assert.equal(JSON.parse(r.stdout).is_error, true, r.stdout);
+  });
+
+  test('a zot-host run is a session: it receives session_start once, before the call', async () => {
+    const home = tmpdir('zot-home-');
+    await zotHost(['tool', 'go_echo', '{"text":"x"}', '--no-discover', '--ext', makeGoExt(tmpdir(), go.bin)], home);
+    const lines = fs.readFileSync(path.join(home, 'logs', 'ext-gofix.log'), 'utf8').split('\n');
+    const starts = lines.filter((l) => l === 'RECV {"type":"event","event":"session_start"}');
+    assert.equal(starts.length, 1);
+    assert.ok(lines.indexOf(starts[0]) < lines.findIndex((l) => l.startsWith('RECV {"type":"tool_call"')));
+  });
+});

@@ -1,0 +1,172 @@
+// Unit tests of the host's modules that serve the front ends (consent
+// decisions and fingerprints, the note limiter, installs, JSON with comments),
+// bundled from src/host with esbuild since the host library does not export them.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+let scratch;
+let consent;
+let fingerprint;
+let limiter;
+let install;
+let jsonc;
+
+before(async () => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
+  const outdir = path.join(scratch, 'out');
+  await esbuild.build({
+    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc']
+      .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'host', `${m}.ts`)])),
+    outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
+  });
+  const require = createRequire(import.meta.url);
+  consent = require(path.join(outdir, 'consent.js'));
+  fingerprint = require(path.join(outdir, 'fingerprint.js'));
+  limiter = require(path.join(outdir, 'noteLimiter.js'));
+  install = require(path.join(outdir, 'install.js'));
+  jsonc = require(path.join(outdir, 'jsonc.js'));
+});
+
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function extensionFolder(name, files, manifest) {
+  const dir = path.join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, ...manifest }));
+  return dir;
+}
+
+describe('consent decisions', () => {
+  const fp = 'f'.repeat(64);
+  test('code the workspace does not bring starts', () => {
+    assert.deepEqual(consent.decide({ needsConsent: false, trusted: false, fingerprint: '', record: undefined }), { kind: 'start' });
+  });
+  test('untrusted: held, never asked, cannot be allowed', () => {
+    const d = consent.decide({ needsConsent: true, trusted: false, fingerprint: fp, record: { fingerprint: fp, allowed: true, at: 1 } });
+    assert.deepEqual(d, { kind: 'hold', hold: 'untrusted', reason: 'workspace is not trusted', ask: false, canAllow: false });
+  });
+  test('trusted, never answered: held and asked', () => {
+    const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: undefined });
+    assert.equal(d.kind, 'hold');
+    assert.equal(d.ask, true);
+    assert.equal(d.hold, 'consent');
+    assert.match(d.reason, /waiting for your permission/);
+  });
+  test('allowed for the same fingerprint: starts', () => {
+    assert.deepEqual(consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: fp, allowed: true, at: 1 } }), { kind: 'start' });
+  });
+  test('allowed for another fingerprint: asked again', () => {
+    const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: 'x', allowed: true, at: 1 } });
+    assert.equal(d.ask, true);
+    assert.equal(d.hold, 'changed');
+    assert.match(d.reason, /changed since you allowed it/);
+  });
+  test("refused for the same fingerprint: held, not asked, can still be allowed", () => {
+    const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: fp, allowed: false, at: 1 } });
+    assert.deepEqual([d.kind, d.hold, d.ask, d.canAllow], ['hold', 'denied', false, true]);
+  });
+  test('needsConsent: project-local, and explicit folders from workspace settings', () => {
+    const ws = new Set([path.resolve('/w/tools/x')]);
+    assert.equal(consent.needsConsent({ source: 'project', dir: '/w/.zot/extensions/a' }, ws), true);
+    assert.equal(consent.needsConsent({ source: 'explicit', dir: '/w/tools/x' }, ws), true);
+    assert.equal(consent.needsConsent({ source: 'explicit', dir: '/home/me/mine' }, ws), false);
+    assert.equal(consent.needsConsent({ source: 'global', dir: '/z/extensions/a' }, ws), false);
+  });
+});
+
+describe('consent fingerprint', () => {
+  test('covers exec, args, the executable in the folder and scripts named in args', async () => {
+    const dir = extensionFolder('fp', { 'run.sh': '#!/bin/sh\necho\n', 'main.mjs': 'x', 'other.mjs': 'y' }, { exec: './run.sh', args: ['main.mjs', '--flag'] });
+    chmodSync(path.join(dir, 'run.sh'), 0o755);
+    const found = (m) => ({ dir, manifest: { name: 'fp', args: [], enabled: true, skills: [], ...m } });
+    const base = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    assert.match(base, /^[0-9a-f]{64}$/);
+    assert.equal(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'stable');
+    assert.notEqual(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs'] })), base, 'args');
+    assert.notEqual(await fingerprint.runFingerprint(found({ exec: 'sh', args: ['main.mjs', '--flag'] })), base, 'exec');
+    writeFileSync(path.join(dir, 'other.mjs'), 'changed');
+    assert.equal(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'unrelated files do not count');
+    appendFileSync(path.join(dir, 'main.mjs'), '// more');
+    const afterScript = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    assert.notEqual(afterScript, base, 'a script named in args');
+    appendFileSync(path.join(dir, 'run.sh'), '# more\n');
+    assert.notEqual(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), afterScript, 'the executable');
+    const run = await fingerprint.describeRun(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    assert.deepEqual(Object.keys(run.files).sort(), ['main.mjs', 'run.sh']);
+  });
+  test('an executable on PATH is named, not hashed', async () => {
+    const dir = extensionFolder('onpath', {}, { exec: 'sh' });
+    const run = await fingerprint.describeRun({ dir, manifest: { name: 'onpath', exec: 'sh', args: [], enabled: true, skills: [] } });
+    assert.deepEqual(run.files, {});
+    assert.match(run.resolved, /\/sh$/);
+  });
+});
+
+describe('note limiter', () => {
+  test('at most three per extension in ten seconds, duplicates once', () => {
+    let now = 0;
+    const l = new limiter.NoteLimiter(3, 10_000, () => now);
+    const admit = (ext, text) => { const a = l.admit(ext, 'warn', text); return a.show ? 'show' : a.why; };
+    assert.deepEqual(['a', 'b', 'a', 'c', 'd'].map((t) => admit('x', t)), ['show', 'show', 'duplicate', 'show', 'rate']);
+    assert.equal(admit('y', 'a'), 'show', 'per extension');
+    now = 10_001;
+    assert.equal(admit('x', 'a'), 'show', 'the window passed');
+  });
+});
+
+describe('install from folder', () => {
+  test('validates, copies under the folder name, reports an existing one', async () => {
+    const home = path.join(scratch, 'home');
+    const src = extensionFolder('good', { 'index.mjs': '' }, { exec: 'node', args: ['index.mjs'] });
+    const check = await install.checkInstall(src, home);
+    assert.deepEqual(check, { ok: true, name: 'good', folder: 'good', target: path.join(home, 'extensions', 'good'), exists: false });
+    await install.copyInto(src, check.target);
+    assert.deepEqual(readdirSync(check.target).sort(), ['extension.json', 'index.mjs']);
+    assert.equal((await install.checkInstall(src, home)).exists, true);
+    writeFileSync(path.join(src, 'index.mjs'), 'v2');
+    await install.copyInto(src, check.target);
+    assert.equal(readFileSync(path.join(check.target, 'index.mjs'), 'utf8'), 'v2');
+    assert.deepEqual(readdirSync(path.join(home, 'extensions')), ['good'], 'no staging folders left');
+    const installed = await install.checkInstall(check.target, home);
+    assert.equal(installed.ok, false);
+    assert.match(installed.reason, /already installed/);
+  });
+  test('refuses a bad manifest and a non-folder', async () => {
+    const bad = extensionFolder('bad', {}, { exec: 42 });
+    const r = await install.checkInstall(bad, path.join(scratch, 'home2'));
+    assert.equal(r.ok, false);
+    assert.match(r.reason, /"exec" must be a string/);
+    assert.match((await install.checkInstall(path.join(scratch, 'nope'), scratch)).reason, /is not a folder/);
+  });
+  test('samples: installs the missing ones, skips the rest', async () => {
+    const home = path.join(scratch, 'home3');
+    const samples = readdirSync(path.join(repoRoot, 'samples'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    assert.ok(samples.includes('todo') && samples.includes('ask-user'), samples.join(', '));
+    const first = await install.installSamples(path.join(repoRoot, 'samples'), home);
+    assert.deepEqual(first, { installed: samples, skipped: [], failed: [] });
+    const second = await install.installSamples(path.join(repoRoot, 'samples'), home);
+    assert.deepEqual(second, { installed: [], skipped: samples, failed: [] });
+  });
+});
+
+describe('settings files (JSONC)', () => {
+  test('comments and trailing commas, strings left alone', () => {
+    const text = `{
+      // a comment "with quotes"
+      "zot.extensionPaths": ["tools/a", "b//c", "d/*e*/",], /* block */
+      "x": "a,}", "y": { "z": 1, },
+    }`;
+    assert.deepEqual(jsonc.parseJsonc(text), { 'zot.extensionPaths': ['tools/a', 'b//c', 'd/*e*/'], x: 'a,}', y: { z: 1 } });
+    assert.deepEqual(jsonc.parseJsonc(''), {});
+    assert.equal(jsonc.parseJsonc('{ nope'), undefined);
+    assert.deepEqual(jsonc.parseJsonc(String.raw`{"a": "q\"//x"} // end`), { a: 'q"//x' });
+  });
+});

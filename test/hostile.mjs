@@ -1,0 +1,18 @@
+// Extension folders whose program is the hostile fixture (test/fixtures/node/hostile.js).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ROOT } from './helpers.mjs';
+
+export const HOSTILE = path.join(ROOT, 'test', 'fixtures', 'node', 'hostile.js');
+
+export function makeHostile(root, folder, cfg = {}) {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  const manifest = { name: folder, version: '1.0.0', exec: 'node', args: [HOSTILE, JSON.stringify({ name: folder, ...cfg })] };
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+/** Terminal controls that must never reach a terminal raw: ESC, CR, BEL, C1 CSI, bidi overrides and isolates. */
+// eslint-disable-next-line no-control-regex
+export const RAW_CONTROLS = /[\u0007\u001b\r\u009b\u202a-\u202e\u2066-\u2069]/;
