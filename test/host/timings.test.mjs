@@ -33,7 +33,7 @@ test('at the default auto-ready time, an extension that never says ready is auto
   // Only the ready grace is lengthened, so a slow machine cannot turn this into ready_timed_out.
   const host = await startHost(t, [dir], { noStart: true, timing: { readyGraceMs: 10_000 } });
   let autoAt;
-  host.onDidChangeState((r) => r.name === 'quiet' && r.state === 'auto_ready' && (autoAt = Date.now()));
+  host.onDidChangeState(({ extension: r }) => r.name === 'quiet' && r.state === 'auto_ready' && (autoAt = Date.now()));
   await host.start();
   const rt = host.get('quiet');
   assert.equal(rt.state, 'auto_ready');
@@ -51,7 +51,7 @@ test('a crash loop at the default budget: restarted 4 times, then failed', async
   const host = await startHost(t, [dir], { timing: { restartBaseDelayMs: 5, restartMaxDelayMs: 20 } });
   const rt = host.get('crashy');
   const restarts = [];
-  host.onDidChangeState((r) => r === rt && r.state === 'restarting' && restarts.push(r.error));
+  host.onDidChangeState(({ extension: r }) => r === rt && r.state === 'restarting' && restarts.push(r.error));
   await waitFor('failed', () => rt.state === 'failed', 15_000);
   assert.equal(restarts.length, 4, restarts.join('\n'));
   assert.match(restarts[3], /restart 4 of 4/);
@@ -65,7 +65,7 @@ test('restarts back off: 20, 40, 80 ms with a 20 ms base, capped at the maximum'
   const said = [];
   const delays = [];
   let since;
-  host.onDidChangeState((r) => {
+  host.onDidChangeState(({ extension: r }) => {
     if (r !== rt) return;
     if (r.state === 'restarting') {
       since = performance.now();
