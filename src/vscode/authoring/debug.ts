@@ -13,8 +13,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionView, LogEvent } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
-import { isNode } from '../commands/kit.js';
 import type { LogChannels } from '../ui/logs.js';
+import { extensionOf } from './target.js';
 
 /** How long the restarted extension has to say where its debugger listens. */
 const PORT_TIMEOUT_MS = 15_000;
@@ -70,11 +70,10 @@ export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
 
 async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined> {
   const host = d.manager.host;
-  const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'extension' ? a.name : a.extension) : undefined;
-  if (named !== undefined) {
-    const rt = host.get(named);
-    if (!rt) void vscode.window.showErrorMessage(`No zot extension named "${named}".`);
-    return rt;
+  const target = extensionOf(a, host);
+  if (target.named !== false) {
+    if (!target.rt) void vscode.window.showErrorMessage(`No zot extension named "${target.named}".`);
+    return target.rt;
   }
   const candidates = host.extensions.filter((rt) => rt.startable && rt.status.kind !== 'held');
   if (candidates.length === 0) {

@@ -11,9 +11,9 @@ import * as vscode from 'vscode';
 import { FolderWatcher, touchesManifest } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { SECTION } from '../activation/settings.js';
-import { isNode } from '../commands/kit.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
 import type { LogChannels } from '../ui/logs.js';
+import { extensionOf } from './target.js';
 
 export interface WatchDeps { manager: HostManager; gate: WorkspaceGate; logs: LogChannels }
 
@@ -45,8 +45,8 @@ export class ExtensionWatch implements vscode.Disposable {
   /** Toggles watching of one extension; resolves to whether it is watched now. */
   async toggle(a?: unknown): Promise<{ name: string; watching: boolean } | undefined> {
     const host = this.d.manager.host;
-    const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'extension' ? a.name : a.extension) : undefined;
-    let name = named;
+    const target = extensionOf(a, host);
+    let name = target.named === false ? undefined : target.rt?.name ?? target.named;
     if (name === undefined) {
       const picked = await vscode.window.showQuickPick(
         host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? 'watched: pick to stop' : rt.state, detail: rt.dir })),
