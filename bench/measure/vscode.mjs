@@ -112,6 +112,11 @@ export async function vscodeFigures({ count, keys, warm }) {
       await frame.locator('#lines').click();
       const w = await typeInto(page, frame, 'ArrowDown', warm, keys);
       result.webview = w;
+      // What the page shows is what the extension last sent: 40 lines, the cursor where the keys moved it.
+      const rows = await frame.locator('#lines .line').evaluateAll((els) => els.map((e) => [e.textContent, e.className]));
+      const cursorAt = (warm + keys) % 40;
+      const wrong = rows.length !== 40 ? `${rows.length} lines` : rows.findIndex(([t, c], i) => (i === cursorAt) !== (t.startsWith('›') && c === 'line current') || !t.includes(`item ${String(i + 1).padStart(2, '0')} `));
+      if (wrong !== -1) throw new Error(`the webview does not show the last render (line ${wrong}): ${JSON.stringify(rows.slice(0, 3))}`);
       fs.writeFileSync(at('webview-done'), '');
 
       await until('the QuickPick panel', () => fs.existsSync(at('quickpick-open')) || fs.existsSync(at('suite-failed')), 60_000);
