@@ -56,7 +56,7 @@ export class FrameTransport {
   ) {
     this.splitter = new LineSplitter(
       {
-        line: (bytes) => this.onLine(bytes),
+        line: (bytes, start, end) => this.onLine(bytes, start, end),
         oversized: (n, head) => this.sink.problem(
           `dropped a line of ${n} bytes: longer than the ${this.splitter.maxLineBytes}-byte limit`,
           nameFrame(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1')),
@@ -182,13 +182,14 @@ export class FrameTransport {
     this.writeTimer.unref();
   }
 
-  private onLine(bytes: Uint8Array): void {
+  private onLine(bytes: Uint8Array, start: number, end: number): void {
     if (this.closedReason !== undefined) return;
+    if (end === start) return; // blank lines carry nothing
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (buf.length === 0) return; // blank lines carry nothing
     // A large frame that is pure ASCII (JSON escapes everything else) decodes as
     // latin1 for a third less time than UTF-8 decoding; the text is the same.
-    const parsed = parseFrame(buf.length > LARGE_LINE && isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8'));
+    const ascii = end - start > LARGE_LINE && isAscii(buf.subarray(start, end));
+    const parsed = parseFrame(buf.toString(ascii ? 'latin1' : 'utf8', start, end));
     if (parsed.ok) this.sink.frame(parsed.frame);
     else this.sink.problem(parsed.problem, parsed);
   }
