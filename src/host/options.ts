@@ -1,5 +1,6 @@
 /** What a host is made with: its options, its timings and what it reports. */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
+import type { TraceSink } from './connection/frameTrace.js';
 import type { FoundExtension } from './discovery/discover.js';
 import type { LogLevel } from './extension/problems.js';
 import type { HoldReason } from './extension/state.js';
@@ -41,8 +42,14 @@ export const DEFAULT_TIMING: Timing = {
 export type GateDecision = { start: true } | { start: false; reason: string; hold?: HoldReason };
 
 export interface HostOptions {
-  /** The project folder: `cwd` in hello_ack and the root of `.zot/extensions`. */
+  /** `cwd` in hello_ack of explicit and global extensions; relative explicit paths resolve against it. */
   cwd: string;
+  /**
+   * The project folders whose `.zot/extensions` are loaded, in this order
+   * (a multi-root workspace's folders); each one is `cwd` for its own
+   * extensions. Default `[cwd]`; empty when there is no project.
+   */
+  projectDirs?: readonly string[];
   /** zot home; default `$ZOT_HOME` or the platform default. */
   zotHome?: string;
   /** Extension folders loaded explicitly, first in load order. */
@@ -56,6 +63,8 @@ export interface HostOptions {
   hostVersion?: string;
   /** Decides, per extension, whether it may start (workspace trust, consent). Default: all may. */
   gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
+  /** The protocol trace from the start (see `ZotHost.setTrace`). */
+  trace?: TraceSink;
 }
 
 export interface CallOptions {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Timing } from '../../host/index.js';
+import type { Timing, TraceLevel } from '../../host/index.js';
 import { parseJsonc } from '../../host/jsonc.js';
 
 export const SECTION = 'zot';
@@ -29,9 +29,14 @@ export interface ZotSettings {
   timing: Partial<Timing>;
 }
 
-/** The folder relative paths resolve against: the first workspace folder, else the home folder. */
+/** The folder relative paths resolve against, and `cwd` of global and explicit extensions: the first workspace folder. */
 export function projectDir(): string | undefined {
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return projectDirs()[0];
+}
+
+/** Every workspace folder on disk, in the workspace's order: each one's .zot/extensions is loaded. */
+export function projectDirs(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 export function readSettings(): ZotSettings {
@@ -92,4 +97,10 @@ function resolvePath(p: string, base: string): string {
 /** Most model steps in one @zot request. */
 export function chatMaxSteps(): number {
   return Math.max(1, vscode.workspace.getConfiguration(SECTION).get<number>('chat.maxSteps') ?? 25);
+}
+
+/** `zot.trace`: anything but the two levels is off. */
+export function traceLevel(): TraceLevel {
+  const v = vscode.workspace.getConfiguration(SECTION).get<string>('trace');
+  return v === 'messages' || v === 'verbose' ? v : 'off';
 }
