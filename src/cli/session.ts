@@ -1,6 +1,12 @@
-/** A headless host for one verb, with Ctrl-C cancelling what runs and a stop that leaves nothing behind. */
+/**
+ * A headless host for one verb, with Ctrl-C (and SIGTERM, SIGHUP) cancelling
+ * what runs and a stop that leaves nothing behind before the process exits.
+ */
 import { CancellationTokenSource, HeadlessUI, ZotHost, type HostOptions } from '../host/index.js';
 import { err } from './output.js';
+
+/** What ends a verb early; each would otherwise kill the CLI and leave its extensions running. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface Session {
   host: ZotHost;
@@ -17,13 +23,13 @@ export async function withSession<T>(options: HostOptions, run: (s: Session) => 
     interrupted = true;
     cancel.cancel();
   };
-  process.on('SIGINT', onSigint);
+  for (const sig of SIGNALS) process.on(sig, onSigint);
   try {
     await host.start();
     return await run({ host, cancel, interrupted: () => interrupted });
   } finally {
     await host.dispose();
-    process.off('SIGINT', onSigint);
+    for (const sig of SIGNALS) process.off(sig, onSigint);
     cancel.dispose();
   }
 }
