@@ -19,3 +19,4 @@ export * from './zotHost.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
 export * from './scaffold/index.js';
+export { MAX_LOG_BYTES } from './process/logFile.js';
