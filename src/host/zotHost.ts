@@ -9,12 +9,13 @@ import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, typ
 import { AgentPath, type InterceptResult } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
-import { discoverExtensions } from './discovery/discover.js';
+import * as path from 'node:path';
+import { discoverExtensions, type FoundExtension } from './discovery/discover.js';
 import { defaultZotHome } from './discovery/paths.js';
 import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
 import type { ExtensionStatus, HoldReason } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
-import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type Timing } from './options.js';
+import { DEFAULT_TIMING, type CallOptions, type GateDecision, type HostOptions, type LogEvent, type Timing } from './options.js';
 import type { CommandOutcome, ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
@@ -122,7 +123,10 @@ export class ZotHost {
 
   /** Starts one extension (a stopped, failed or held one), waiting for its ready within the grace. */
   async startExtension(name: string): Promise<void> {
-    await this.startWithGrace([this.runtime(name)]);
+    const rt = this.runtime(name);
+    // Allowed now, it takes its name back from the one that ran in its place.
+    if (rt.found.yieldedTo && rt.status.kind === 'held') return this.reload();
+    await this.startWithGrace([rt]);
   }
 
   async stopExtension(name: string): Promise<void> {
@@ -204,24 +208,49 @@ export class ZotHost {
 
   private async load(): Promise<void> {
     if (this.disposed) return;
-    const found = discoverExtensions({
-      projectDir: this.options.cwd,
-      zotHome: this.zotHome,
-      explicit: this.options.extensionPaths ?? [],
-      discover: this.options.discover !== false,
-    });
+    const decisions = new Map<string, GateDecision>();
+    let found = this.discover(new Set());
+    await this.decide(found, decisions);
+    // Held code claims no name: a second pass lets what it would have shadowed load.
+    const held = new Set([...decisions].filter(([, d]) => !d.start).map(([dir]) => dir));
+    if (found.some((f) => f.shadowedBy !== undefined && held.has(path.resolve(f.shadowedBy)))) {
+      found = this.discover(held);
+      await this.decide(found, decisions);
+    }
     const delegate = this.delegate();
     const config = this.runtimeConfig();
     this.registry.replace(found.map((f) => new ExtensionRuntime(f, config, delegate)));
     for (const rt of this.registry.all) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
     const toStart: ExtensionRuntime[] = [];
     for (const rt of this.registry.all) {
-      if (!rt.startable) continue;
-      const decision = this.options.gate ? await this.options.gate(rt.found) : { start: true as const };
+      const decision = decisions.get(path.resolve(rt.dir));
+      if (!rt.startable || !decision) continue;
       if (decision.start) toStart.push(rt);
-      else rt.hold(decision.hold ?? 'consent', decision.reason);
+      else {
+        const clash = rt.found.yieldedTo ? `; ${rt.found.yieldedTo} has the same name and runs instead while this one is held` : '';
+        rt.hold(decision.hold ?? 'consent', decision.reason + clash);
+      }
     }
     await this.startWithGrace(toStart);
+  }
+
+  private discover(yielding: ReadonlySet<string>): FoundExtension[] {
+    return discoverExtensions({
+      projectDir: this.options.cwd,
+      zotHome: this.zotHome,
+      explicit: this.options.extensionPaths ?? [],
+      discover: this.options.discover !== false,
+      yielding,
+    });
+  }
+
+  /** The gate's answer for each loadable extension not yet asked about, by folder. */
+  private async decide(found: readonly FoundExtension[], decisions: Map<string, GateDecision>): Promise<void> {
+    for (const f of found) {
+      const key = path.resolve(f.dir);
+      if (decisions.has(key) || f.error || f.shadowedBy || !f.manifest?.enabled || f.assetsOnly) continue;
+      decisions.set(key, this.options.gate ? await this.options.gate(f) : { start: true });
+    }
   }
 
   private async startWithGrace(rts: ExtensionRuntime[]): Promise<void> {
