@@ -157,7 +157,8 @@ export class ExtensionRuntime implements ExtensionView {
     } else if (s.kind === 'starting' || s.kind === 'running') {
       const launch = s.launch;
       this.transition({ kind: 'stopping', launch });
-      void launch.stop().then(() => {
+      // A ladder the host already began (its connection was lost) is joined, not forced.
+      void (launch.ended ?? launch.stop()).then(() => {
         if (this.current.kind === 'stopping' && this.current.launch === launch) this.transition({ kind: 'stopped' });
       });
     } else if (s.kind === 'stopping') {
