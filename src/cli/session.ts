@@ -22,6 +22,8 @@ export async function withSession<T>(options: HostOptions, run: (s: Session) => 
     if (interrupted) return;
     interrupted = true;
     cancel.cancel();
+    // What waits on an extension (doctor's hello wait, a start) ends with it, not at its timeout.
+    for (const rt of host.extensions) void host.stopExtension(rt.name).catch(() => undefined);
   };
   for (const sig of SIGNALS) process.on(sig, onSigint);
   try {
