@@ -133,7 +133,8 @@ export class WorkspaceGate implements vscode.Disposable {
     void describeRun(found).then((run) => {
       const where = relativeToProject(found.dir);
       const what = [run.exec, ...run.args].join(' ');
-      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.`;
+      const unchecked = run.skipped.length ? ` Not checked for later changes: ${run.skipped.join('; ')}.` : '';
+      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.${unchecked}`;
       this.trace.record('consent-asked', { extension: found.name, fingerprint, message });
       return this.question(found.name, message, [ALLOW, DONT_ALLOW]);
     }).then(answer, () => answer(undefined));
