@@ -20,3 +20,4 @@ export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
 export * from './scaffold/index.js';
 export { MAX_LOG_BYTES } from './process/logFile.js';
+export { markedProcesses, MARKER_VAR } from './process/marker.js';

@@ -219,3 +219,17 @@ describe('the stop ladder runs once', () => {
     assert.equal(rt.state, 'stopped');
   });
 });
+
+describe('a stop before hello', () => {
+  test('a hello that arrives while it is being stopped does not bring it back (nor restart it)', async (t) => {
+    const dir = makeExt(tmpdir(), 'latehello', { helloDelayMs: 150, ignoreShutdown: true });
+    const host = await startHost(t, [dir], { noStart: true, timing: { shutdownGraceMs: 600, restartBaseDelayMs: 10 } });
+    void host.start();
+    const rt = await waitFor('the runtime', () => host.get('latehello'));
+    await waitFor('starting', () => rt.state === 'starting');
+    await host.stopExtension('latehello');
+    await sleep(400);
+    assert.equal(rt.state, 'stopped');
+    assert.equal(count(logText(host, 'latehello'), 'started process'), 1, 'not started again');
+  });
+});

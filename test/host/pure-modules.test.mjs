@@ -82,6 +82,7 @@ describe('consent decisions', () => {
     assert.equal(consent.needsConsent({ source: 'explicit', dir: '/w/tools/x' }, ws), true);
     assert.equal(consent.needsConsent({ source: 'explicit', dir: '/home/me/mine' }, ws), false);
     assert.equal(consent.needsConsent({ source: 'global', dir: '/z/extensions/a' }, ws), false);
+    assert.equal(consent.needsConsent({ source: 'global', dir: '/w/.zh/extensions/a' }, ws, true), true, 'a zot home the workspace set');
   });
 });
 

@@ -245,6 +245,8 @@ export class ExtensionRuntime implements ExtensionView {
   private onFrame(l: Launch, frame: FrameFromExt): void {
     if (this.live !== l || l.rejected) return;
     if (!l.gotHello) {
+      // Asked to stop before its hello: a late hello must not bring it back to running (and from there to a restart).
+      if (this.current.kind === 'stopping') return;
       if (frame.type !== 'hello') return this.failLaunch(l, `its first frame was "${frame.type}", not "hello"`);
       return this.onHello(l, frame);
     }

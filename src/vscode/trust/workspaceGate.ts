@@ -57,7 +57,7 @@ export class WorkspaceGate implements vscode.Disposable {
 
   /** HostOptions.gate. */
   readonly gate = async (found: FoundExtension): Promise<GateDecision> => {
-    const needs = needsConsent(found, this.settings?.workspacePaths ?? new Set());
+    const needs = needsConsent(found, this.settings?.workspacePaths ?? new Set(), this.settings?.homeFromWorkspace === true);
     const trusted = vscode.workspace.isTrusted;
     const fingerprint = needs && trusted ? await runFingerprint(found) : '';
     const d = decide({ needsConsent: needs, trusted, fingerprint, record: this.records()[consentKey(found.dir)] });
