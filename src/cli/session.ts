@@ -18,20 +18,24 @@ export async function withSession<T>(options: HostOptions, run: (s: Session) => 
   const host = new ZotHost({ ...options, ui: new HeadlessUI(err) });
   const cancel = new CancellationTokenSource();
   let interrupted = false;
-  const onSigint = (): void => {
+  let stopping: Promise<unknown> = Promise.resolve();
+  const onSignal = (sig: NodeJS.Signals): void => {
     if (interrupted) return;
     interrupted = true;
     cancel.cancel();
-    // What waits on an extension (doctor's hello wait, a start) ends with it, not at its timeout.
-    for (const rt of host.extensions) void host.stopExtension(rt.name).catch(() => undefined);
+    // Ctrl-C cancels what runs and then stops as usual. SIGTERM and SIGHUP mean the CLI is going away:
+    // the extensions stop now, so nothing that waits on them (doctor's hello wait) holds them to a timeout.
+    if (sig !== 'SIGINT') stopping = Promise.all(host.extensions.map((rt) => host.stopExtension(rt.name).catch(() => undefined)));
   };
-  for (const sig of SIGNALS) process.on(sig, onSigint);
+  for (const sig of SIGNALS) process.on(sig, onSignal);
   try {
     await host.start();
     return await run({ host, cancel, interrupted: () => interrupted });
   } finally {
+    // The stops a signal began finish first: stopping again would cut their ladder short.
+    await stopping;
     await host.dispose();
-    for (const sig of SIGNALS) process.off(sig, onSigint);
+    for (const sig of SIGNALS) process.off(sig, onSignal);
     cancel.dispose();
   }
 }
