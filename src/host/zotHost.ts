@@ -8,10 +8,13 @@ import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
+import { makeTap, type TraceSink } from './connection/frameTrace.js';
+import type { TapSlot } from './connection/transport.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
 import * as path from 'node:path';
 import { folderClashes } from './discovery/clashes.js';
-import { discoverExtensions, type FoundExtension } from './discovery/discover.js';
+import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
+import { discoverGated } from './gatedDiscovery.js';
 import { defaultZotHome } from './discovery/paths.js';
 import { reconcile } from './extension/reconcile.js';
 import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
@@ -50,6 +53,12 @@ export class ZotHost {
   private readonly registry: Registry;
   private readonly panels: Panels;
   private readonly agent: AgentPath;
+  /** Shared by every connection: the protocol trace, when one is on. */
+  private readonly traceSlot: TapSlot = {};
+  /** Variables added to an extension's environment (a debugger's), by name. */
+  private readonly extraEnv = new Map<string, NodeJS.ProcessEnv>();
+  /** Values the trace never writes (an MCP token), whatever the sink. */
+  private readonly secrets = new Set<string>();
 
   private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
   private readonly registryEmitter = this.store.add(new Emitter<void>());
@@ -69,6 +78,7 @@ export class ZotHost {
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
+    if (options.trace) this.setTrace(options.trace);
   }
 
   get timing(): Readonly<Timing> { return this.timings; }
@@ -92,6 +102,22 @@ export class ZotHost {
   /** The chat model in use, for later hello_ack frames. */
   setModel(provider: string, model: string): void {
     this.model = { provider, model };
+  }
+
+  /** Turns the protocol trace on (every frame of every extension to `sink`) or off; live connections follow at once. */
+  setTrace(sink: TraceSink | undefined): void {
+    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.secrets, ...(sink.secrets?.() ?? [])] }, this.options.env ?? process.env) : undefined;
+  }
+
+  /** A value the protocol trace must never write, such as a bearer token. */
+  keepSecret(value: string): void {
+    this.secrets.add(value);
+  }
+
+  /** Variables added to one extension's environment from its next launch on (undefined: none). */
+  setLaunchEnv(name: string, env: NodeJS.ProcessEnv | undefined): void {
+    if (env) this.extraEnv.set(name, env);
+    else this.extraEnv.delete(name);
   }
 
   /** Discovers and starts every extension, waiting for all to be ready within the ready grace. */
@@ -227,7 +253,7 @@ export class ZotHost {
 
   private async load(): Promise<void> {
     if (this.disposed) return;
-    const { found, decisions } = await this.discoverGated();
+    const { found, decisions } = await discoverGated(this.discoveryOptions(), this.options.gate);
     const make = this.factory(found);
     this.registry.replace(found.map(make));
     await this.admit(this.registry.all, decisions);
@@ -236,25 +262,12 @@ export class ZotHost {
   private async changeFolders(dirs: readonly string[]): Promise<void> {
     if (this.disposed) return;
     this.folders = dirs;
-    const found = this.discover(new Set());
+    const found = discoverExtensions(this.discoveryOptions());
     const next = reconcile(this.registry.all, found, this.factory(found));
     // Gone before anything new starts, so a moved name never has two processes.
     await Promise.all(next.removed.map((rt) => rt.stop()));
     this.registry.update(next.runtimes);
     await this.admit(next.added);
-  }
-
-  /** Discovery and the gate's answers, with held code claiming no name: a second pass lets what it would have shadowed load. */
-  private async discoverGated(): Promise<{ found: FoundExtension[]; decisions: Map<string, GateDecision> }> {
-    const decisions = new Map<string, GateDecision>();
-    let found = this.discover(new Set());
-    await this.decide(found, decisions);
-    const held = new Set([...decisions].filter(([, d]) => !d.start).map(([dir]) => dir));
-    if (found.some((f) => f.shadowedBy !== undefined && held.has(path.resolve(f.shadowedBy)))) {
-      found = this.discover(held);
-      await this.decide(found, decisions);
-    }
-    return { found, decisions };
   }
 
   /** Makes runtimes for one discovery; a clash between folders is said on the one not loaded. */
@@ -286,24 +299,14 @@ export class ZotHost {
     await this.startWithGrace(toStart);
   }
 
-  private discover(yielding: ReadonlySet<string>): FoundExtension[] {
-    return discoverExtensions({
+  private discoveryOptions(): DiscoveryOptions {
+    return {
       projectDir: this.options.cwd,
       projectDirs: this.folders,
       zotHome: this.zotHome,
       explicit: this.options.extensionPaths ?? [],
       discover: this.options.discover !== false,
-      yielding,
-    });
-  }
-
-  /** The gate's answer for each loadable extension not yet asked about, by folder. */
-  private async decide(found: readonly FoundExtension[], decisions: Map<string, GateDecision>): Promise<void> {
-    for (const f of found) {
-      const key = path.resolve(f.dir);
-      if (decisions.has(key) || f.error || f.shadowedBy || !f.manifest?.enabled || f.assetsOnly) continue;
-      decisions.set(key, this.options.gate ? await this.options.gate(f) : { start: true });
-    }
+    };
   }
 
   private async startWithGrace(rts: ExtensionRuntime[]): Promise<void> {
@@ -336,6 +339,11 @@ export class ZotHost {
       maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       restart: { max: t.restartMax, windowMs: t.restartWindowMs, baseDelayMs: t.restartBaseDelayMs, maxDelayMs: t.restartMaxDelayMs },
       model: () => this.model,
+      trace: this.traceSlot,
+      envFor: (name) => {
+        const extra = this.extraEnv.get(name);
+        return extra && { ...(this.options.env ?? process.env), ...extra };
+      },
     };
   }
 
