@@ -15,6 +15,7 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
     process.stdin.once('end', () => resolve());
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    process.once('SIGHUP', () => resolve());
   });
   await server.connect(transport);
   await closed;

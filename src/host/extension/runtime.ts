@@ -155,12 +155,10 @@ export class ExtensionRuntime implements ExtensionView {
     } else if (s.kind === 'starting' || s.kind === 'running') {
       const launch = s.launch;
       this.transition({ kind: 'stopping', launch });
-      void launch.stop().then(() => {
+      void (launch.ended ?? launch.stop()).then(() => { // a ladder begun on a lost connection is joined, not forced
         if (this.current.kind === 'stopping' && this.current.launch === launch) this.transition({ kind: 'stopped' });
       });
-    } else if (s.kind === 'stopping') {
-      void s.launch.stop();
-    }
+    } else if (s.kind === 'stopping') void s.launch.stop();
     const live = this.live;
     return Promise.all([...(live?.ended ? [live.ended] : []), ...[...this.ending].map((l) => l.ended)]).then(() => undefined);
   }
@@ -242,6 +240,7 @@ export class ExtensionRuntime implements ExtensionView {
   private onFrame(l: Launch, frame: FrameFromExt): void {
     if (this.live !== l || l.rejected) return;
     if (!l.gotHello) {
+      if (this.current.kind === 'stopping') return; // a hello after a stop must not revive it (nor restart it)
       if (frame.type !== 'hello') return this.failLaunch(l, `its first frame was "${frame.type}", not "hello"`);
       return this.onHello(l, frame);
     }

@@ -7,6 +7,7 @@ import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js'
 import type { PendingRequest } from '../connection/requests.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { ToolOutcome } from '../outcomes.js';
+import { PanelBudget } from './panelBudget.js';
 import type { HostUI, PanelHandle } from './port.js';
 
 interface ActiveCall {
@@ -49,6 +50,7 @@ export class Panels {
   private readonly open = new Map<string, OpenPanel>();
   /** Calls in flight, by wire id, for binding panels to them. */
   private readonly calls = new Map<string, ActiveCall>();
+  private readonly budget = new PanelBudget();
 
   constructor(private readonly ui: () => HostUI) {}
 
@@ -77,6 +79,15 @@ export class Panels {
     const uid = `${rt.name}\0${spec.id}`;
     const existing = this.open.get(uid);
     const call = this.callFor(rt, spec.tool_call_id);
+    if (!existing && !call) {
+      const spontaneous = [...this.open.values()].filter((p) => p.rt === rt && !p.forToolCall).length;
+      const admission = this.budget.admit(rt.name, spontaneous);
+      if (!admission.ok) {
+        if (admission.say) rt.addProblem(admission.say);
+        rt.send({ type: 'panel_close', panel_id: spec.id });
+        return;
+      }
+    }
     const panel = existing ?? new OpenPanel(uid, rt, spec.id, this);
     panel.title = spec.title ?? '';
     panel.lines = spec.lines ?? [];
