@@ -21,6 +21,9 @@ options:
   --home <dir>   zot home (default: $ZOT_HOME, else the platform default)
   --ext <dir>    an extension folder to load explicitly; repeatable; earlier wins
   --no-discover  load only the --ext folders
+  --provider <name>, --model <name>
+                 the provider and model extensions are told in hello_ack
+                 (mcp without --provider: the MCP client's name)
 `;
 
 export const VERBS = ['doctor', 'tool', 'command', 'mcp'] as const;
@@ -53,6 +56,8 @@ export function parseArgs(argv: string[]): Parsed {
   let timeoutMs: number | undefined;
   let http = false;
   let port: number | undefined;
+  let provider: string | undefined;
+  let model: string | undefined;
   const value = (i: number, flag: string): string => {
     const v = rest[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -68,6 +73,8 @@ export function parseArgs(argv: string[]): Parsed {
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
       case '--http': http = true; break;
+      case '--provider': provider = value(i, a); i++; break;
+      case '--model': model = value(i, a); i++; break;
       case '--port': {
         const v = value(i, a);
         if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${v}"`);
@@ -96,6 +103,8 @@ export function parseArgs(argv: string[]): Parsed {
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (home !== undefined) host.zotHome = home;
+  if (provider !== undefined) host.provider = provider;
+  if (model !== undefined) host.model = model;
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
   if (http) parsed.httpPort = port ?? 0;

@@ -20,6 +20,8 @@ export async function withSession<T>(options: HostOptions, run: (s: Session) => 
   process.on('SIGINT', onSigint);
   try {
     await host.start();
+    // One zot-host run is one session, as one zot process is: announced once, after the ready wait.
+    host.emit('session_start');
     return await run({ host, cancel, interrupted: () => interrupted });
   } finally {
     await host.dispose();

@@ -54,6 +54,9 @@ export interface HostOptions {
   timing?: Partial<Timing>;
   maxLineBytes?: number;
   hostVersion?: string;
+  /** The provider and model named in hello_ack until `setModel` says others (zot: fixed when it starts). */
+  provider?: string;
+  model?: string;
   /** Decides, per extension, whether it may start (workspace trust, consent). Default: all may. */
   gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
 }

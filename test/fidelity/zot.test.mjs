@@ -182,9 +182,17 @@ test(`9. hello_ack names zot ${ZOT_PROTOCOL_RELEASE} as zot_version, and the pro
   const [cliAck] = received(home, 'acker').filter((f) => f.type === 'hello_ack');
   assert.deepEqual([cliAck.zot_version, cliAck.provider, cliAck.model], [ZOT_PROTOCOL_RELEASE, 'anthropic', 'claude-sonnet-4-5'], 'zot-host --provider/--model');
 
-  const mcpHome = tmpdir('zot-home-');
-  const client = await mcpClient(t, ['--provider', 'openai', '--model', 'gpt-5', '--no-discover', '--ext', dir], mcpHome);
-  await client.listTools();
-  const [mcpAck] = received(mcpHome, 'acker').filter((f) => f.type === 'hello_ack');
-  assert.deepEqual([mcpAck.zot_version, mcpAck.provider, mcpAck.model], [ZOT_PROTOCOL_RELEASE, 'openai', 'gpt-5'], 'zot-host mcp --provider/--model');
+  // The extension's log is written from its stderr, which may lag behind its frames.
+  const mcpAck = async (args) => {
+    const mcpHome = tmpdir('zot-home-');
+    const client = await mcpClient(t, [...args, '--no-discover', '--ext', dir], mcpHome);
+    await client.listTools();
+    const acks = await waitFor('the hello_ack in the log', () => {
+      const found = received(mcpHome, 'acker').filter((f) => f.type === 'hello_ack');
+      return found.length && found;
+    });
+    return [acks[0].zot_version, acks[0].provider, acks[0].model];
+  };
+  assert.deepEqual(await mcpAck(['--provider', 'openai', '--model', 'gpt-5']), [ZOT_PROTOCOL_RELEASE, 'openai', 'gpt-5'], 'zot-host mcp --provider/--model');
+  assert.deepEqual(await mcpAck(['--model', 'gpt-5']), [ZOT_PROTOCOL_RELEASE, 'fidelity-client', 'gpt-5'], 'without --provider, the MCP client\'s name');
 });
