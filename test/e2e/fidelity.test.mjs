@@ -2,7 +2,7 @@
 // what an extension sees of a request with a tool step, and what the model
 // sees of a command's display text later. Runs in a real VS Code
 // (code-server + headless Chromium) with the scripted fake language model of
-// test/e2e/fake-lm; the checks themselves are in chat/suite.cjs.
+// test/e2e/fake-lm; the checks themselves are in fidelity/suite.cjs.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runExtensionTests, startCodeServer } from '../e2e/harness.mjs';
-import { testBundleVsix, testExtensionVsix } from '../e2e/vsix.mjs';
+import { runExtensionTests, startCodeServer } from './harness.mjs';
+import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 import { BEHAVE } from '../helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,7 +47,7 @@ test('@zot: turn_end after every model step with its stop reason; display text n
   const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home(scratch), ZOT_E2E_RESULTS: results } });
   let run;
   try {
-    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'chat', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
+    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'fidelity', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
   } finally {
     await server.stop();
   }

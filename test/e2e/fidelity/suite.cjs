@@ -1,11 +1,11 @@
-// Runs inside VS Code's extension host (see ../chat.test.mjs): @zot with the
+// Runs inside VS Code's extension host (see ../fidelity.test.mjs): @zot with the
 // fake language model, and the frames the fixture extensions logged.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { test, runAll, waitFor } = require('../../e2e/vscode/suite/runner.cjs');
-const { activated, exec, waitState } = require('../../e2e/vscode/suite/helpers.cjs');
+const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
+const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
 
 /** Frames an extension received, from its log (the fixture logs each as `RECV <json>`). */
 function received(name, type) {

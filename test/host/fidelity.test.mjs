@@ -2,7 +2,7 @@
 // host API, zot-host and its MCP server (PROTOCOL.md section 10a, read from
 // zot's agent loop and extension manager). One test per point of the list
 // in test/fidelity/FINDINGS.md; the turn_end and display-history points live
-// in the chat loop and are tested in chat.test.mjs.
+// in the chat loop and are tested in test/e2e/fidelity.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
