@@ -98,7 +98,8 @@ export class AgentPath {
         if (event === 'tool_call' && typeof m === 'object' && m !== null && !Array.isArray(m)) current = { ...current, tool_args: m };
         else rt.addProblem(`ignored modified_args in its ${event} intercept answer: it must be an object${event === 'tool_call' ? '' : ', on a tool_call'}`);
       }
-      if (answer.replace_text !== undefined && event === 'assistant_message') current = { ...current, text: answer.replace_text };
+      // As zot: an empty replace_text is no replacement.
+      if (answer.replace_text && event === 'assistant_message') current = { ...current, text: answer.replace_text };
     }
     return { blocked: false, payload: current };
   }

@@ -26,7 +26,7 @@ export const DEFAULT_TIMING: Timing = {
   readyGraceMs: 3_000,
   autoReadyMs: 250,
   toolTimeoutMs: 60_000,
-  commandTimeoutMs: 60_000,
+  commandTimeoutMs: 30_000,
   interceptTimeoutMs: 5_000,
   writeTimeoutMs: 5_000,
   shutdownGraceMs: 2_000,

@@ -196,3 +196,16 @@ test(`9. hello_ack names zot ${ZOT_PROTOCOL_RELEASE} as zot_version, and the pro
   assert.deepEqual(await mcpAck(['--provider', 'openai', '--model', 'gpt-5']), [ZOT_PROTOCOL_RELEASE, 'openai', 'gpt-5'], 'zot-host mcp --provider/--model');
   assert.deepEqual(await mcpAck(['--model', 'gpt-5']), [ZOT_PROTOCOL_RELEASE, 'fidelity-client', 'gpt-5'], 'without --provider, the MCP client\'s name');
 });
+
+test('the rest of zot\'s loop the host API shows: an empty replace_text is no replacement; a submit is submitted trimmed', async (t) => {
+  const root = tmpdir();
+  const blank = makeExt(root, 'blank', { subscribe: { intercept: ['assistant_message'] }, interceptReplies: { assistant_message: { replace_text: '' } } });
+  const submitter = makeExt(root, 'submitter', { commands: [{ name: 'go', reply: { action: 'noop' }, after: [{ type: 'submit', text: '  run the tests \n' }] }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [blank, submitter], { ui });
+  const verdict = await host.intercept('assistant_message', { text: 'the model said this' });
+  assert.deepEqual([verdict.blocked, verdict.payload.text], [false, 'the model said this']);
+  await host.runCommand('go', '');
+  await waitFor('the submit', () => ui.of('submit').length === 1);
+  assert.equal(ui.of('submit')[0].args[1], 'run the tests');
+});
