@@ -2,7 +2,8 @@
  * zot tools as an MCP server: the same bridge serves stdio (`zot-host mcp`)
  * and, inside VS Code, a Streamable HTTP endpoint for agent mode. Each MCP
  * tool call goes the agent's way (intercepts, the tool_call event, the call),
- * and MCP cancellation cancels the zot call.
+ * and MCP cancellation cancels the zot call. zot commands are its prompts
+ * (prompts.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -11,6 +12,7 @@ import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../prot
 import type { ToolEntry, ToolOutcome, ZotHost } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
+import { registerPrompts } from './prompts.js';
 import { MCP_TOOL_NAME, toolNameTable, type ToolNameTable } from './toolNames.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
@@ -30,7 +32,7 @@ export function hostSource(h: ZotHost | HostSource): HostSource {
 export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined): { server: Server; dispose(): void } {
   const server = new Server(
     { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: 'Tools provided by zot extensions running on this machine.' },
+    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } }, instructions: 'Tools and commands (as prompts) provided by zot extensions running on this machine.' },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -63,6 +65,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     }
   });
 
+  registerPrompts(server, source);
+
   const told = new Set<string>();
   const reportNames = (table: ToolNameTable<ToolEntry>): void => {
     const say = (t: ToolEntry, line: string): void => {
@@ -78,7 +82,9 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   let initialized = false;
   server.oninitialized = () => (initialized = true);
   const sub = source.onDidChangeRegistry(() => {
-    if (initialized) server.sendToolListChanged().catch(() => undefined);
+    if (!initialized) return;
+    server.sendToolListChanged().catch(() => undefined);
+    server.sendPromptListChanged().catch(() => undefined);
   });
   return { server, dispose: () => sub.dispose() };
 }

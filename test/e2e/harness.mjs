@@ -50,6 +50,8 @@ const STATE_STORE = 'ItemTable';
 // WORKSPACE_TRUST_STORAGE_KEY in
 // src/vs/workbench/services/workspaces/common/workspaceTrust.ts.
 const TRUST_KEY = 'content.trust.model.key';
+// Where the web workbench keeps its other global state (same layout).
+const GLOBAL_STATE_DB = 'vscode-web-state-db-global';
 
 const SERVER_START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
@@ -234,12 +236,14 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
  * @param {string} [options.screenshotPath] PNG of the workbench taken when the
  *   run ends (or times out)
  * @param {(line: string) => void} [options.onConsole] every console line, live
+ * @param {Record<string, string>} [options.globalState] entries written into
+ *   the workbench's global state before it loads
  * @returns {Promise<{ exitCode: number, logs: string[] }>} exitCode 0 when
  *   run() resolved, non-zero when it threw (the error is in `logs`) or the
  *   extension host died; `logs` is the browser console, which includes the
  *   extension host's console output.
  */
-export async function runExtensionTests({ server, folder, testsEntry, trusted = true, timeoutMs = 120_000, screenshotPath, onConsole }) {
+export async function runExtensionTests({ server, folder, testsEntry, trusted = true, timeoutMs = 120_000, screenshotPath, onConsole, globalState }) {
   const authority = new URL(server.url).host;
   const payload = [
     ['extensionDevelopmentPath', `vscode-remote://${authority}${PLACEHOLDER_EXTENSION}`],
@@ -253,7 +257,7 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
     // exits, with its exit code (0 when run() resolved, 1 when it threw).
     await session.page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
 
-    await openFolder(session.page, server, folder, trusted, payload);
+    await openFolder(session.page, server, folder, trusted, payload, globalState);
 
     let timer;
     const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
@@ -281,13 +285,14 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
  * @param {string} options.folder absolute path opened as the workspace folder
  * @param {boolean} [options.trusted]
  * @param {(line: string) => void} [options.onConsole]
+ * @param {Record<string, string>} [options.globalState] as for runExtensionTests
  * @returns {Promise<{ context: import('playwright-core').BrowserContext,
  *   page: import('playwright-core').Page, logs: string[], close: () => Promise<void> }>}
  */
-export async function openWorkbench({ server, folder, trusted = true, onConsole }) {
+export async function openWorkbench({ server, folder, trusted = true, onConsole, globalState }) {
   const session = await launchBrowser(onConsole);
   try {
-    await openFolder(session.page, server, folder, trusted);
+    await openFolder(session.page, server, folder, trusted, undefined, globalState);
     // The explorer shows once the remote folder resolved: the workbench is up.
     await session.page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
     return session;
@@ -353,10 +358,15 @@ export async function launchBrowser(onConsole) {
  * is fresh) and, with the startupPrompt setting "never", stays in Restricted
  * Mode.
  */
-async function openFolder(page, server, folder, trusted, payload) {
+async function openFolder(page, server, folder, trusted, payload, globalState = {}) {
   // One spelling of the folder for the URL and the trust entry, which the
   // workbench compares as URIs: its real path.
   const realFolder = realpathSync(folder);
+  // Global state the workbench reads at startup (agent mode needs one key: see VSCODE-TESTING.md).
+  for (const [key, value] of Object.entries(globalState)) {
+    await page.goto(`${server.url}healthz`);
+    await page.evaluate(seedTrustedFolder, { dbName: GLOBAL_STATE_DB, storeName: STATE_STORE, key, value });
+  }
   if (trusted) {
     // Any same-origin page that does not boot the workbench will do.
     await page.goto(`${server.url}healthz`);

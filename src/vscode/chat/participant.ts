@@ -1,33 +1,31 @@
 /**
- * The @zot chat participant: zot commands typed as `/name args`, and a
- * tool-calling loop on the request's model with every active zot tool as a
- * private tool. The loop raises zot's lifecycle events and intercepts, and
- * the request's token (Stop) reaches every tool call in flight.
+ * The @zot chat participant: zot commands typed as `/name args`, built-ins
+ * (/help, /reload), and everything else to the tool-calling loop on the
+ * request's model (modelLoop.ts).
  */
 import * as vscode from 'vscode';
-import type { ToolOutcome, ZotHost } from '../../host/index.js';
-import { chatToolName, describeOutcome, toResultParts } from './toolResults.js';
+import type { ZotHost } from '../../host/index.js';
+import type { ZotTurnMetadata } from './history.js';
+import { runModelLoop } from './modelLoop.js';
 
 export const PARTICIPANT_ID = 'zot.chat';
 
 export interface ChatDeps {
   host(): ZotHost;
   maxSteps(): number;
+  /** A line for the host log. */
+  log?(line: string): void;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
-  metadata: {
-    stop: string;
-    steps: number;
-    toolCalls: { name: string; outcome: string }[];
-    /** The model's own words, kept for the history even where an interceptor showed something else. */
-    modelText?: string;
-  };
+  metadata: ZotTurnMetadata;
 }
 
 export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatDeps): vscode.ChatParticipant {
+  // zot tools @zot called in this window, the newest first: they are sent first when not all tools fit.
+  const recentTools: string[] = [];
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
-    handleRequest(deps, request, chatContext, stream, token),
+    handleRequest(deps, recentTools, request, chatContext, stream, token),
   );
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = {
@@ -39,6 +37,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
 
 async function handleRequest(
   deps: ChatDeps,
+  recentTools: string[],
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -92,134 +91,7 @@ async function handleRequest(
     }
     if (action !== 'prompt') return done(action);
   }
-  return runModelLoop(deps, host, request, chatContext, prompt, stream, token);
-}
-
-async function runModelLoop(
-  deps: ChatDeps,
-  host: ZotHost,
-  request: vscode.ChatRequest,
-  chatContext: vscode.ChatContext,
-  prompt: string,
-  stream: vscode.ChatResponseStream,
-  token: vscode.CancellationToken,
-): Promise<ZotChatResult> {
-  const model = request.model;
-  host.setModel(model.vendor, model.id);
-  const toolCalls: ZotChatResult['metadata']['toolCalls'] = [];
-  let steps = 0;
-  let modelText = '';
-  const end = (stop: string, error?: string): ZotChatResult => {
-    host.emit('turn_end', error === undefined ? { stop } : { stop, error });
-    return { metadata: { stop, steps, toolCalls, modelText } };
-  };
-
-  const before = await host.intercept('before_agent_start', { text: prompt });
-  if (before.blocked) {
-    stream.markdown(`**Blocked by the zot extension \`${before.by}\`:** ${before.reason}`);
-    return { metadata: { stop: 'blocked', steps, toolCalls } };
-  }
-
-  // Tools as the model sees them; chat names must be plain, so keep a map back to zot's names.
-  const byChatName = new Map<string, string>();
-  const taken = new Set<string>();
-  const tools: vscode.LanguageModelChatTool[] = host.tools().filter((t) => t.active).map((t) => {
-    const name = chatToolName(t.name, taken);
-    byChatName.set(name, t.name);
-    return { name, description: t.description || `${t.name} (from the zot extension ${t.extension})`, inputSchema: t.schema };
-  });
-
-  const messages: vscode.LanguageModelChatMessage[] = [...historyMessages(chatContext), vscode.LanguageModelChatMessage.User(prompt)];
-  const maxSteps = deps.maxSteps();
-  while (steps < maxSteps) {
-    if (token.isCancellationRequested) return stopped();
-    steps++;
-    const turn = await host.intercept('turn_start', { step: steps });
-    if (turn.blocked) {
-      stream.markdown(`**Turn blocked by the zot extension \`${turn.by}\`:** ${turn.reason}`);
-      return end('blocked', turn.reason);
-    }
-    host.emit('turn_start', { step: steps });
-
-    let text = '';
-    const calls: vscode.LanguageModelToolCallPart[] = [];
-    try {
-      const response = await model.sendRequest(messages, { tools, justification: 'zot extensions provide the tools for this request' }, token);
-      for await (const part of response.stream) {
-        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-        else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
-      }
-    } catch (err) {
-      if (token.isCancellationRequested) return stopped();
-      const message = modelErrorMessage(err);
-      stream.markdown(message);
-      return end('error', message);
-    }
-
-    if (text) {
-      modelText += text;
-      await showAssistantText(host, text, stream);
-    }
-    // The model's own words stay in the history, whatever an interceptor showed instead.
-    messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
-    if (calls.length === 0) return end('end_turn');
-
-    const results: vscode.LanguageModelToolResultPart[] = [];
-    for (const call of calls) {
-      const name = byChatName.get(call.name) ?? call.name;
-      stream.progress(`Running ${name}…`);
-      const outcome = await host.runToolCall(name, call.input as Record<string, unknown>, { token, toolId: call.callId });
-      toolCalls.push({ name, outcome: outcome.outcome });
-      if (outcome.outcome !== 'completed') stream.markdown(`\n\n> \`${name}\`: ${describeOutcome(outcome, token.isCancellationRequested)}\n\n`);
-      results.push(new vscode.LanguageModelToolResultPart(call.callId, toResultParts(outcome, token.isCancellationRequested)));
-      if (token.isCancellationRequested) return stopped(outcome);
-    }
-    messages.push(vscode.LanguageModelChatMessage.User(results));
-  }
-  stream.markdown(`\n\nStopped after ${maxSteps} steps (the \`zot.chat.maxSteps\` setting).`);
-  return end('max_steps');
-
-  function stopped(last?: ToolOutcome): ZotChatResult {
-    if (!last) stream.markdown('\n\nStopped.');
-    return end('canceled');
-  }
-}
-
-/** Shows one assistant message after the assistant_message interceptors had their say. */
-async function showAssistantText(host: ZotHost, text: string, stream: vscode.ChatResponseStream): Promise<void> {
-  const verdict = await host.intercept('assistant_message', { text });
-  if (verdict.blocked) {
-    stream.markdown(`*(A message was hidden by the zot extension \`${verdict.by}\`: ${verdict.reason})*\n\n`);
-    return;
-  }
-  const shown = verdict.payload.text ?? text;
-  stream.markdown(shown);
-  host.emit('assistant_message', { text: shown });
-}
-
-function historyMessages(chatContext: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
-  const out: vscode.LanguageModelChatMessage[] = [];
-  for (const turn of chatContext.history) {
-    if (turn instanceof vscode.ChatRequestTurn) {
-      out.push(vscode.LanguageModelChatMessage.User(turn.prompt));
-    } else if (turn instanceof vscode.ChatResponseTurn) {
-      const own = (turn.result.metadata as ZotChatResult['metadata'] | undefined)?.modelText;
-      const text = own ?? turn.response.map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : '')).join('');
-      if (text) out.push(vscode.LanguageModelChatMessage.Assistant(text));
-    }
-  }
-  return out;
-}
-
-function modelErrorMessage(err: unknown): string {
-  if (err instanceof vscode.LanguageModelError) {
-    if (err.code === vscode.LanguageModelError.NoPermissions.name) return 'The language model refused this request: permission was not granted.';
-    if (err.code === vscode.LanguageModelError.NotFound.name) {
-      return 'No language model is available for chat. Sign in to a model provider (for example GitHub Copilot) or pick a model in the chat view, then ask again.';
-    }
-    if (err.code === vscode.LanguageModelError.Blocked.name) return 'The language model provider blocked this request (quota or policy).';
-  }
-  return `The language model failed: ${(err as Error).message ?? String(err)}`;
+  return runModelLoop({ host, maxSteps: deps.maxSteps(), recentTools, log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
 }
 
 function commandList(host: ZotHost): string {

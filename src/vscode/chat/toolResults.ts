@@ -1,13 +1,14 @@
 /**
- * How a zot tool's outcome reaches the model: its blocks as text and image
- * parts, and, for every outcome other than a completion, one sentence that
- * says exactly what happened.
+ * Tool results as VS Code language model parts, the sentence the user reads
+ * for a call that did not simply complete, and tool names the chat accepts.
  */
 import * as vscode from 'vscode';
-import type { ContentBlock } from '../../protocol/index.js';
-import { blocksText, decodableImage, type ToolOutcome } from '../../host/index.js';
+import type { ToolOutcome } from '../../host/index.js';
+import type { CallEnding } from './callOutcome.js';
+import type { LivePart } from './modelView.js';
+import { imageNote, type SeenPart } from './rounds.js';
 
-/** The sentence for an outcome that is not a plain completion, as the model and the user read it. */
+/** The sentence for an outcome that is not a plain completion, as the user reads it. */
 export function describeOutcome(o: ToolOutcome, byUser: boolean): string {
   switch (o.outcome) {
     case 'completed':
@@ -27,28 +28,22 @@ export function describeOutcome(o: ToolOutcome, byUser: boolean): string {
   }
 }
 
-export function toResultParts(o: ToolOutcome, byUser: boolean): (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] {
-  if (o.outcome !== 'completed') {
-    // A blocked call carries the interceptor's reason as its content: that is what the model must read.
-    const reason = o.content.length ? `${blocksText(o.content)}\n` : '';
-    return [new vscode.LanguageModelTextPart(`${reason}(${describeOutcome(o, byUser)})`)];
-  }
-  const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] = [];
-  if (o.isError) parts.push(new vscode.LanguageModelTextPart('The tool reported an error:'));
-  for (const b of o.content) parts.push(toPart(b));
-  if (parts.length === (o.isError ? 1 : 0)) parts.push(new vscode.LanguageModelTextPart('(the extension returned no content)'));
-  return parts;
+/** As describeOutcome, for a call's final ending in the chat (which knows of results that came after Stop). */
+export function describeEnding(o: ToolOutcome, e: CallEnding, byUser: boolean): string {
+  if (e.end === 'late_result') return 'stopped; the extension finished the call after Stop anyway, and its result was dropped';
+  return describeOutcome(o, byUser);
 }
 
-function toPart(b: ContentBlock): vscode.LanguageModelTextPart | vscode.LanguageModelDataPart {
-  if (b.type === 'text') {
-    const text = (b as { text?: unknown }).text;
-    return new vscode.LanguageModelTextPart(typeof text === 'string' ? text : '');
-  }
-  const image = decodableImage(b);
-  if (image) return vscode.LanguageModelDataPart.image(Buffer.from(image.data, 'base64'), image.mime);
-  if (b.type === 'image') return new vscode.LanguageModelTextPart('[the extension sent an image that could not be decoded]');
-  return new vscode.LanguageModelTextPart(`[unknown block type "${b.type}" from the extension]`);
+export function toModelParts(parts: readonly LivePart[]): (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] {
+  return parts.map((p) => (p.kind === 'text'
+    ? new vscode.LanguageModelTextPart(p.text)
+    : vscode.LanguageModelDataPart.image(Buffer.from(p.data, 'base64'), p.mime)));
+}
+
+/** A stored result as it is replayed: images by their description. */
+export function replayParts(parts: readonly SeenPart[]): vscode.LanguageModelTextPart[] {
+  const out = parts.map((p) => new vscode.LanguageModelTextPart(p.kind === 'text' ? p.text : imageNote(p)));
+  return out.length ? out : [new vscode.LanguageModelTextPart('(no result was kept)')];
 }
 
 /** Names the chat accepts for a tool: letters, digits, `_` and `-`, at most 64 characters. */

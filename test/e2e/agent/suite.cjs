@@ -25,8 +25,8 @@ async function chat(text, expectRequests) {
   return (await requests()).slice(before);
 }
 
-/** The tool results the model received in a request. */
-const resultsIn = (request) => request.messages.flatMap((m) => m.parts).filter((p) => p.kind === 'result');
+/** The tool results the model received in a request's last message (earlier ones are the chat's history). */
+const resultsIn = (request) => request.messages.at(-1).parts.filter((p) => p.kind === 'result');
 
 test('the extension activates and the fixtures run', async () => {
   await activated();

@@ -2,6 +2,10 @@
 // the conversation, so tests need no control channel:
 //   the last user message says "CALL <tool> <json args>"  -> a tool call
 //   the last user message carries tool results              -> "RESULT: <their text> DATA: <mime types>"
+//   the last user message says "MULTI <tool> <tool>..."      -> one step calling each tool with {}
+//   the last user message says "RECALL"                     -> "RECALLED: <every earlier tool result's text>"
+//   the last user message says "AGENTCALL <name> <json>"    -> a call of the offered tool named <name> or
+//                                                              ending in _<name> (agent mode prefixes MCP tools)
 //   anything else                                           -> "ECHO: <the text>"
 // Every request it receives is recorded for the tests (command zotFake.requests).
 'use strict';
@@ -21,6 +25,8 @@ function activate(context) {
   let n = 0;
   context.subscriptions.push(
     vscode.commands.registerCommand('zotFake.requests', () => requests),
+    // The extension host's log folder, where other extensions' logs are too.
+    vscode.commands.registerCommand('zotFake.logsFolder', () => require('node:path').dirname(context.logUri.fsPath)),
     vscode.lm.registerLanguageModelChatProvider('zot-fake', {
       provideLanguageModelChatInformation: () => [{
         id: 'zot-fake-model', name: 'Zot Fake Model', family: 'zot-fake', version: '1.0.0',
@@ -38,6 +44,24 @@ function activate(context) {
           return;
         }
         const text = last.parts.filter((p) => p.kind === 'text').map((p) => p.text).join('');
+        if (/\bRECALL\b/.test(text)) {
+          const earlier = described.slice(0, -1).flatMap((m) => m.parts).filter((p) => p.kind === 'result');
+          progress.report(new vscode.LanguageModelTextPart(`RECALLED: ${earlier.flatMap((r) => r.content.map((c) => c.text)).join(' | ')}`));
+          return;
+        }
+        // Agent mode wraps the request in a longer prompt: take the last AGENTCALL in any user message.
+        const userText = described.filter((m) => m.role === 'user').flatMap((m) => m.parts).filter((p) => p.kind === 'text').map((p) => p.text).join('\n');
+        const agent = [...userText.matchAll(/AGENTCALL ([\w-]+)[ \t]*(\{[^\n]*?\})?(?=\s*<|\s*$)/gm)].at(-1);
+        const offered = agent && (options.tools || []).find((t) => t.name === agent[1] || t.name.endsWith(`_${agent[1]}`));
+        if (offered) {
+          progress.report(new vscode.LanguageModelToolCallPart(`fake-call-${++n}`, offered.name, agent[2] ? JSON.parse(agent[2]) : {}));
+          return;
+        }
+        const multi = /MULTI((?:\s+[\w-]+)+)/.exec(text);
+        if (multi) {
+          for (const name of multi[1].trim().split(/\s+/)) progress.report(new vscode.LanguageModelToolCallPart(`fake-call-${++n}`, name, {}));
+          return;
+        }
         const call = /CALL (\S+)\s*(\{.*\})?/s.exec(text);
         if (call) {
           progress.report(new vscode.LanguageModelToolCallPart(`fake-call-${++n}`, call[1], call[2] ? JSON.parse(call[2]) : {}));

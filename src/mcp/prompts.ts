@@ -1,0 +1,82 @@
+/**
+ * zot commands as MCP prompts: every active command is a prompt of the same
+ * name with one optional `args` string, and getting the prompt runs the
+ * command. A `prompt` action gives a user message with its text; `display`
+ * and `insert` give their text as an assistant message; an `open_panel`
+ * opens the panel where the host can show one; a failure is an MCP error
+ * that says what went wrong; a response with nothing to do gives no message.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  McpError,
+  type GetPromptResult,
+  type Prompt,
+} from '@modelcontextprotocol/sdk/types.js';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
+import { carryOut, type CommandOutcome, type ZotHost } from '../host/index.js';
+import type { HostSource } from './bridge.js';
+
+const KNOWN_ACTIONS = new Set(['prompt', 'insert', 'display', 'open_panel', 'noop']);
+
+export function listPrompts(host: ZotHost): Prompt[] {
+  return host.commands().filter((c) => c.active).map((c) => ({
+    name: c.name,
+    description: c.description || `/${c.name} (from the zot extension ${c.extension})`,
+    arguments: [{ name: 'args', description: `What to type after /${c.name}`, required: false }],
+  }));
+}
+
+export function registerPrompts(server: Server, source: HostSource): void {
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    await source.host.whenLoaded();
+    return { prompts: listPrompts(source.host) };
+  });
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const host = source.host;
+    await host.whenLoaded();
+    const { name } = request.params;
+    const args = request.params.arguments?.args ?? '';
+    if (!host.findCommand(name)) throw new McpError(ErrorCode.InvalidParams, `no active zot command "${name}"; prompts/list names the ones there are`);
+    const cancel = new CancellationTokenSource();
+    const onAbort = (): void => cancel.cancel();
+    extra.signal.addEventListener('abort', onAbort, { once: true });
+    if (extra.signal.aborted) cancel.cancel();
+    try {
+      const outcome = await host.invokeCommand(name, args, { token: cancel.token });
+      return await toPromptResult(host, name, outcome);
+    } finally {
+      extra.signal.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
+  });
+}
+
+async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): Promise<GetPromptResult> {
+  if (o.outcome !== 'completed') throw new McpError(ErrorCode.InternalError, `/${name} ${o.outcome.replace('_', ' ')}: ${o.message}`);
+  const text = (role: 'user' | 'assistant', value: string, description: string): GetPromptResult => ({
+    description,
+    messages: [{ role, content: { type: 'text', text: value } }],
+  });
+  const extension = o.extension;
+  // As in zot, an action it does not know is an error that names it.
+  if (!o.response.error && !KNOWN_ACTIONS.has(String(o.response.action))) throw new McpError(ErrorCode.InternalError, `/${name} failed: unknown action ${String(o.response.action)}`);
+  return carryOut<Promise<GetPromptResult>>(o.response, {
+    error: async (m) => {
+      throw new McpError(ErrorCode.InternalError, `/${name} failed: ${m}`);
+    },
+    // As in zot, a prompt that is empty after trimming is ignored.
+    prompt: async (t) => (t.trim() ? text('user', t, `/${name} asks the model`) : { description: `/${name} returned an empty prompt`, messages: [] }),
+    display: async (t) => text('assistant', t, `/${name} shows this text`),
+    insert: async (t) => text('assistant', t, `/${name} inserts this text`),
+    openPanel: async () => {
+      if (!host.interactive) throw new McpError(ErrorCode.InternalError, `/${name} opens a panel, which this host cannot show`);
+      await host.applyCommandResponse(extension, o.response);
+      return text('assistant', `Opened the panel of /${name}.`, `/${name} opened a panel`);
+    },
+    noop: async () => ({ description: `/${name} did nothing`, messages: [] }),
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * What the model sees of one tool call's result: its blocks as text and
+ * images, cut to RESULT_TEXT_MAX_BYTES of text with a note of the original
+ * size, images the model cannot take described instead, and for every call
+ * that did not simply complete, the words that say how it ended.
+ */
+import type { ContentBlock } from '../../protocol/index.js';
+import { blocksText, decodableImage } from '../../host/content.js';
+import { byteLength, formatBytes, headBytes, RESULT_TEXT_MAX_BYTES } from './limits.js';
+import { wordsForModel, type CallEnding } from './callOutcome.js';
+import type { SeenPart } from './rounds.js';
+
+/** `note`: a part the chat added to say what it cut; the history keeps it whole. */
+export type LivePart = { kind: 'text'; text: string; note?: boolean } | { kind: 'image'; mime: string; data: string };
+
+/** Image types common chat models take as input. */
+const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** `images`: whether the request's model takes images; undefined when the model does not say. */
+export interface ModelAbilities {
+  images: boolean | undefined;
+}
+
+export function resultForModel(ending: CallEnding, byStop: boolean, model: ModelAbilities): LivePart[] {
+  const blocks = ending.content;
+  if (ending.end !== 'completed' && ending.end !== 'error') {
+    // A blocked call carries the interceptor's reason as its content: that is what the model must read.
+    const reason = blocks.length ? `${blocksText(blocks)}\n` : '';
+    return cutText([{ kind: 'text', text: `${reason}(${wordsForModel(ending, byStop)})` }]);
+  }
+  const parts: LivePart[] = [];
+  if (ending.end === 'error') parts.push({ kind: 'text', text: 'The tool reported an error:' });
+  const start = parts.length;
+  for (const b of blocks) parts.push(toPart(b, model));
+  if (parts.length === start) parts.push({ kind: 'text', text: '(the extension returned no content)' });
+  return cutText(parts);
+}
+
+function toPart(b: ContentBlock, model: ModelAbilities): LivePart {
+  if (b.type === 'text') {
+    const text = (b as { text?: unknown }).text;
+    return { kind: 'text', text: typeof text === 'string' ? text : '' };
+  }
+  const image = decodableImage(b);
+  if (image) {
+    const why = model.images === false ? 'this model does not take images'
+      : !MODEL_IMAGE_TYPES.has(image.mime.toLowerCase()) ? 'models take PNG, JPEG, GIF and WebP images only'
+        : undefined;
+    if (!why) return { kind: 'image', mime: image.mime, data: image.data };
+    return { kind: 'text', text: `[the extension sent an image (${image.mime}, ${formatBytes(decodedBytes(image.data))}) that is not shown to the model: ${why}]` };
+  }
+  if (b.type === 'image') return { kind: 'text', text: '[the extension sent an image that could not be decoded]' };
+  return { kind: 'text', text: `[unknown block type "${b.type}" from the extension]` };
+}
+
+/** Keeps the first RESULT_TEXT_MAX_BYTES of the result's text, across its text parts, and says so when it cuts. */
+export function cutText(parts: LivePart[]): LivePart[] {
+  let total = 0;
+  for (const p of parts) if (p.kind === 'text') total += byteLength(p.text);
+  if (total <= RESULT_TEXT_MAX_BYTES) return parts;
+  const out: LivePart[] = [];
+  let budget = RESULT_TEXT_MAX_BYTES;
+  for (const p of parts) {
+    if (p.kind !== 'text') {
+      out.push(p);
+      continue;
+    }
+    if (budget <= 0) continue;
+    const kept = headBytes(p.text, budget);
+    budget -= byteLength(kept);
+    if (kept) out.push({ kind: 'text', text: kept });
+  }
+  out.push({ kind: 'text', text: `[cut: the tool returned ${formatBytes(total)} of text; the model sees the first ${formatBytes(RESULT_TEXT_MAX_BYTES)}]`, note: true });
+  return out;
+}
+
+/** The result as it is stored for the history: images by type and size only. */
+export function seenParts(parts: readonly LivePart[]): SeenPart[] {
+  return parts.map((p) => (p.kind === 'text' ? p : { kind: 'image', mime: p.mime, bytes: decodedBytes(p.data) }));
+}
+
+function decodedBytes(base64: string): number {
+  const pad = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - pad;
+}

@@ -1,0 +1,149 @@
+// VS Code's own agent mode in a real VS Code (code-server + headless
+// Chromium), following VSCODE-TESTING.md ("VS Code's own agent mode"): the
+// built-in Copilot Chat drives the scripted fake model (test/e2e/fake-lm),
+// and the zot tools and commands come from this extension's MCP server
+// definition. The first test runs in the extension host (test/e2e/agent-mode/suite.cjs);
+// the second drives the real UI with Playwright: a zot command picked from the
+// chat's / menu as an MCP prompt.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { waitFor } from '../helpers.mjs';
+import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let scratch;
+let vsixPaths;
+/** The real-UI test runs the VSIX users get. */
+let userVsixPaths;
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-mode-'));
+  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
+  vsixPaths = [await testBundleVsix(scratch), fakeLm];
+  userVsixPaths = [await extensionVsix(scratch), fakeLm];
+});
+
+// On a fresh profile the workbench switches the built-in chat extension off unless this is set.
+const CHAT_ENABLED = { builtinChatExtensionEnablementMigration: 'true' };
+
+async function stage(name) {
+  const root = await mkdtemp(path.join(scratch, `${name}-`));
+  await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
+  const workspace = path.join(root, 'workspace');
+  const userHome = path.join(root, 'user-home');
+  await mkdir(workspace);
+  await mkdir(userHome);
+  return { root, workspace, userHome, home: path.join(root, 'fixtures', 'home') };
+}
+
+function frames(home, role, type) {
+  const file = path.join(home, `${role}-frames.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
+}
+
+/** Copilot Chat's log in a server's user data, once it exists. */
+function copilotLog(userDataDir) {
+  const logs = path.join(userDataDir, 'logs');
+  if (!existsSync(logs)) return '';
+  for (const session of readdirSync(logs)) {
+    const file = path.join(logs, session, 'exthost1', 'GitHub.copilot-chat', 'GitHub Copilot Chat.log');
+    if (existsSync(file)) return readFileSync(file, 'utf8');
+  }
+  return '';
+}
+
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+test('agent mode: the zot tools through the MCP server, an interactive tool, and Stop', { timeout: 420_000 }, async (t) => {
+  const { root, workspace, userHome, home } = await stage('suite');
+  const results = path.join(root, 'results.json');
+  const server = await startCodeServer({
+    vsixPaths,
+    // Copilot Chat writes ~/.copilot: keep it in the run's folder.
+    env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results, HOME: userHome },
+    settings: { 'chat.tools.global.autoApprove': true },
+  });
+  let run;
+  try {
+    run = await runExtensionTests({
+      server,
+      folder: workspace,
+      testsEntry: path.join(here, 'agent-mode', 'suite.cjs'),
+      trusted: true,
+      timeoutMs: 360_000,
+      globalState: CHAT_ENABLED,
+    });
+  } finally {
+    await server.stop();
+  }
+  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
+  const failure = () => `exit ${run.exitCode}; console (last 80 lines):\n${run.logs.slice(-80).join('\n')}`;
+  assert.ok(outcome.length > 0, `no results\n${failure()}`);
+  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => r.name), [], failure());
+  assert.equal(run.exitCode, 0, failure());
+});
+
+test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command', { timeout: 300_000 }, async (t) => {
+  const { workspace, userHome, home } = await stage('prompt');
+  const server = await startCodeServer({ vsixPaths: userVsixPaths, env: { ZOT_HOME: home, HOME: userHome } });
+  let session;
+  const shot = (name) => session?.page.screenshot({ path: path.join(os.tmpdir(), `zot-e2e-agent-mode-${name}.png`) }).catch(() => undefined);
+  try {
+    session = await openWorkbench({ server, folder: workspace, trusted: true, globalState: CHAT_ENABLED });
+    const { page } = session;
+    await waitFor('Copilot Chat to activate its contributions', () => /ConversationFeature: Activating contributions/.test(copilotLog(server.userDataDir)), 120_000);
+    const palette = async (command, row) => {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget').waitFor();
+      await page.keyboard.type(command);
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: row ?? command }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+    };
+    // The server's prompts are listed once it runs: start it from the MCP server list.
+    await palette('MCP: List Servers', 'List Servers');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Zot extensions' }).first().click({ timeout: 30_000 });
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Start Server' }).first().click({ timeout: 15_000 });
+    // The chat view shows at start, in Agent mode with the fake model (the only one).
+    const input = page.locator('.interactive-input-part .monaco-editor').first();
+    await input.waitFor({ timeout: 30_000 });
+    const item = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: '/mcp.Zot_extensions.show-panel' }).first();
+    await waitFor('the zot command in the / menu', async () => {
+      // Clicked each time: the MCP output channel takes the focus when the server logs.
+      await input.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('/mcp.Zot');
+      return item.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    }, 60_000);
+    await shot('menu');
+    await item.click();
+    // The one optional argument is asked for; an empty answer sends none.
+    const ask = page.locator('.quick-input-widget input');
+    if (await ask.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await page.keyboard.press('Enter');
+    await waitFor('show-panel run through prompts/get', () => frames(home, 'panels', 'command_invoked').some((f) => f.name === 'show-panel'), 30_000);
+    // Its action ran here (the panel opened) and the prompt's message came back into the chat input
+    // (the editor renders spaces as no-break spaces).
+    await page.locator('.tab').filter({ hasText: 'Markup <b>stays</b> text' }).first().waitFor({ timeout: 15_000 });
+    await waitFor('the prompt\'s text in the chat input', async () => (await input.textContent())?.replace(/\u00a0/g, ' ').includes('Opened the panel of /show-panel.'), 15_000);
+    await shot('after');
+    t.diagnostic('the / menu listed /mcp.Zot_extensions.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
+  } catch (error) {
+    await shot('failure');
+    t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);
+    throw error;
+  } finally {
+    await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
+    await session?.close();
+    await server.stop();
+  }
+});

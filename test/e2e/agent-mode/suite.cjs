@@ -1,0 +1,76 @@
+// Runs inside VS Code's extension host: VS Code's own agent (the built-in
+// Copilot Chat, serving Agent mode for the fake model without sign-in) with
+// the zot tools and commands from the extension's MCP server definition.
+// Fixture extensions record every frame they receive in $ZOT_HOME.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
+const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+
+const HOME = process.env.ZOT_HOME;
+const frames = (role, type) => {
+  const file = path.join(HOME, `${role}-frames.jsonl`);
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
+};
+const requests = () => exec('zotFake.requests');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const lastResults = (request) => request.messages.at(-1).parts.filter((p) => p.kind === 'result');
+
+/** Sends a prompt to the agent with the fake model, in a new chat; does not wait for the answer. */
+async function agent(query) {
+  await exec('workbench.action.chat.newChat');
+  await sleep(300);
+  void exec('workbench.action.chat.open', { mode: 'agent', modelSelector: { vendor: 'zot-fake' }, query });
+}
+
+/** Waits for a model request whose last message carries a tool result matching `re`. */
+function resultReaching(re, timeoutMs = 30_000) {
+  return waitFor(`a tool result matching ${re} to reach the model`, async () =>
+    (await requests()).find((r) => lastResults(r).some((p) => p.content.some((c) => re.test(c.text ?? '')))), timeoutMs);
+}
+
+test('the agent is up: zot fixtures run, Copilot Chat serves Agent mode for the fake model', async () => {
+  await activated();
+  for (const r of ['tools', 'ask', 'panels']) await waitState(`agent-${r}`, ['ready', 'auto_ready']);
+  const log = path.join(await exec('zotFake.logsFolder'), 'GitHub.copilot-chat', 'GitHub Copilot Chat.log');
+  await waitFor('Copilot Chat to activate its contributions', () => fs.existsSync(log) && /ConversationFeature: Activating contributions/.test(fs.readFileSync(log, 'utf8')), 120_000);
+  // The workbench's own switch for approving tool calls without the confirmation card.
+  await exec('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+}, { timeoutMs: 150_000 });
+
+test('the agent lists the zot tools, calls one through the MCP server, and gets its result', async () => {
+  const before = frames('tools', 'tool_call').length;
+  await agent('AGENTCALL echo {"text":"from the agent"}');
+  const call = await waitFor('echo delivered to the extension', () => frames('tools', 'tool_call').slice(before).find((f) => f.name === 'echo'), 60_000);
+  assert.deepEqual(call.args, { text: 'from the agent' });
+  const answered = await resultReaching(/echo: from the agent/);
+  const asked = (await requests()).find((r) => r.tools.some((t) => /^mcp_.*_echo$/.test(t)));
+  assert.ok(asked, 'the agent offered the zot tools');
+  for (const n of ['echo', 'hang', 'ask']) assert.ok(asked.tools.some((t) => t.endsWith(`_${n}`)), `${n} offered: ${asked.tools.filter((t) => t.startsWith('mcp_'))}`);
+  assert.ok(answered);
+}, { timeoutMs: 90_000 });
+
+test('an interactive zot tool called by the agent opens its panel, and the answer reaches the model', async () => {
+  const before = frames('ask', 'tool_call').length;
+  await agent('AGENTCALL ask {"choices":["red","green"]}');
+  const call = await waitFor('ask delivered', () => frames('ask', 'tool_call').slice(before)[0], 60_000);
+  // Its panel is a Quick Pick bound to the call: accepting the item sends enter to the extension.
+  await waitFor('the panel took enter', async () => {
+    await exec('workbench.action.acceptSelectedQuickOpenItem');
+    return frames('ask', 'panel_key').some((f) => f.panel_id === `ask-${call.id}` && f.key === 'enter');
+  }, 20_000, 500);
+  await resultReaching(/chose red/);
+}, { timeoutMs: 90_000 });
+
+test('Stop in agent mode reaches the extension as tool_cancel', async () => {
+  const before = frames('tools', 'tool_call').length;
+  await agent('AGENTCALL hang');
+  const call = await waitFor('hang delivered', () => frames('tools', 'tool_call').slice(before).find((f) => f.name === 'hang'), 60_000);
+  await exec('workbench.action.chat.cancel');
+  await waitFor('tool_cancel for the agent\'s call', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
+}, { timeoutMs: 90_000 });
+
+exports.run = runAll;
