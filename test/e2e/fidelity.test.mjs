@@ -32,7 +32,7 @@ function home(root) {
     mkdirSync(path.join(dir, 'extensions', name), { recursive: true });
     writeFileSync(path.join(dir, 'extensions', name, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: 'node', args: [BEHAVE, JSON.stringify({ name, ...cfg })] }));
   };
-  ext('audit', { caps: ['events'], subscribe: { events: ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'] } });
+  ext('audit', { caps: ['events'], subscribe: { events: ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'], intercept: ['tool_call'] } });
   ext('tools', { tools: [{ name: 'echo', description: 'echoes its args' }] });
   ext('shower', { commands: [{ name: 'show', reply: { action: 'display', display: 'shown to the user only: 4711' } }] });
   return dir;

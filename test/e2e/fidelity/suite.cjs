@@ -33,6 +33,19 @@ test('turn_end follows every model step, with that step\'s stop reason (zot: too
   await waitFor('the request to end', () => received('audit', 'event').some((f) => f.event === 'turn_end' && f.stop !== 'tool_use'));
   const steps = received('audit', 'event').filter((f) => f.event === 'turn_start' || f.event === 'turn_end').map((f) => (f.event === 'turn_start' ? `turn_start ${f.step}` : `turn_end ${f.stop}`));
   assert.deepEqual(steps, ['turn_start 1', 'turn_end tool_use', 'turn_start 2', 'turn_end end']);
+  // zot's order within a step: the message, its calls announced with the model's args, the step's end, then each call's intercept.
+  const seen = received('audit').filter((f) => f.type === 'event' || f.type === 'event_intercept').map((f) => {
+    if (f.type === 'event_intercept') return `intercept ${f.event}`;
+    if (f.event === 'turn_start') return `turn_start ${f.step}`;
+    if (f.event === 'turn_end') return `turn_end ${f.stop}`;
+    if (f.event === 'assistant_message') return f.text === undefined ? 'assistant_message (no text)' : 'assistant_message';
+    if (f.event === 'tool_call') return `tool_call ${f.tool_name} ${JSON.stringify(f.tool_args)}`;
+    return f.event;
+  });
+  assert.deepEqual(seen, [
+    'session_start', 'turn_start 1', 'assistant_message (no text)', 'tool_call echo {"text":"one step with a tool"}', 'turn_end tool_use', 'intercept tool_call',
+    'turn_start 2', 'assistant_message', 'turn_end end',
+  ]);
 });
 
 test('a command\'s display text is shown, and never part of the conversation the model sees later', async () => {
