@@ -26,12 +26,13 @@ test('handshake: hello_ack carries protocol version, the zot release, host versi
 test('an extension that never sends ready is auto-ready after 250 ms of silence; a slow one is marked ready-timed-out', async (t) => {
   const root = tmpdir();
   const quiet = makeExt(root, 'quiet', { noReady: true, tools: [{ name: 'q' }] });
-  const slow = makeExt(root, 'slow', { trickle: { count: 12, everyMs: 100 } });
-  const host = await startHost(t, [quiet, slow], { timing: { readyGraceMs: 600 } });
+  // The grace leaves a loaded machine time to start node; the slow one registers for longer than that.
+  const slow = makeExt(root, 'slow', { trickle: { count: 25, everyMs: 100 } });
+  const host = await startHost(t, [quiet, slow], { timing: { readyGraceMs: 1500 } });
   assert.equal(host.get('quiet').state, 'auto_ready');
   assert.equal(host.get('slow').state, 'ready_timed_out');
   assert.ok(host.findTool('q'), 'registrations of an auto-ready extension count');
-  await waitFor('late ready', () => host.get('slow').state === 'ready');
+  await waitFor('late ready', () => host.get('slow').state === 'ready', 10_000);
   const report = host.diagnostics().find((r) => r.name === 'slow');
   assert.match(report.diagnostics.join('\n'), /ready grace/);
 });

@@ -1,0 +1,73 @@
+// What an extension receives, and what the caller is told, when a call ends
+// before its frame was written, and when callers reuse their own call ids.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+const { CancellationTokenSource } = lib;
+
+async function toolHost(t, tools, cfg = {}, opts = {}) {
+  const dir = makeExt(tmpdir(), cfg.name ?? 'tools', { tools, ...cfg });
+  return startHost(t, [dir], opts);
+}
+
+test('two calls in one tick, the second cancelled at once: not_run, one tool_call received, no tool_cancel', async (t) => {
+  const host = await toolHost(t, [{ name: 'work', behaviour: 'cancellable', workMs: 300 }], { name: 'q', caps: ['tools', 'tool_cancel'] });
+  const first = host.invokeTool('work', { n: 1 });
+  const src = new CancellationTokenSource();
+  // The first frame is being written, so the second still waits in the queue.
+  const second = host.invokeTool('work', { n: 2 }, { token: src.token });
+  src.cancel();
+  const o = await second;
+  assert.equal(o.outcome, 'not_run');
+  assert.equal(o.extension, 'q');
+  assert.match(o.message, /canceled before the request reached the extension/);
+  assert.equal((await first).outcome, 'completed');
+  await waitFor('the first call in its log', () => host.received('q', 'tool_call').length === 1);
+  // A third call written after it: a wrongly sent frame would be logged before this one.
+  assert.equal((await host.invokeTool('work', { n: 3 }, { timeoutMs: 5000 })).outcome, 'completed');
+  await waitFor('the third call in its log', () => host.received('q', 'tool_call').length === 2);
+  assert.deepEqual(host.received('q', 'tool_call').map((f) => f.args.n), [1, 3], 'the cancelled call never reached the extension');
+  assert.deepEqual(host.received('q', 'tool_cancel'), [], 'no tool_cancel for an id the extension never saw');
+});
+
+test('a call that times out while its frame is queued behind a stuck write is not_run, not timed_out', async (t) => {
+  const host = await toolHost(t, [{ name: 'stop', behaviour: 'stop_reading' }, { name: 'big_in' }, { name: 'small' }], { caps: ['tools', 'tool_cancel'] }, { timing: { writeTimeoutMs: 20000 } });
+  assert.equal((await host.invokeTool('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');
+  // A frame larger than the pipe can hold stays mid-write; what comes after it stays queued.
+  const big = host.invokeTool('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 0 });
+  const started = Date.now();
+  const o = await host.invokeTool('small', {}, { timeoutMs: 200 });
+  assert.equal(o.outcome, 'not_run');
+  assert.match(o.message, /^timed out after 200 ms before the request reached the extension/);
+  assert.ok(Date.now() - started < 3000, 'settled at its own deadline');
+  // The big call is still pending; disposing the host ends it.
+  void big;
+});
+
+test('a cancel of a delivered call on a tool_cancel extension sends tool_cancel with the id it received', async (t) => {
+  // The counterpart of the test above, so that "never sent" is not met by never sending anything.
+  const host = await toolHost(t, [{ name: 'work', behaviour: 'cancellable' }], { name: 'd', caps: ['tools', 'tool_cancel'] });
+  const src = new CancellationTokenSource();
+  const p = host.invokeTool('work', {}, { token: src.token });
+  const [call] = await waitFor('delivered', () => host.received('d', 'tool_call').length && host.received('d', 'tool_call'));
+  src.cancel();
+  assert.equal((await p).outcome, 'canceled');
+  await waitFor('tool_cancel received', () => host.received('d', 'tool_cancel').some((f) => f.id === call.id));
+});
+
+test('two concurrent calls with the same caller id each get their own answer, under distinct wire ids', async (t) => {
+  const host = await toolHost(t, [{ name: 'rev', behaviour: 'reverse', count: 2 }]);
+  const [a, b] = await Promise.all([
+    host.runToolCall('rev', { i: 0 }, { toolId: 'call-1', timeoutMs: 3000 }),
+    host.runToolCall('rev', { i: 1 }, { toolId: 'call-1', timeoutMs: 3000 }),
+  ]);
+  assert.equal(a.outcome, 'completed', a.message);
+  assert.equal(b.outcome, 'completed', b.message);
+  assert.equal(a.content[0].text, 'answer 0');
+  assert.equal(b.content[0].text, 'answer 1');
+  const calls = await waitFor('both calls in its log', () => host.received('tools', 'tool_call').length === 2 && host.received('tools', 'tool_call'));
+  assert.notEqual(calls[0].id, calls[1].id, 'the wire ids differ');
+  await sleep(50);
+  assert.equal(host.get('tools').lateReplies, 0, 'no answer was taken for someone else\'s');
+});

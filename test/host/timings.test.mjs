@@ -1,0 +1,118 @@
+// The host's timings as a user meets them: the defaults it runs with, the
+// restart budget and backoff, and how long stopping may take.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { alive, lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+const grandchildPid = (host, name) => waitFor('grandchild pid', () => Number(host.stderrOf(name).find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
+
+test('the effective default timings are zot\'s', async (t) => {
+  const home = tmpdir('zot-home-');
+  const host = new lib.ZotHost({ cwd: home, zotHome: home, discover: false, extensionPaths: [] });
+  t.after(() => host.dispose());
+  const d = host.timing;
+  assert.equal(d.helloTimeoutMs, 10_000, 'hello within 10 s');
+  assert.equal(d.readyGraceMs, 3_000, 'ready grace 3 s');
+  assert.equal(d.autoReadyMs, 250, 'auto-ready after 250 ms of silence');
+  assert.equal(d.shutdownGraceMs, 2_000, 'SIGTERM 2 s after shutdown');
+  assert.equal(d.killAfterMs, 1_000, 'SIGKILL 1 s after SIGTERM');
+  assert.equal(d.writeTimeoutMs, 5_000, 'a write must complete within 5 s');
+  assert.equal(d.interceptTimeoutMs, 5_000, 'an intercept is answered within 5 s');
+  assert.equal(d.restartMax, 4, 'at most 4 restarts…');
+  assert.equal(d.restartWindowMs, 180_000, '…within 3 min');
+  assert.equal(d.toolTimeoutMs, 60_000, 'a tool call times out after 60 s');
+  // An override changes only what it names.
+  const other = new lib.ZotHost({ cwd: home, zotHome: home, discover: false, extensionPaths: [], timing: { toolTimeoutMs: 5 } });
+  t.after(() => other.dispose());
+  assert.deepEqual(other.timing, { ...d, toolTimeoutMs: 5 });
+});
+
+test('at the default auto-ready time, an extension that never says ready is auto-ready about 250 ms after its last frame', async (t) => {
+  const dir = makeExt(tmpdir(), 'quiet', { noReady: true, logHelloAt: true, commands: [{ name: 'hi' }] });
+  // Only the ready grace is lengthened, so a slow machine cannot turn this into ready_timed_out.
+  const host = await startHost(t, [dir], { noStart: true, timing: { readyGraceMs: 10_000 } });
+  let autoAt;
+  host.onDidChangeState(({ extension: r }) => r.name === 'quiet' && r.state === 'auto_ready' && (autoAt = Date.now()));
+  await host.start();
+  const rt = host.get('quiet');
+  assert.equal(rt.state, 'auto_ready');
+  // Taken by the extension just before it wrote its frames: never later than the host read them.
+  const helloAt = await waitFor('its hello time', () => Number(host.stderrOf('quiet').find((l) => l.startsWith('HELLO_AT'))?.split(' ')[1]));
+  const waited = autoAt - helloAt;
+  assert.ok(waited >= 250, `auto-ready came ${waited} ms after its frames, not 250 ms`);
+  assert.ok(waited < 1500, `auto-ready came ${waited} ms after its frames, long after 250 ms`);
+  assert.equal((await host.invokeCommand('hi', '')).outcome, 'completed', 'an auto-ready extension serves');
+});
+
+test('a crash loop at the default budget: restarted 4 times, then failed', async (t) => {
+  const dir = makeExt(tmpdir(), 'crashy', { crashAfterMs: 30 });
+  // Short delays; the budget itself is the default.
+  const host = await startHost(t, [dir], { timing: { restartBaseDelayMs: 5, restartMaxDelayMs: 20 } });
+  const rt = host.get('crashy');
+  const restarts = [];
+  host.onDidChangeState(({ extension: r }) => r === rt && r.state === 'restarting' && restarts.push(r.error));
+  await waitFor('failed', () => rt.state === 'failed', 15_000);
+  assert.equal(restarts.length, 4, restarts.join('\n'));
+  assert.match(restarts[3], /restart 4 of 4/);
+  assert.match(rt.error, /crashed 5 times within 3 min.*not restarting it again/s);
+});
+
+test('restarts back off: 20, 40, 80 ms with a 20 ms base, capped at the maximum', async (t) => {
+  const dir = makeExt(tmpdir(), 'crashy', { crashAfterMs: 30 });
+  const host = await startHost(t, [dir], { timing: { restartMax: 4, restartBaseDelayMs: 20, restartMaxDelayMs: 100 } });
+  const rt = host.get('crashy');
+  const said = [];
+  const delays = [];
+  let since;
+  host.onDidChangeState(({ extension: r }) => {
+    if (r !== rt) return;
+    if (r.state === 'restarting') {
+      since = performance.now();
+      said.push(/restarting in (\d+) ms/.exec(r.error)?.[1]);
+    } else if (r.state === 'starting' && since !== undefined) {
+      delays.push(performance.now() - since);
+      since = undefined;
+    }
+  });
+  await waitFor('failed', () => rt.state === 'failed', 15_000);
+  assert.deepEqual(said, ['20', '40', '80', '100'], 'the delays it announces');
+  assert.equal(delays.length, 4);
+  [20, 40, 80, 100].forEach((want, i) => assert.ok(delays[i] >= want - 2, `restart ${i + 1} waited ${delays[i].toFixed(1)} ms, want ${want}`));
+});
+
+test('dispose of an extension that ignores shutdown and SIGTERM takes no longer than grace + kill delay + 1 s', async (t) => {
+  const dir = makeExt(tmpdir(), 'stubborn', { ignoreShutdown: true, ignoreSigterm: true, grandchild: true });
+  const host = await startHost(t, [dir], { timing: { shutdownGraceMs: 500, killAfterMs: 300 } });
+  const rt = host.get('stubborn');
+  const pid = rt.pid;
+  const gpid = await grandchildPid(host, 'stubborn');
+  const started = performance.now();
+  await host.dispose();
+  const took = performance.now() - started;
+  assert.equal(alive(pid), false, 'the extension is gone');
+  assert.equal(alive(gpid), false, 'its grandchild is gone');
+  assert.ok(took >= 500 + 300 - 5, `took ${took.toFixed(0)} ms: the grace and the SIGTERM wait came first`);
+  assert.ok(took < 500 + 300 + 1000, `took ${took.toFixed(0)} ms: SIGKILL follows SIGTERM after the kill delay`);
+  assert.match(fs.readFileSync(rt.logPath, 'utf8'), /ignored SIGTERM; sending SIGKILL/);
+});
+
+test('a grandchild that ignores SIGTERM, left by an extension that exits politely, is killed within the kill delay + 1 s', async (t) => {
+  const dir = makeExt(tmpdir(), 'parent', { grandchild: true });
+  const host = await startHost(t, [dir], { timing: { shutdownGraceMs: 500, killAfterMs: 300 } });
+  const gpid = await grandchildPid(host, 'parent');
+  assert.ok(alive(gpid));
+  const started = performance.now();
+  await host.stopExtension('parent');
+  const took = performance.now() - started;
+  assert.equal(alive(gpid), false, 'the grandchild is gone when stop resolves');
+  assert.ok(took < 300 + 1000, `took ${took.toFixed(0)} ms`);
+});
+
+test('a grandchild that ignores SIGTERM, left by an extension that crashed, is killed too', async (t) => {
+  const dir = makeExt(tmpdir(), 'crasher', { grandchild: true, tools: [{ name: 'boom', behaviour: 'crash' }] });
+  const host = await startHost(t, [dir], { timing: { killAfterMs: 300, restartBaseDelayMs: 5000 } });
+  const gpid = await grandchildPid(host, 'crasher');
+  assert.equal((await host.invokeTool('boom', {})).outcome, 'disconnected');
+  await waitFor('the grandchild gone', () => !alive(gpid), 300 + 2000);
+});

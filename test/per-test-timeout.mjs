@@ -1,0 +1,29 @@
+// Loaded with --import by the test scripts. Node 22 and later apply
+// --test-timeout to each test; Node 20 applies it to each test file as a
+// whole, and a hang then fails the file without naming the test or reporting
+// the ones that passed. On Node 20 every test that sets no timeout of its own
+// gets this one (the slowest host test takes about 6 s alone, 15 s under
+// load), so a hang fails the test that hangs, by name, and the file's bound
+// stays a backstop. A test that needs longer says so with its own timeout.
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+
+const PER_TEST_MS = 30_000;
+const major = Number(process.versions.node.split('.')[0]);
+
+if (major < 22) {
+  const require = createRequire(import.meta.url);
+  const nt = require('node:test');
+  const withTimeout = (fn) => {
+    const wrapped = function (...args) {
+      if (typeof args[0] !== 'string' && typeof args[0] !== 'object') args.unshift(undefined);
+      if (typeof args[1] !== 'object' || args[1] === null) args.splice(1, 0, {});
+      if (args[1].timeout === undefined) args[1] = { ...args[1], timeout: PER_TEST_MS };
+      return fn.apply(this, args);
+    };
+    for (const k of ['skip', 'todo', 'only']) if (fn[k]) wrapped[k] = fn[k];
+    return wrapped;
+  };
+  nt.test = withTimeout(nt.test);
+  nt.it = withTimeout(nt.it);
+  syncBuiltinESMExports();
+}
