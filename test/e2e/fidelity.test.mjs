@@ -1,6 +1,6 @@
 // Fidelity to zot in the @zot chat loop, the one place with model steps:
-// what an extension sees of a request with a tool step, and what the model
-// sees of a command's display text later. Runs in a real VS Code
+// what an extension sees of a request with a tool step and of a blocked
+// turn, and what the model sees of a command's display text later. Runs in a real VS Code
 // (code-server + headless Chromium) with the scripted fake language model of
 // test/e2e/fake-lm; the checks themselves are in fidelity/suite.cjs.
 import assert from 'node:assert/strict';
@@ -34,6 +34,8 @@ function home(root) {
   };
   ext('audit', { caps: ['events'], subscribe: { events: ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'], intercept: ['tool_call'] } });
   ext('tools', { tools: [{ name: 'echo', description: 'echoes its args' }] });
+  // Blocks every turn while it runs; the suite starts it for one test only.
+  ext('stepguard', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'no turns today' } } });
   ext('shower', { commands: [{ name: 'show', reply: { action: 'display', display: 'shown to the user only: 4711' } }] });
   return dir;
 }

@@ -24,7 +24,9 @@ async function chat(text, expectRequests) {
 
 test('the extension activates and the fixtures run', async () => {
   await activated();
-  for (const name of ['audit', 'tools', 'shower']) await waitState(name, ['ready', 'auto_ready']);
+  for (const name of ['audit', 'tools', 'shower', 'stepguard']) await waitState(name, ['ready', 'auto_ready']);
+  await exec('zot.stopExtension', 'stepguard');
+  await waitState('stepguard', 'stopped');
   assert.equal((await vscode.lm.selectChatModels({ vendor: 'zot-fake' })).length, 1);
 });
 
@@ -57,6 +59,24 @@ test('a command\'s display text is shown, and never part of the conversation the
   const texts = next.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
   assert.ok(texts.some((t) => t.includes('what do you know?')), 'the request itself');
   assert.deepEqual(texts.filter((t) => t.includes('4711')), [], `the display text was fed to the model: ${JSON.stringify(next.messages)}`);
+});
+
+test('a blocked turn_start: its event has gone out, then turn_end with stop "error" and the reason; the model is not asked', async () => {
+  await exec('zot.startExtension', 'stepguard');
+  await waitState('stepguard', ['ready', 'auto_ready']);
+  try {
+    await exec('workbench.action.chat.newChat');
+    await new Promise((r) => setTimeout(r, 500));
+    const before = received('audit', 'event').length;
+    const asked = (await requests()).length;
+    await exec('workbench.action.chat.open', { query: '@zot this turn is blocked' });
+    await waitFor('the blocked turn to end', () => received('audit', 'event').slice(before).some((f) => f.event === 'turn_end'));
+    const seen = received('audit', 'event').slice(before).map((f) => (f.event === 'turn_end' ? `turn_end ${f.stop}: ${f.error}` : f.event === 'turn_start' ? `turn_start ${f.step}` : f.event));
+    assert.deepEqual(seen, ['session_start', 'turn_start 1', 'turn_end error: no turns today']);
+    assert.equal((await requests()).length, asked, 'no model request');
+  } finally {
+    await exec('zot.stopExtension', 'stepguard');
+  }
 });
 
 exports.run = runAll;
