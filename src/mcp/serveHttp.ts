@@ -25,6 +25,7 @@ export async function runMcpHttp(options: HostOptions, port: number, print: (lin
     // Extensions start while the client connects; requests wait for loading themselves.
     // The life of the server is one session, announced once after the ready wait.
     void host.start().then(() => host.emit('session_start'));
+    host.keepSecret(server.token);
     print(JSON.stringify({ url: server.url, token: server.token }));
     await stopped;
     log('stopping: closing MCP sessions and the extensions');
