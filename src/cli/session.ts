@@ -30,6 +30,8 @@ export async function withSession<T>(options: HostOptions, run: (s: Session) => 
   for (const sig of SIGNALS) process.on(sig, onSignal);
   try {
     await host.start();
+    // One zot-host run is one session, as one zot process is: announced once, after the ready wait.
+    host.emit('session_start');
     return await run({ host, cancel, interrupted: () => interrupted });
   } finally {
     // The stops a signal began finish first: stopping again would cut their ladder short.

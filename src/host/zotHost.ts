@@ -6,7 +6,7 @@
  */
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
-import { AgentPath, type InterceptResult } from './agent.js';
+import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { makeTap, type TraceSink } from './connection/frameTrace.js';
 import type { TapSlot } from './connection/transport.js';
@@ -45,7 +45,7 @@ export class ZotHost {
   readonly zotHome: string;
   private readonly timings: Timing;
   private readonly ui: HostUI;
-  private model = { provider: '', model: '' };
+  private model: { provider: string; model: string };
   private folders: readonly string[];
   private loading: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -74,6 +74,7 @@ export class ZotHost {
     this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
     this.timings = { ...DEFAULT_TIMING, ...options.timing };
     this.ui = options.ui ?? new HeadlessUI();
+    this.model = { provider: options.provider ?? '', model: options.model ?? '' };
     this.registry = new Registry(() => this.registryEmitter.fire());
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
@@ -201,7 +202,8 @@ export class ZotHost {
 
   invokeTool(name: string, args: JsonObject | undefined, opts?: CallOptions): Promise<ToolOutcome> { return this.agent.invokeTool(name, args, opts); }
   invokeCommand(name: string, args: string, opts?: CallOptions): Promise<CommandOutcome> { return this.agent.invokeCommand(name, args, opts); }
-  runToolCall(name: string, args: JsonObject | undefined, opts?: CallOptions & { toolId?: string }): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
+  runToolCall(name: string, args: JsonObject | undefined, opts?: ToolCallOptions): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
+  announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void { this.agent.announceToolCall(toolId, name, args); }
   emit(event: string, payload?: EventPayload): void { this.agent.emit(event, payload); }
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
 
@@ -366,8 +368,11 @@ export class ZotHost {
       }
       case 'clear_notes':
         return this.ui.clearNotes(rt);
-      case 'submit':
-        return frame.text.trim() ? this.ui.submit(rt, frame.text) : undefined;
+      case 'submit': {
+        // As zot: the trimmed text, if any is left.
+        const text = frame.text.trim();
+        return text ? this.ui.submit(rt, text) : undefined;
+      }
       case 'submit_slash': {
         const text = frame.text.trim();
         if (!text.startsWith('/')) return rt.addProblem(`submit_slash refused: "${text.slice(0, 80)}" does not start with "/"`);

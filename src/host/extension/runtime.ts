@@ -5,7 +5,7 @@
  * `{old, new}`. The registry of all extensions lives in registry.ts.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import { PROTOCOL_VERSION, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
+import { PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
 import type { PendingRequest, ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
@@ -283,7 +283,7 @@ export class ExtensionRuntime implements ExtensionView {
     if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
     const { provider, model } = this.config.model();
     l.transport.send({
-      type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: this.config.hostVersion, provider, model,
+      type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: this.config.hostVersion, provider, model,
       cwd: this.found.projectDir ?? this.config.cwd, extension_dir: this.dir, data_dir: this.dir,
     });
     this.transition({ kind: 'running', launch: l, readiness: 'registering' });
@@ -385,7 +385,7 @@ export class ExtensionRuntime implements ExtensionView {
     }, this.config.autoReadyMs);
   }
 
-  private log(line: string, level: LogLevel): void {
+  log(line: string, level: LogLevel): void {
     const l = this.live ?? [...this.ending][0];
     l?.process.log.hostLine(line);
     this.delegate.log(this, line, 'host', level);

@@ -36,8 +36,9 @@ class OpenPanel implements PanelHandle {
     this.rt.send(key === 'rune' ? { type: 'panel_key', panel_id: this.id, key, text: text ?? '' } : { type: 'panel_key', panel_id: this.id, key });
   }
 
+  /** Only to an extension that asked for sizes in its hello: zot never sends them, and its SDKs log them as unknown frames. */
   resize(width: number, height: number): void {
-    if (this.panels.isOpen(this)) this.rt.send({ type: 'panel_resize', panel_id: this.id, width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) });
+    if (this.panels.isOpen(this) && this.rt.capabilities.includes('panel_resize')) this.rt.send({ type: 'panel_resize', panel_id: this.id, width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) });
   }
 
   /** The user closed it: the extension is told, and the call it served is cancelled. */
@@ -106,10 +107,12 @@ export class Panels {
 
   render(rt: ExtensionRuntime, frame: Extract<FrameFromExt, { type: 'panel_render' }>): Promise<void> | void {
     const p = this.open.get(`${rt.name}\0${frame.panel_id}`);
-    if (!p) return rt.addProblem(`panel_render for "${frame.panel_id}", which is not open`);
-    if (frame.title !== undefined) p.title = frame.title;
-    if (frame.lines !== undefined) p.lines = frame.lines;
-    if (frame.footer !== undefined) p.footer = frame.footer;
+    // As zot: extensions render after every change whether their panel is open or not.
+    if (!p) return rt.log(`ignored panel_render for "${frame.panel_id}": that panel is not open`, 'info');
+    // As zot: lines and footer are replaced (zot's Go SDK leaves empty ones out); an empty title keeps the old one.
+    if (frame.title) p.title = frame.title;
+    p.lines = frame.lines ?? [];
+    p.footer = frame.footer ?? '';
     return this.ui().renderPanel(p);
   }
 
