@@ -41,8 +41,14 @@ export const DEFAULT_TIMING: Timing = {
 export type GateDecision = { start: true } | { start: false; reason: string; hold?: HoldReason };
 
 export interface HostOptions {
-  /** The project folder: `cwd` in hello_ack and the root of `.zot/extensions`. */
+  /** `cwd` in hello_ack of explicit and global extensions; relative explicit paths resolve against it. */
   cwd: string;
+  /**
+   * The project folders whose `.zot/extensions` are loaded, in this order
+   * (a multi-root workspace's folders); each one is `cwd` for its own
+   * extensions. Default `[cwd]`; empty when there is no project.
+   */
+  projectDirs?: readonly string[];
   /** zot home; default `$ZOT_HOME` or the platform default. */
   zotHome?: string;
   /** Extension folders loaded explicitly, first in load order. */

@@ -55,6 +55,12 @@ export class Registry {
     this.invalidate();
   }
 
+  /** A new list that keeps some runtimes: what was said about their shadowed names stays said. */
+  update(runtimes: ExtensionRuntime[]): void {
+    this.runtimes = runtimes;
+    this.invalidate();
+  }
+
   commands(): readonly CommandEntry[] {
     return this.compute().commands;
   }

@@ -9,8 +9,10 @@ import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, typ
 import { AgentPath, type InterceptResult } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
-import { discoverExtensions } from './discovery/discover.js';
+import { folderClashes } from './discovery/clashes.js';
+import { discoverExtensions, type FoundExtension } from './discovery/discover.js';
 import { defaultZotHome } from './discovery/paths.js';
+import { reconcile } from './extension/reconcile.js';
 import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
 import type { ExtensionStatus, HoldReason } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
@@ -40,6 +42,7 @@ export class ZotHost {
   private readonly timings: Timing;
   private readonly ui: HostUI;
   private model = { provider: '', model: '' };
+  private folders: readonly string[];
   private loading: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly store = new DisposableStore();
@@ -64,12 +67,17 @@ export class ZotHost {
     this.registry = new Registry(() => this.registryEmitter.fire());
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
+    this.folders = [...(options.projectDirs ?? [options.cwd])];
   }
 
   get timing(): Readonly<Timing> { return this.timings; }
   get extensions(): readonly ExtensionView[] { return this.registry.all; }
   get interactive(): boolean { return this.ui.interactive; }
   get openPanels(): readonly PanelHandle[] { return this.panels.list; }
+  /** `cwd` of explicit and global extensions. */
+  get cwd(): string { return this.options.cwd; }
+  /** The project folders whose `.zot/extensions` are loaded, in load order. */
+  get projectDirs(): readonly string[] { return this.folders; }
 
   get(name: string): ExtensionView | undefined {
     return this.registry.get(name);
@@ -108,6 +116,17 @@ export class ZotHost {
       await this.stopAll();
       await this.load();
     });
+    return this.loading;
+  }
+
+  /**
+   * New project folders (workspace folders added, removed or moved): the
+   * extensions of a removed folder stop, an added folder's are found and
+   * gated, and every other extension keeps running as it is.
+   */
+  setProjectDirs(dirs: readonly string[]): Promise<void> {
+    const next = [...dirs];
+    this.loading = this.loading.then(() => this.changeFolders(next));
     return this.loading;
   }
 
@@ -204,18 +223,51 @@ export class ZotHost {
 
   private async load(): Promise<void> {
     if (this.disposed) return;
-    const found = discoverExtensions({
+    const found = this.discover();
+    const make = this.factory(found);
+    this.registry.replace(found.map(make));
+    await this.admit(this.registry.all);
+  }
+
+  private async changeFolders(dirs: readonly string[]): Promise<void> {
+    if (this.disposed) return;
+    this.folders = dirs;
+    const found = this.discover();
+    const next = reconcile(this.registry.all, found, this.factory(found));
+    // Gone before anything new starts, so a moved name never has two processes.
+    await Promise.all(next.removed.map((rt) => rt.stop()));
+    this.registry.update(next.runtimes);
+    await this.admit(next.added);
+  }
+
+  private discover(): FoundExtension[] {
+    return discoverExtensions({
       projectDir: this.options.cwd,
+      projectDirs: this.folders,
       zotHome: this.zotHome,
       explicit: this.options.extensionPaths ?? [],
       discover: this.options.discover !== false,
     });
+  }
+
+  /** Makes runtimes for one discovery; a clash between folders is said on the one not loaded. */
+  private factory(found: readonly FoundExtension[]): (f: FoundExtension) => ExtensionRuntime {
     const delegate = this.delegate();
     const config = this.runtimeConfig();
-    this.registry.replace(found.map((f) => new ExtensionRuntime(f, config, delegate)));
-    for (const rt of this.registry.all) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
+    const clashes = folderClashes(found);
+    return (f) => {
+      const rt = new ExtensionRuntime(f, config, delegate);
+      const clash = clashes.get(f);
+      if (clash) rt.addProblem(clash);
+      return rt;
+    };
+  }
+
+  /** Announces new runtimes, asks the gate about each startable one, and starts those it lets through. */
+  private async admit(rts: readonly ExtensionRuntime[]): Promise<void> {
+    for (const rt of rts) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
     const toStart: ExtensionRuntime[] = [];
-    for (const rt of this.registry.all) {
+    for (const rt of rts) {
       if (!rt.startable) continue;
       const decision = this.options.gate ? await this.options.gate(rt.found) : { start: true as const };
       if (decision.start) toStart.push(rt);

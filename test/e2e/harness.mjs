@@ -226,7 +226,10 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
  *
  * @param {object} options
  * @param {Awaited<ReturnType<typeof startCodeServer>>} options.server
- * @param {string} options.folder absolute path opened as the workspace folder
+ * @param {string} [options.folder] absolute path opened as the workspace
+ *   folder; a `.code-workspace` file opens that (multi-root) workspace, trusted
+ *   through the folder it is in (keep its folders inside it); none opens an
+ *   empty window
  * @param {string} options.testsEntry absolute path of a CommonJS module (or
  *   .mjs) exporting `run(): Promise<void>`; it runs in the extension host and
  *   can `require('vscode')`
@@ -359,15 +362,18 @@ export async function launchBrowser(onConsole) {
  * Mode.
  */
 async function openFolder(page, server, folder, trusted, payload, globalState = {}) {
+  // A .code-workspace file opens as a (multi-root) workspace, trusted by its
+  // own folder (which holds its folders); no folder opens an empty window.
+  const workspaceFile = folder !== undefined && folder.endsWith('.code-workspace');
   // One spelling of the folder for the URL and the trust entry, which the
   // workbench compares as URIs: its real path.
-  const realFolder = realpathSync(folder);
+  const realFolder = folder === undefined ? undefined : realpathSync(folder);
   // Global state the workbench reads at startup (agent mode needs one key: see VSCODE-TESTING.md).
   for (const [key, value] of Object.entries(globalState)) {
     await page.goto(`${server.url}healthz`);
     await page.evaluate(seedTrustedFolder, { dbName: GLOBAL_STATE_DB, storeName: STATE_STORE, key, value });
   }
-  if (trusted) {
+  if (trusted && realFolder !== undefined) {
     // Any same-origin page that does not boot the workbench will do.
     await page.goto(`${server.url}healthz`);
     await page.evaluate(seedTrustedFolder, {
@@ -379,11 +385,11 @@ async function openFolder(page, server, folder, trusted, payload, globalState = 
       // read back with URI.revive. The workbench's folder URIs are
       // vscode-remote://<host:port><path>; an entry also trusts subfolders.
       value: JSON.stringify({
-        uriTrustInfo: [{ uri: { scheme: 'vscode-remote', authority: new URL(server.url).host, path: realFolder }, trusted: true }],
+        uriTrustInfo: [{ uri: { scheme: 'vscode-remote', authority: new URL(server.url).host, path: workspaceFile ? path.dirname(realFolder) : realFolder }, trusted: true }],
       }),
     });
   }
-  const query = new URLSearchParams({ folder: realFolder });
+  const query = new URLSearchParams(realFolder === undefined ? { ew: 'true' } : { [workspaceFile ? 'workspace' : 'folder']: realFolder });
   if (payload) query.set('payload', JSON.stringify(payload));
   await page.goto(`${server.url}?${query}`);
 }

@@ -1,7 +1,8 @@
 /**
- * Finding extensions: explicit folders, then `<project>/.zot/extensions/*`,
- * then `$ZOT_HOME/extensions/*`, each root's folders in name order. That
- * order is the load order, which also settles name clashes (PROTOCOL 5a).
+ * Finding extensions: explicit folders, then `<project>/.zot/extensions/*`
+ * of each project folder in the workspace's order, then
+ * `$ZOT_HOME/extensions/*`, each root's folders in name order. That order is
+ * the load order, which also settles name clashes (PROTOCOL 5a).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +16,8 @@ export interface FoundExtension {
   name: string;
   dir: string;
   source: ExtensionSource;
+  /** The project folder whose `.zot/extensions` holds it (project ones only): its `cwd`. */
+  projectDir?: string;
   /** Position in load order; lower wins a name. */
   rank: number;
   manifest?: Manifest;
@@ -26,7 +29,10 @@ export interface FoundExtension {
 }
 
 export interface DiscoveryOptions {
+  /** What relative explicit paths resolve against. */
   projectDir: string;
+  /** The project folders searched, in order; default `[projectDir]`, none when empty. */
+  projectDirs?: readonly string[];
   zotHome: string;
   explicit?: string[];
   /** false: only the explicit folders (the CLI's --no-discover). */
@@ -34,10 +40,12 @@ export interface DiscoveryOptions {
 }
 
 export function discoverExtensions(opts: DiscoveryOptions): FoundExtension[] {
-  const candidates: { dir: string; source: ExtensionSource }[] = [];
+  const candidates: { dir: string; source: ExtensionSource; projectDir?: string }[] = [];
   for (const dir of opts.explicit ?? []) candidates.push({ dir: path.resolve(opts.projectDir, dir), source: 'explicit' });
   if (opts.discover !== false) {
-    for (const dir of childFolders(projectExtensionsDir(opts.projectDir))) candidates.push({ dir, source: 'project' });
+    for (const project of opts.projectDirs ?? [opts.projectDir]) {
+      for (const dir of childFolders(projectExtensionsDir(project))) candidates.push({ dir, source: 'project', projectDir: project });
+    }
     for (const dir of childFolders(globalExtensionsDir(opts.zotHome))) candidates.push({ dir, source: 'global' });
   }
 
@@ -45,12 +53,12 @@ export function discoverExtensions(opts: DiscoveryOptions): FoundExtension[] {
   const byFolder = new Map<string, FoundExtension>();
   const byName = new Map<string, FoundExtension>();
   const seenDirs = new Set<string>();
-  for (const { dir, source } of candidates) {
+  for (const { dir, source, projectDir } of candidates) {
     const real = realPath(dir);
     if (seenDirs.has(real)) continue; // the same folder named twice (an explicit path inside a root, or two links to one folder)
     seenDirs.add(real);
     const folder = path.basename(dir);
-    const entry: FoundExtension = { name: folder, dir, source, rank: found.length, assetsOnly: false };
+    const entry: FoundExtension = { name: folder, dir, source, ...(projectDir !== undefined && { projectDir }), rank: found.length, assetsOnly: false };
     found.push(entry);
 
     if (!isDirectory(dir)) {

@@ -287,7 +287,7 @@ export class ExtensionRuntime implements ExtensionView {
     const { provider, model } = this.config.model();
     l.transport.send({
       type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: this.config.hostVersion, provider, model,
-      cwd: this.config.cwd, extension_dir: this.dir, data_dir: this.dir,
+      cwd: this.found.projectDir ?? this.config.cwd, extension_dir: this.dir, data_dir: this.dir,
     });
     this.transition({ kind: 'running', launch: l, readiness: 'registering' });
     this.armAutoReady(l);

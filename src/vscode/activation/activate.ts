@@ -19,7 +19,7 @@ import { registerChatParticipant } from '../chat/participant.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
-import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, readSettings, TIMING_SETTINGS } from './settings.js';
+import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
 import { UiTrace } from '../ui/trace.js';
 import { ExtensionsTree } from '../views/tree.js';
@@ -78,10 +78,11 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const mgr: HostManager = new HostManager(() => {
     const settings = readSettings();
     gate.useSettings(settings);
-    logs.hostLog(`host for ${projectDir() ?? '(no folder)'}; zot home ${settings.zotHome ?? '(default)'}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted'}${settings.extensionPaths.length ? `; explicit paths: ${settings.extensionPaths.join(', ')}` : ''}`);
+    logs.hostLog(`host for ${projectDirs().join(', ') || '(no folder)'}; zot home ${settings.zotHome ?? '(default)'}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted'}${settings.extensionPaths.length ? `; explicit paths: ${settings.extensionPaths.join(', ')}` : ''}`);
     return new ZotHost({
-      // Without a folder there is no project; the home folder is what a terminal would start in.
+      // Without a folder there is no project; the home folder is what a terminal would start in (zot takes its cwd).
       cwd: projectDir() ?? os.homedir(),
+      projectDirs: projectDirs(),
       ...(settings.zotHome !== undefined && { zotHome: settings.zotHome, env: { ...process.env, ZOT_HOME: settings.zotHome } }),
       extensionPaths: settings.extensionPaths,
       timing: settings.timing,
@@ -132,7 +133,12 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       }
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => replaceSoon('workspace trusted')),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => replaceSoon('workspace folders changed')),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      // A new first folder is a new cwd for every global and explicit extension: those restart.
+      if ((projectDir() ?? os.homedir()) !== mgr.host.cwd) return replaceSoon('the first workspace folder changed');
+      logs.hostLog(`workspace folders now: ${projectDirs().join(', ') || '(none)'}`);
+      mgr.setProjectDirs(projectDirs()).catch((err: unknown) => logs.hostLog(`workspace folders change failed: ${(err as Error).stack ?? String(err)}`, 'error'));
+    }),
     { dispose: () => settingsTimer && clearTimeout(settingsTimer) },
   );
 

@@ -46,6 +46,11 @@ export class HostManager implements vscode.Disposable {
     return this.run(() => this.current.reload());
   }
 
+  /** Workspace folders changed: only their extensions stop or start. */
+  setProjectDirs(dirs: readonly string[]): Promise<void> {
+    return this.run(() => this.current.setProjectDirs(dirs));
+  }
+
   /** A new host from the current settings, after the old one stopped. */
   replace(): Promise<void> {
     return this.run(async () => {

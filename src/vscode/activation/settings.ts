@@ -29,9 +29,14 @@ export interface ZotSettings {
   timing: Partial<Timing>;
 }
 
-/** The folder relative paths resolve against: the first workspace folder, else the home folder. */
+/** The folder relative paths resolve against, and `cwd` of global and explicit extensions: the first workspace folder. */
 export function projectDir(): string | undefined {
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return projectDirs()[0];
+}
+
+/** Every workspace folder on disk, in the workspace's order: each one's .zot/extensions is loaded. */
+export function projectDirs(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 export function readSettings(): ZotSettings {

@@ -8,12 +8,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkExtensionName, globalExtensionsDir, projectExtensionsDir, scaffold, SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
-import { projectDir } from '../activation/settings.js';
+import { projectDirs } from '../activation/settings.js';
+import { pickProjectDir } from '../ui/pickFolder.js';
 
 export interface NewExtensionRequest {
   language?: ScaffoldLanguage;
   name?: string;
   where?: 'project' | 'global';
+  /** For `where: 'project'`: the workspace folder (path or name); asked when there are several. */
+  folder?: string;
 }
 
 export interface NewExtensionResult {
@@ -32,14 +35,19 @@ export function registerNewExtension(manager: HostManager): vscode.Disposable {
 async function newExtension(manager: HostManager, request: NewExtensionRequest): Promise<NewExtensionResult | undefined> {
   const language = request.language ?? (await pickLanguage());
   if (!language) return undefined;
-  const project = projectDir();
-  const where = request.where ?? (project ? await pickWhere(project, manager.host.zotHome) : 'global');
+  const hasProject = projectDirs().length > 0;
+  const where = request.where ?? (hasProject ? await pickWhere(manager.host.zotHome) : 'global');
   if (!where) return undefined;
-  if (where === 'project' && !project) {
+  if (where === 'project' && !hasProject) {
     void vscode.window.showWarningMessage('Open a folder first: project extensions live in its .zot/extensions folder.');
     return undefined;
   }
-  const root = where === 'project' ? projectExtensionsDir(project!) : globalExtensionsDir(manager.host.zotHome);
+  const project = where === 'project' ? await pickProjectDir('New Zot Extension: folder', request.folder) : undefined;
+  if (where === 'project' && !project) {
+    if (request.folder !== undefined) void vscode.window.showWarningMessage(`New zot extension: "${request.folder}" is not a folder of this workspace.`);
+    return undefined;
+  }
+  const root = project ? projectExtensionsDir(project) : globalExtensionsDir(manager.host.zotHome);
   const name = request.name ?? (await askName(root));
   if (!name) return undefined;
 
@@ -73,10 +81,15 @@ async function pickLanguage(): Promise<ScaffoldLanguage | undefined> {
   return pick?.language;
 }
 
-async function pickWhere(project: string, zotHome: string): Promise<'project' | 'global' | undefined> {
+async function pickWhere(zotHome: string): Promise<'project' | 'global' | undefined> {
+  const dirs = projectDirs();
   const pick = await vscode.window.showQuickPick(
     [
-      { label: 'This project', description: projectExtensionsDir(project), detail: 'Runs in this workspace once you allow it', where: 'project' as const },
+      {
+        label: dirs.length > 1 ? 'A workspace folder' : 'This project',
+        description: dirs.length > 1 ? `${dirs.length} folders: you choose which next` : projectExtensionsDir(dirs[0]!),
+        detail: 'Runs in this workspace once you allow it', where: 'project' as const,
+      },
       { label: 'Global', description: globalExtensionsDir(zotHome), detail: 'Runs in every workspace (your zot home)', where: 'global' as const },
     ],
     { title: 'New Zot Extension: where' },
@@ -100,5 +113,6 @@ function isRequest(value: unknown): value is NewExtensionRequest {
   const r = value as Record<string, unknown>;
   return (r.language === undefined || SCAFFOLD_LANGUAGES.includes(r.language as ScaffoldLanguage))
     && (r.name === undefined || typeof r.name === 'string')
-    && (r.where === undefined || r.where === 'project' || r.where === 'global');
+    && (r.where === undefined || r.where === 'project' || r.where === 'global')
+    && (r.folder === undefined || typeof r.folder === 'string');
 }

@@ -1,6 +1,6 @@
 /** Logs and diagnostics: an extension's log channel, and the diagnostics report. */
 import * as vscode from 'vscode';
-import { projectDir, readSettings } from '../activation/settings.js';
+import { projectDir, projectDirs, readSettings } from '../activation/settings.js';
 import { diagnosticsMarkdown, reportTitle } from '../views/report.js';
 import type { CommandKit } from './kit.js';
 
@@ -31,7 +31,7 @@ export class DiagnosticsCommands {
   /** The report, for the live update of an open diagnostics document. */
   diagnosticsText(): string {
     return diagnosticsMarkdown(this.k.host, {
-      project: projectDir(),
+      projects: projectDirs(),
       trusted: vscode.workspace.isTrusted,
       explicitPaths: readSettings().extensionPaths,
       vscodeVersion: vscode.version,

@@ -3,32 +3,49 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { globalExtensionsDir, projectExtensionsDir } from '../../host/index.js';
-import { projectDir } from '../activation/settings.js';
+import { projectDirs } from '../activation/settings.js';
+import { pickProjectDir } from '../ui/pickFolder.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { CommandKit } from './kit.js';
 
 export class FolderCommands {
   constructor(private readonly k: CommandKit) {}
 
+  /** `a`: 'global', 'project' (asks which folder when there are several) or a workspace folder's path or name. */
   async openExtensionsFolder(a?: unknown): Promise<{ dir: string; how: string } | undefined> {
-    const project = projectDir();
-    let which = a === 'global' || a === 'project' ? a : undefined;
-    if (!which) {
-      if (!project) which = 'global';
+    const projects = projectDirs();
+    let which: string | undefined = typeof a === 'string' ? a : undefined;
+    if (which === undefined) {
+      if (projects.length === 0) which = 'global';
       else {
+        const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => projects.includes(f.uri.fsPath));
         const pick = await vscode.window.showQuickPick([
-          { label: 'Global', description: globalExtensionsDir(this.k.host.zotHome), detail: 'Extensions for every project (like zot\'s $ZOT_HOME/extensions)', which: 'global' as const },
-          { label: 'This workspace', description: projectExtensionsDir(project), detail: 'Extensions of this project only; they run once you allow them', which: 'project' as const },
+          { label: 'Global', description: globalExtensionsDir(this.k.host.zotHome), detail: 'Extensions for every project (like zot\'s $ZOT_HOME/extensions)', which: 'global' },
+          ...folders.map((f) => ({
+            label: folders.length > 1 ? `Workspace folder ${f.name}` : 'This workspace',
+            description: projectExtensionsDir(f.uri.fsPath),
+            detail: 'Extensions of this project only; they run once you allow them',
+            which: f.uri.fsPath,
+          })),
         ], { title: 'Open Zot Extensions Folder' });
         which = pick?.which;
       }
     }
     if (!which) return undefined;
-    if (which === 'project' && !project) {
-      this.k.warn('Open a folder first: project extensions live in its .zot/extensions folder.');
-      return undefined;
+    let dir: string;
+    if (which === 'global') dir = globalExtensionsDir(this.k.host.zotHome);
+    else {
+      if (projects.length === 0) {
+        this.k.warn('Open a folder first: project extensions live in its .zot/extensions folder.');
+        return undefined;
+      }
+      const project = await pickProjectDir('Open Zot Extensions Folder', which === 'project' ? undefined : which);
+      if (!project) {
+        if (which !== 'project') this.k.warn(`"${which}" is not a folder of this workspace.`);
+        return undefined;
+      }
+      dir = projectExtensionsDir(project);
     }
-    const dir = which === 'global' ? globalExtensionsDir(this.k.host.zotHome) : projectExtensionsDir(project!);
     await fsp.mkdir(dir, { recursive: true });
     const how = await revealFolder(dir, this.k.d.trace);
     return { dir, how };

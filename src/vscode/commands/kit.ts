@@ -30,7 +30,12 @@ export class CommandKit {
   }
 
   async pickExtension(a: unknown, placeHolder: string, applies: (rt: ExtensionView) => boolean): Promise<ExtensionView | undefined> {
-    const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'extension' ? a.name : a.extension) : undefined;
+    // A view item names its extension by folder too: a shadowed namesake is not the active one.
+    if (isNode(a) && a.kind !== 'group') {
+      const rt = this.host.extensions.find((r) => r.dir === a.dir);
+      if (rt) return rt;
+    }
+    const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'group' ? undefined : a.kind === 'extension' ? a.name : a.extension) : undefined;
     if (named !== undefined) {
       const rt = this.host.get(named);
       if (!rt) this.error(`No zot extension named "${named}".`);

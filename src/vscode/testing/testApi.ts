@@ -78,6 +78,8 @@ function snapshot(d: Wired) {
     activateMs: d.activateMs,
     loading: d.manager.loading,
     zotHome: host.zotHome,
+    cwd: host.cwd,
+    projectDirs: [...host.projectDirs],
     timing: { toolTimeoutMs: host.timing.toolTimeoutMs, readyGraceMs: host.timing.readyGraceMs },
     statusBar: d.statusBar.text,
     viewMessage: d.tree.view.message ?? null,
@@ -129,7 +131,7 @@ function tree(provider: ExtensionsTree, node: Node | undefined, depth: number): 
       tooltip,
       command: item.command?.command ?? null,
       collapsible: item.collapsibleState ?? 0,
-      children: depth < 2 ? tree(provider, child, depth + 1) : [],
+      children: depth < 3 ? tree(provider, child, depth + 1) : [],
     };
   });
 }

@@ -12,7 +12,7 @@ import {
 } from '../../host/trust/consent.js';
 import { describeRun, runFingerprint } from '../../host/trust/fingerprint.js';
 import type { LogChannels } from '../ui/logs.js';
-import { projectDir, type ZotSettings } from '../activation/settings.js';
+import type { ZotSettings } from '../activation/settings.js';
 import type { UiTrace } from '../ui/trace.js';
 
 const STORE_KEY = 'zot.consent.v1';
@@ -74,7 +74,9 @@ export class WorkspaceGate implements vscode.Disposable {
 
   /** Whether the view may offer "Allow" for this extension. */
   canAllow(name: string): boolean {
-    return this.held.get(name)?.canAllow === true && vscode.workspace.isTrusted;
+    const held = this.held.get(name);
+    // A removed folder's extension may have left its entry: only the extension held now counts.
+    return held?.canAllow === true && this.host().get(name)?.dir === held.dir && vscode.workspace.isTrusted;
   }
 
   /** Records consent for what the extension would run now, and starts it. */
@@ -163,9 +165,11 @@ export class WorkspaceGate implements vscode.Disposable {
   }
 }
 
+/** Where it is, as the user sees the workspace: inside its folder (named when there are several), else in full. */
 function relativeToProject(dir: string): string {
-  const root = projectDir();
-  if (!root) return dir;
-  const rel = path.relative(root, dir);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : dir;
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
+  if (!folder) return dir;
+  const rel = path.relative(folder.uri.fsPath, dir);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return dir;
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}/${rel}` : rel;
 }

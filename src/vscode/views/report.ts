@@ -7,7 +7,8 @@ import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, type Extension
 import { code, escapeMarkdown } from './presentation.js';
 
 export interface ReportContext {
-  project: string | undefined;
+  /** The workspace folders, in order; empty without a folder. */
+  projects: readonly string[];
   trusted: boolean;
   explicitPaths: string[];
   vscodeVersion: string;
@@ -19,10 +20,11 @@ export function diagnosticsMarkdown(host: ZotHost, ctx: ReportContext): string {
   out.push('# Zot extensions: diagnostics', '');
   out.push(`Generated ${new Date().toISOString()} by the Zot Extensions host ${escapeMarkdown(HOST_VERSION)} in VS Code ${escapeMarkdown(ctx.vscodeVersion)}.`, '');
   out.push(`- zot home: ${code(host.zotHome)}`);
-  out.push(`- workspace: ${ctx.project ? code(ctx.project) : '(no folder open)'}${ctx.project ? ` — ${ctx.trusted ? 'trusted' : '**not trusted** (its extensions are not started)'}` : ''}`);
+  const open = ctx.projects.length > 0;
+  out.push(`- workspace: ${open ? ctx.projects.map(code).join(', ') : '(no folder open: project extensions need an open folder)'}${open ? ` — ${ctx.trusted ? 'trusted' : '**not trusted** (its extensions are not started)'}` : ''}`);
   out.push('- searched, in load order:');
   ctx.explicitPaths.forEach((p) => out.push(`  1. ${code(p)} (zot.extensionPaths)`));
-  if (ctx.project) out.push(`  1. ${code(projectExtensionsDir(ctx.project))} (project)`);
+  ctx.projects.forEach((p) => out.push(`  1. ${code(projectExtensionsDir(p))} (project)`));
   out.push(`  1. ${code(globalExtensionsDir(host.zotHome))} (global)`, '');
 
   if (reports.length === 0) {

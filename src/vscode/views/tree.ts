@@ -4,9 +4,11 @@
  * carry what can be done in the current state, so the inline actions
  * (allow, start, stop, restart, log) follow it.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionView, ZotHost } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
+import { groupOf, groupsOf, type Group } from './groups.js';
 import { affordances, code, escapeMarkdown, isRunning, stateIcon, stateLook } from './presentation.js';
 
 export const VIEW_ID = 'zotExtensions';
@@ -15,12 +17,13 @@ const REFRESH_DEBOUNCE_MS = 80;
 const MAX_PROBLEMS_SHOWN = 10;
 
 export type Node =
-  | { kind: 'extension'; name: string }
-  | { kind: 'status'; extension: string; text: string; state: string }
-  | { kind: 'command'; extension: string; name: string; description: string; active: boolean; shadowedBy?: string }
-  | { kind: 'tool'; extension: string; name: string; description: string; interactive: boolean; active: boolean; shadowedBy?: string }
-  | { kind: 'problem'; extension: string; message: string; index: number }
-  | { kind: 'more-problems'; extension: string; count: number };
+  | { kind: 'group'; group: Group }
+  | { kind: 'extension'; name: string; dir: string }
+  | { kind: 'status'; extension: string; dir: string; text: string; state: string }
+  | { kind: 'command'; extension: string; dir: string; name: string; description: string; active: boolean; shadowedBy?: string }
+  | { kind: 'tool'; extension: string; dir: string; name: string; description: string; interactive: boolean; active: boolean; shadowedBy?: string }
+  | { kind: 'problem'; extension: string; dir: string; message: string; index: number }
+  | { kind: 'more-problems'; extension: string; dir: string; count: number };
 
 export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -38,6 +41,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       manager.onDidChangeBusy(() => this.refreshSoon()),
       gateChanged(() => this.refreshSoon()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshSoon()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshSoon()),
     );
     this.updateChrome();
   }
@@ -57,22 +61,45 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   }
 
   getChildren(node?: Node): Node[] {
-    if (!node) return this.host.extensions.map((rt) => ({ kind: 'extension', name: rt.name }));
+    const exts = this.host.extensions;
+    const extNode = (rt: ExtensionView): Node => ({ kind: 'extension', name: rt.name, dir: rt.dir });
+    if (!node) {
+      // One folder or none: a flat list. Several: grouped by where each extension comes from.
+      const groups = groupsOf(exts, vscode.workspace.workspaceFolders ?? []);
+      return groups ? groups.map((group) => ({ kind: 'group', group })) : exts.map(extNode);
+    }
+    if (node.kind === 'group') return exts.filter((rt) => groupOf(rt).key === node.group.key).map(extNode);
     if (node.kind !== 'extension') return [];
-    const rt = this.host.get(node.name);
+    const rt = this.byDir(node.dir);
     return rt ? this.childrenOf(rt) : [];
   }
 
   getParent(node: Node): Node | undefined {
-    return node.kind === 'extension' ? undefined : { kind: 'extension', name: node.extension };
+    if (node.kind === 'group') return undefined;
+    if (node.kind === 'extension') {
+      const rt = this.byDir(node.dir);
+      const groups = groupsOf(this.host.extensions, vscode.workspace.workspaceFolders ?? []);
+      const group = rt && groups?.find((g) => g.key === groupOf(rt).key);
+      return group ? { kind: 'group', group } : undefined;
+    }
+    return { kind: 'extension', name: node.extension, dir: node.dir };
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.kind) {
-      case 'extension': return this.extensionItem(node.name);
+      case 'group': {
+        const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `group/${node.group.key}`;
+        item.description = node.group.description;
+        item.tooltip = node.group.tooltip;
+        item.iconPath = new vscode.ThemeIcon(node.group.icon);
+        item.contextValue = 'zotGroup';
+        return item;
+      }
+      case 'extension': return this.extensionItem(node.dir);
       case 'status': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-        item.id = `${node.extension}/status`;
+        item.id = `${this.keyOf(node.extension, node.dir)}/status`;
         item.iconPath = new vscode.ThemeIcon(node.state === 'held' ? 'shield' : node.state === 'disabled' ? 'circle-slash' : node.state === 'restarting' ? 'sync' : 'error',
           new vscode.ThemeColor(node.state === 'failed' ? 'testing.iconFailed' : 'list.warningForeground'));
         item.tooltip = node.text;
@@ -81,7 +108,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       }
       case 'command': {
         const item = new vscode.TreeItem(`/${node.name}`, vscode.TreeItemCollapsibleState.None);
-        item.id = `${node.extension}/command/${node.name}`;
+        item.id = `${this.keyOf(node.extension, node.dir)}/command/${node.name}`;
         item.description = node.active ? node.description : `inactive: shadowed by ${node.shadowedBy}`;
         item.tooltip = new vscode.MarkdownString(`**/${escapeMarkdown(node.name)}** — command of ${code(node.extension)}\n\n${escapeMarkdown(node.description || '(no description)')}${node.active ? '\n\nClick to run it (you are asked for its arguments).' : `\n\nInactive: ${code(node.shadowedBy ?? '')} holds this name.`}`);
         item.iconPath = new vscode.ThemeIcon('symbol-method', node.active ? undefined : new vscode.ThemeColor('disabledForeground'));
@@ -91,7 +118,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       }
       case 'tool': {
         const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
-        item.id = `${node.extension}/tool/${node.name}`;
+        item.id = `${this.keyOf(node.extension, node.dir)}/tool/${node.name}`;
         const flags = [node.interactive ? 'interactive' : '', node.active ? '' : `inactive: shadowed by ${node.shadowedBy}`].filter(Boolean).join(', ');
         item.description = [flags && `(${flags})`, node.description].filter(Boolean).join(' ');
         item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(node.name)}** — tool of ${code(node.extension)}${node.interactive ? ' (interactive: waits for you, no reply deadline)' : ''}\n\n${escapeMarkdown(node.description || '(no description)')}`);
@@ -101,7 +128,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       }
       case 'problem': {
         const item = new vscode.TreeItem(node.message.length > 200 ? `${node.message.slice(0, 199)}…` : node.message, vscode.TreeItemCollapsibleState.None);
-        item.id = `${node.extension}/problem/${node.index}`;
+        item.id = `${this.keyOf(node.extension, node.dir)}/problem/${node.index}`;
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
         item.tooltip = node.message;
         item.contextValue = 'zotProblem';
@@ -109,7 +136,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       }
       case 'more-problems': {
         const item = new vscode.TreeItem(`${node.count} more problem${node.count === 1 ? '' : 's'}…`, vscode.TreeItemCollapsibleState.None);
-        item.id = `${node.extension}/more-problems`;
+        item.id = `${this.keyOf(node.extension, node.dir)}/more-problems`;
         item.iconPath = new vscode.ThemeIcon('ellipsis');
         item.command = { command: 'zot.showDiagnostics', title: 'Show Diagnostics' };
         return item;
@@ -125,29 +152,44 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
 
   private childrenOf(rt: ExtensionView): Node[] {
     const nodes: Node[] = [];
-    if (rt.error && !isRunning(rt)) nodes.push({ kind: 'status', extension: rt.name, text: rt.error, state: rt.state });
-    for (const c of this.host.commands()) {
-      if (c.extension === rt.name) nodes.push({ kind: 'command', extension: rt.name, name: c.name, description: c.description, active: c.active, ...(c.shadowedBy && { shadowedBy: c.shadowedBy }) });
+    const owner = { extension: rt.name, dir: rt.dir };
+    // Registrations are by name: only the active extension of a name has them.
+    const active = this.host.get(rt.name) === rt;
+    if (rt.error && !isRunning(rt)) nodes.push({ kind: 'status', ...owner, text: rt.error, state: rt.state });
+    for (const c of active ? this.host.commands() : []) {
+      if (c.extension === rt.name) nodes.push({ kind: 'command', ...owner, name: c.name, description: c.description, active: c.active, ...(c.shadowedBy && { shadowedBy: c.shadowedBy }) });
     }
-    for (const t of this.host.tools()) {
-      if (t.extension === rt.name) nodes.push({ kind: 'tool', extension: rt.name, name: t.name, description: t.description, interactive: t.interactive, active: t.active, ...(t.shadowedBy && { shadowedBy: t.shadowedBy }) });
+    for (const t of active ? this.host.tools() : []) {
+      if (t.extension === rt.name) nodes.push({ kind: 'tool', ...owner, name: t.name, description: t.description, interactive: t.interactive, active: t.active, ...(t.shadowedBy && { shadowedBy: t.shadowedBy }) });
     }
     // The status line already says why it failed; do not repeat that problem.
     const problems = rt.problems.filter((p) => p.message !== rt.error);
     const shown = problems.slice(-MAX_PROBLEMS_SHOWN);
     const skipped = problems.length - shown.length + rt.droppedProblems;
-    shown.forEach((p, i) => nodes.push({ kind: 'problem', extension: rt.name, message: p.message, index: i }));
-    if (skipped > 0) nodes.push({ kind: 'more-problems', extension: rt.name, count: skipped });
+    shown.forEach((p, i) => nodes.push({ kind: 'problem', ...owner, message: p.message, index: i }));
+    if (skipped > 0) nodes.push({ kind: 'more-problems', ...owner, count: skipped });
     return nodes;
   }
 
-  private extensionItem(name: string): vscode.TreeItem {
-    const rt = this.host.get(name);
-    if (!rt) return new vscode.TreeItem(name);
+  /** The active extension of a name is known by it; a shadowed namesake by its folder as well. */
+  private keyOf(name: string, dir: string): string {
+    return this.host.get(name)?.dir === dir ? name : `${name}@${dir}`;
+  }
+
+  /** Extensions are told apart by folder: two folders may bring the same name. */
+  private byDir(dir: string): ExtensionView | undefined {
+    return this.host.extensions.find((rt) => rt.dir === dir);
+  }
+
+  private extensionItem(dir: string): vscode.TreeItem {
+    const rt = this.byDir(dir);
+    if (!rt) return new vscode.TreeItem(path.basename(dir));
+    const name = rt.name;
     // Expandable while it is on its way to registering something, so an expanded item stays expanded across a restart.
     const expandable = this.childrenOf(rt).length > 0 || rt.state === 'starting' || rt.status.kind === 'restarting';
     const item = new vscode.TreeItem(name, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `ext/${name}`;
+    // The active one keeps the plain id (expansion state survives reloads); a shadowed namesake gets its folder in it.
+    item.id = `ext/${this.keyOf(name, rt.dir)}`;
     const where = rt.found.source === 'project' ? 'workspace' : rt.found.source === 'explicit' ? 'path' : '';
     item.description = [stateLook(rt.state).label, where].filter(Boolean).join(' · ');
     item.iconPath = stateIcon(rt.state);
@@ -168,7 +210,9 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       ? { value: attention, tooltip: [failed && `${failed} failed`, waiting && `${waiting} waiting for your permission`].filter(Boolean).join(', ') }
       : undefined;
     const untrustedHeld = exts.some((r) => r.status.kind === 'held' && r.status.reason === 'untrusted');
-    this.view.message = untrustedHeld ? 'Restricted Mode: zot extensions from this workspace are not started.' : undefined;
+    const noFolder = (vscode.workspace.workspaceFolders ?? []).length === 0;
+    this.view.message = untrustedHeld ? 'Restricted Mode: zot extensions from this workspace are not started.'
+      : noFolder ? 'No folder is open: project extensions (.zot/extensions) need an open folder. Global ones run in your home folder.' : undefined;
   }
 }
 
@@ -177,7 +221,7 @@ export function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
   const look = stateLook(rt.state);
   md.appendMarkdown(`$(${look.icon.replace('~spin', '')}) **${escapeMarkdown(rt.name)}**${rt.version ? ` ${escapeMarkdown(rt.version)}` : ''} — ${escapeMarkdown(look.label)}\n\n`);
   if (rt.found.manifest?.description) md.appendMarkdown(`${escapeMarkdown(rt.found.manifest.description)}\n\n`);
-  const source = rt.found.source === 'project' ? 'this workspace (.zot/extensions)' : rt.found.source === 'explicit' ? 'an explicit path (zot.extensionPaths)' : 'global ($ZOT_HOME/extensions)';
+  const source = rt.found.source === 'project' ? `this workspace (${rt.found.projectDir ? `${rt.found.projectDir}/` : ''}.zot/extensions)` : rt.found.source === 'explicit' ? 'an explicit path (zot.extensionPaths)' : 'global ($ZOT_HOME/extensions)';
   md.appendMarkdown(`- Folder: ${code(rt.dir)}\n- From: ${escapeMarkdown(source)}\n- Log: ${code(rt.logPath)}\n`);
   if (rt.capabilities.length) md.appendMarkdown(`- Capabilities: ${rt.capabilities.map(code).join(', ')}\n`);
   if (rt.pid !== undefined) md.appendMarkdown(`- Process: ${rt.pid}\n`);

@@ -75,11 +75,12 @@ test('extension.json: the schema completes its fields and flags a wrong type', a
 
 test('extension.json: an exec that cannot run is a problem on its value', async () => {
   const file = path.join(workspaceDir(), '.zot', 'extensions', 'schema-check', 'extension.json');
-  fs.writeFileSync(file, '{\n  "name": "schema-check",\n  "exec": "./missing-binary"\n}\n');
   const doc = await vscode.workspace.openTextDocument(file);
   await vscode.window.showTextDocument(doc);
-  // The file changed on disk under an open document: make sure its text is the new one.
-  await waitFor('the new text', () => doc.getText().includes('missing-binary'));
+  // Typed in the editor (not written behind its back), as an author would.
+  const whole = new vscode.WorkspaceEdit();
+  whole.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), '{\n  "name": "schema-check",\n  "exec": "./missing-binary"\n}\n');
+  assert.ok(await vscode.workspace.applyEdit(whole));
   const problem = await waitFor('a zot problem for exec', () => diagnostics(doc.uri).find((d) => d.source === 'zot'), 30_000);
   assert.match(problem.message, /missing-binary/);
   assert.equal(doc.getText(problem.range), '"./missing-binary"');
