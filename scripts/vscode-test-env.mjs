@@ -101,7 +101,8 @@ const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
  * Idempotent; the cached case spawns nothing.
  * @param {{ browser?: boolean, go?: boolean, log?: (msg: string) => void }} [options]
  *   browser: also make sure a Chromium is there (the tests need one; the demo does not).
- *   go: also make sure Go is there (the tests build a fixture extension with it; the demo does not).
+ *   go: also make sure the host tests' own tools are there (Go builds a fixture extension; debugpy
+ *   debugs a Python one); the demo needs neither.
  */
 export async function ensureEnv({ browser = true, go = false, log = defaultLog } = {}) {
   const paths = envPaths();
@@ -153,6 +154,11 @@ export function systemMissing({ browser, go = false, codeServer = true }) {
   const missing = [];
   if (go && !findGo()) {
     missing.push({ name: 'Go', debian: 'golang-go', why: 'the tests build the Go fixture extension with it' });
+  }
+  // The debug test starts a Python extension under debugpy; only Linux has a
+  // system package for it (elsewhere the test says it is skipped and why).
+  if (go && process.platform === 'linux' && existsSync('/usr/bin/apt-get') && !existsSync('/usr/lib/python3/dist-packages/debugpy/__init__.py')) {
+    missing.push({ name: 'debugpy', debian: 'python3-debugpy', why: 'the tests debug a Python extension with it' });
   }
   if (codeServer && process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
     missing.push({ name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" });

@@ -1,11 +1,13 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, type HostOptions } from '../host/index.js';
+import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
 
 export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
 
 usage:
+  zot-host init    <dir> --language node|python|go [--name <name>]
+                   write a new extension with one command and one tool
   zot-host doctor  [options] [--json]
   zot-host tool    <name> [<args>] [options] [--json] [--timeout <ms>]
   zot-host command <name> [<args>...] [options] [--json] [--timeout <ms>]
@@ -13,6 +15,9 @@ usage:
   zot-host mcp --http [--port <n>] [options]
                    MCP server over Streamable HTTP on 127.0.0.1; prints
                    {"url":…,"token":…} and serves until SIGINT or SIGTERM
+  zot-host watch   [options]           keep the extensions running, restart one
+                   when a file in its folder changes; prints state changes
+                   until Ctrl-C
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -21,9 +26,11 @@ options:
   --home <dir>   zot home (default: $ZOT_HOME, else the platform default)
   --ext <dir>    an extension folder to load explicitly; repeatable; earlier wins
   --no-discover  load only the --ext folders
+  --trace        every frame to stderr, one a line: → host to extension, ← back
+                 (--trace=messages: direction, type, id and size only)
 `;
 
-export const VERBS = ['doctor', 'tool', 'command', 'mcp'] as const;
+export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** A mistake in how zot-host was called: exit 2, with the usage. An empty message asks for the usage itself. */
@@ -36,6 +43,9 @@ export interface Parsed {
   timeoutMs?: number;
   /** mcp --http, and its --port (0: any free port). */
   httpPort?: number;
+  /** init's --language and --name. */
+  language?: ScaffoldLanguage;
+  name?: string;
   host: HostOptions;
 }
 
@@ -53,6 +63,11 @@ export function parseArgs(argv: string[]): Parsed {
   let timeoutMs: number | undefined;
   let http = false;
   let port: number | undefined;
+  let trace: TraceSink['level'] | undefined;
+  let language: string | undefined;
+  let name: string | undefined;
+  /** Options other than init's own, to refuse them on init. */
+  const hostFlags: string[] = [];
   const value = (i: number, flag: string): string => {
     const v = rest[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -61,7 +76,13 @@ export function parseArgs(argv: string[]): Parsed {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--') { positional.push(...rest.slice(i + 1)); break; }
+    if (a.startsWith('--') && a !== '--language' && a !== '--name') hostFlags.push(a);
     switch (a) {
+      case '--trace': trace = 'verbose'; break;
+      case '--trace=verbose': trace = 'verbose'; break;
+      case '--trace=messages': trace = 'messages'; break;
+      case '--language': language = value(i, a); i++; break;
+      case '--name': name = value(i, a); i++; break;
       case '--json': json = true; break;
       case '--no-discover': discover = false; break;
       case '--cwd': cwd = path.resolve(value(i, a)); i++; break;
@@ -88,17 +109,32 @@ export function parseArgs(argv: string[]): Parsed {
         positional.push(a);
     }
   }
+  if (verb === 'init') return parseInit(positional, language, name, hostFlags);
+  if (language !== undefined || name !== undefined) throw new UsageError(`${language !== undefined ? '--language' : '--name'} is an option of init`);
   if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
   if (verb === 'tool' && positional.length > 2) throw new UsageError('tool takes one <args> value (quote the JSON)');
-  if ((verb === 'doctor' || verb === 'mcp') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
+  if ((verb === 'doctor' || verb === 'mcp' || verb === 'watch') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
   if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (home !== undefined) host.zotHome = home;
+  // One frame a line on stderr, named by extension: stdout stays the verb's own.
+  if (trace) host.trace = { level: trace, line: (ext, text) => void process.stderr.write(terminalSafe(`[${ext}] ${text}\n`)) };
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
   if (http) parsed.httpPort = port ?? 0;
+  return parsed;
+}
+
+function parseInit(positional: string[], language: string | undefined, name: string | undefined, others: string[]): Parsed {
+  if (others.length > 0) throw new UsageError(`init takes only --language and --name (got ${others[0]})`);
+  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'init needs the folder to write the extension into' : `init takes one folder (got "${positional[1]}" too)`);
+  if (language === undefined) throw new UsageError(`init needs --language (${SCAFFOLD_LANGUAGES.join(', ')})`);
+  if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(language)) throw new UsageError(`--language takes ${SCAFFOLD_LANGUAGES.join(', ')}, got "${language}"`);
+  const dir = path.resolve(positional[0]!);
+  const parsed: Parsed = { verb: 'init', positional: [dir], json: false, language: language as ScaffoldLanguage, host: { cwd: process.cwd() } };
+  if (name !== undefined) parsed.name = name;
   return parsed;
 }
 

@@ -10,8 +10,10 @@ import { runMcpStdio } from '../mcp/stdio.js';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { command, tool } from './calls.js';
 import { doctor } from './doctor.js';
+import { init } from './init.js';
 import { err, flush, out } from './output.js';
 import { withSession } from './session.js';
+import { watch } from './watch.js';
 
 export async function main(argv: string[]): Promise<number> {
   let parsed: Parsed;
@@ -33,10 +35,19 @@ export async function main(argv: string[]): Promise<number> {
   }
   const p = parsed;
   switch (p.verb) {
+    case 'init':
+      try {
+        return init(p);
+      } catch (e) {
+        if (!(e instanceof UsageError)) throw e;
+        err(`zot-host: ${e.message}`);
+        return 2;
+      }
     case 'mcp': return p.httpPort !== undefined ? runMcpHttp(p.host, p.httpPort, out, err) : runMcpStdio(p.host, err);
     case 'doctor': return withSession(p.host, (s) => doctor(s, p));
     case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
     case 'command': return withSession(p.host, (s) => command(s, p));
+    case 'watch': return withSession(p.host, (s) => watch(s));
   }
 }
 

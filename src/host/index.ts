@@ -1,6 +1,7 @@
 export * from './agent.js';
 export * from './ui/commandResponse.js';
 export * from './content.js';
+export { TRACE_LEVELS, TRACE_VERBOSE_MAX_CHARS, REDACTED, type TraceLevel, type TraceSink } from './connection/frameTrace.js';
 export * from './diagnostics.js';
 export * from './discovery/discover.js';
 export * from './discovery/manifest.js';
@@ -19,3 +20,4 @@ export * from './zotHost.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
 export * from './scaffold/index.js';
+export { FolderWatcher, touchesManifest, WATCH_DEBOUNCE_MS, type WatchTarget } from './extension/folderWatch.js';

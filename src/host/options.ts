@@ -1,5 +1,6 @@
 /** What a host is made with: its options, its timings and what it reports. */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
+import type { TraceSink } from './connection/frameTrace.js';
 import type { FoundExtension } from './discovery/discover.js';
 import type { LogLevel } from './extension/problems.js';
 import type { HoldReason } from './extension/state.js';
@@ -62,6 +63,8 @@ export interface HostOptions {
   hostVersion?: string;
   /** Decides, per extension, whether it may start (workspace trust, consent). Default: all may. */
   gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
+  /** The protocol trace from the start (see `ZotHost.setTrace`). */
+  trace?: TraceSink;
 }
 
 export interface CallOptions {

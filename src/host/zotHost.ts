@@ -8,6 +8,8 @@ import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
+import { makeTap, type TraceSink } from './connection/frameTrace.js';
+import type { TapSlot } from './connection/transport.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
 import { folderClashes } from './discovery/clashes.js';
 import { discoverExtensions, type FoundExtension } from './discovery/discover.js';
@@ -49,6 +51,12 @@ export class ZotHost {
   private readonly registry: Registry;
   private readonly panels: Panels;
   private readonly agent: AgentPath;
+  /** Shared by every connection: the protocol trace, when one is on. */
+  private readonly traceSlot: TapSlot = {};
+  /** Variables added to an extension's environment (a debugger's), by name. */
+  private readonly extraEnv = new Map<string, NodeJS.ProcessEnv>();
+  /** Values the trace never writes (an MCP token), whatever the sink. */
+  private readonly secrets = new Set<string>();
 
   private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
   private readonly registryEmitter = this.store.add(new Emitter<void>());
@@ -68,6 +76,7 @@ export class ZotHost {
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
+    if (options.trace) this.setTrace(options.trace);
   }
 
   get timing(): Readonly<Timing> { return this.timings; }
@@ -91,6 +100,22 @@ export class ZotHost {
   /** The chat model in use, for later hello_ack frames. */
   setModel(provider: string, model: string): void {
     this.model = { provider, model };
+  }
+
+  /** Turns the protocol trace on (every frame of every extension to `sink`) or off; live connections follow at once. */
+  setTrace(sink: TraceSink | undefined): void {
+    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.secrets, ...(sink.secrets?.() ?? [])] }, this.options.env ?? process.env) : undefined;
+  }
+
+  /** A value the protocol trace must never write, such as a bearer token. */
+  keepSecret(value: string): void {
+    this.secrets.add(value);
+  }
+
+  /** Variables added to one extension's environment from its next launch on (undefined: none). */
+  setLaunchEnv(name: string, env: NodeJS.ProcessEnv | undefined): void {
+    if (env) this.extraEnv.set(name, env);
+    else this.extraEnv.delete(name);
   }
 
   /** Discovers and starts every extension, waiting for all to be ready within the ready grace. */
@@ -306,6 +331,11 @@ export class ZotHost {
       maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       restart: { max: t.restartMax, windowMs: t.restartWindowMs, baseDelayMs: t.restartBaseDelayMs, maxDelayMs: t.restartMaxDelayMs },
       model: () => this.model,
+      trace: this.traceSlot,
+      envFor: (name) => {
+        const extra = this.extraEnv.get(name);
+        return extra && { ...(this.options.env ?? process.env), ...extra };
+      },
     };
   }
 

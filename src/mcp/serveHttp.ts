@@ -24,6 +24,7 @@ export async function runMcpHttp(options: HostOptions, port: number, print: (lin
     }
     // Extensions start while the client connects; requests wait for loading themselves.
     void host.start();
+    host.keepSecret(server.token);
     print(JSON.stringify({ url: server.url, token: server.token }));
     await stopped;
     log('stopping: closing MCP sessions and the extensions');

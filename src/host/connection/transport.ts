@@ -33,9 +33,18 @@ export class WriteTicket {
   constructor(readonly text: string) {}
 }
 
+/** Sees each frame: `out` as encoded (with its newline), `in` as read; `frame` is undefined for a line that failed validation. */
+export type FrameTap = (extension: string, direction: 'in' | 'out', text: string, frame: { type: string; id?: string } | undefined) => void;
+
+/** Where a tap is put: read on every frame, so a tap set or cleared applies at once; empty, it costs one property read. */
+export interface TapSlot { tap?: FrameTap | undefined }
+
 export interface TransportOptions {
   maxLineBytes?: number;
   writeTimeoutMs: number;
+  /** The protocol trace, and the name it gives the other end. */
+  trace?: TapSlot | undefined;
+  name?: string;
 }
 
 export class FrameTransport {
@@ -88,6 +97,8 @@ export class FrameTransport {
   /** Queues a frame. The ticket tells whether it was delivered; on a closed transport it is `dropped` at once. */
   send(frame: FrameFromHost): WriteTicket {
     const ticket = new WriteTicket(encodeFrame(frame));
+    const tap = this.opts.trace?.tap;
+    if (tap !== undefined) tap(this.opts.name ?? '', 'out', ticket.text, frame);
     if (this.closedReason !== undefined) {
       ticket.state = 'dropped';
       return ticket;
@@ -188,7 +199,10 @@ export class FrameTransport {
     if (buf.length === 0) return; // blank lines carry nothing
     // A large frame that is pure ASCII (JSON escapes everything else) decodes as
     // latin1 for a third less time than UTF-8 decoding; the text is the same.
-    const parsed = parseFrame(buf.length > LARGE_LINE && isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8'));
+    const text = buf.length > LARGE_LINE && isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+    const parsed = parseFrame(text);
+    const tap = this.opts.trace?.tap;
+    if (tap !== undefined) tap(this.opts.name ?? '', 'in', text, parsed.ok ? parsed.frame : undefined);
     if (parsed.ok) this.sink.frame(parsed.frame);
     else this.sink.problem(parsed.problem, parsed);
   }

@@ -5,7 +5,17 @@
  */
 import type { ExtensionProcess } from '../process/child.js';
 import { RequestTable } from '../connection/requests.js';
-import { FrameTransport, type TransportSink } from '../connection/transport.js';
+import { FrameTransport, type TapSlot, type TransportSink } from '../connection/transport.js';
+
+/** What every launch of every extension is made with. */
+export interface LaunchConfig {
+  writeTimeoutMs: number;
+  maxLineBytes: number;
+  /** The protocol trace, shared by every connection of the host. */
+  trace?: TapSlot;
+  /** Variables added to one extension's environment for its next launches (a debugger's), by name. */
+  envFor?: (name: string) => NodeJS.ProcessEnv | undefined;
+}
 
 export class Launch {
   readonly transport: FrameTransport;
@@ -18,8 +28,8 @@ export class Launch {
   /** The stop ladder of this launch, once asked. */
   ended: Promise<void> | undefined;
 
-  constructor(readonly process: ExtensionProcess, sink: TransportSink, opts: { writeTimeoutMs: number; maxLineBytes: number }) {
-    this.transport = new FrameTransport(process.stdin, process.stdout, sink, opts);
+  constructor(readonly process: ExtensionProcess, sink: TransportSink, config: LaunchConfig, name: string) {
+    this.transport = new FrameTransport(process.stdin, process.stdout, sink, { writeTimeoutMs: config.writeTimeoutMs, maxLineBytes: config.maxLineBytes, trace: config.trace, name });
     this.requests = new RequestTable(this.transport);
   }
 

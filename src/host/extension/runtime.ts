@@ -13,7 +13,7 @@ import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '..
 import { ExtensionProcess, within } from '../process/child.js';
 import { resolveExec } from '../process/resolveExec.js';
 import { commandSpec, interceptSpec, toolCallSpec } from './calls.js';
-import { Launch } from './launch.js';
+import { Launch, type LaunchConfig } from './launch.js';
 import { Problems, type LogLevel } from './problems.js';
 import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
 import { restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
@@ -21,17 +21,15 @@ import { isSettling, stateName, statusMessage, type ExtensionState, type Extensi
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
-export interface RuntimeConfig {
+export interface RuntimeConfig extends LaunchConfig {
   cwd: string;
   zotHome: string;
   hostVersion: string;
   env: NodeJS.ProcessEnv;
   helloTimeoutMs: number;
   autoReadyMs: number;
-  writeTimeoutMs: number;
   shutdownGraceMs: number;
   killAfterMs: number;
-  maxLineBytes: number;
   restart: RestartBudget;
   model(): { provider: string; model: string };
 }
@@ -213,7 +211,7 @@ export class ExtensionRuntime implements ExtensionView {
       file: exec.file,
       args: m.args,
       cwd: this.dir,
-      env: this.config.env,
+      env: this.config.envFor?.(this.name) ?? this.config.env,
       logPath: this.logPath,
       header: `start ${this.name} ${m.version ?? ''}: ${[exec.file, ...m.args].join(' ')} (in ${this.dir})`,
       shutdownGraceMs: this.config.shutdownGraceMs,
@@ -233,7 +231,7 @@ export class ExtensionRuntime implements ExtensionView {
       frame: (f) => this.onFrame(l, f),
       problem: (msg, about) => this.onBadFrame(l, msg, about),
       closed: (reason) => this.onDisconnect(l, reason),
-    }, { writeTimeoutMs: this.config.writeTimeoutMs, maxLineBytes: this.config.maxLineBytes });
+    }, this.config, this.name);
     launch = l;
     this.transition({ kind: 'starting', launch: l });
     l.helloTimer = setTimeout(() => {

@@ -7,10 +7,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { ZotHost } from '../../host/index.js';
+import { ZotHost, type TraceSink } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
 import { registerNewExtension } from '../authoring/newExtension.js';
 import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
+import { ExtensionWatch } from '../authoring/watch.js';
+import { registerDebugExtension } from '../authoring/debug.js';
 import { DisplayDocuments } from '../ui/display.js';
 import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
@@ -19,7 +21,7 @@ import { registerChatParticipant } from '../chat/participant.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
-import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS } from './settings.js';
+import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
 import { UiTrace } from '../ui/trace.js';
 import { ExtensionsTree } from '../views/tree.js';
@@ -75,8 +77,17 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const notes = new Notes(logs, trace, (name) => logs.show(name));
   const ui = new VsCodeUI({ notes, display, panels, trace, runSlash: (text, from) => commands.runSlash(text, from) });
 
+  // The protocol trace goes to each extension's own channel; `mcp` is set below, before any host starts.
+  let mcp!: ZotMcpProvider;
+  const traceSink = (): TraceSink | undefined => {
+    const level = traceLevel();
+    if (level === 'off') return undefined;
+    return { level, line: (name, text) => logs.extensionLog(name, `[trace] ${text}`), secrets: () => (mcp.token ? [mcp.token] : []) };
+  };
+
   const mgr: HostManager = new HostManager(() => {
     const settings = readSettings();
+    const trace = traceSink();
     gate.useSettings(settings);
     logs.hostLog(`host for ${projectDirs().join(', ') || '(no folder)'}; zot home ${settings.zotHome ?? '(default)'}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted'}${settings.extensionPaths.length ? `; explicit paths: ${settings.extensionPaths.join(', ')}` : ''}`);
     return new ZotHost({
@@ -88,6 +99,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       timing: settings.timing,
       ui,
       gate: gate.gate,
+      ...(trace && { trace }),
     });
   });
   manager = mgr;
@@ -105,7 +117,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line) });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
-  const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
+  mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
 
   let settingsTimer: NodeJS.Timeout | undefined;
@@ -123,9 +135,15 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     ...commands.register(),
     registerNewExtension(mgr),
     registerManifestDiagnostics(),
+    new ExtensionWatch({ manager: mgr, gate, logs }),
+    registerDebugExtension({ manager: mgr, logs, extensionPath: context.extensionPath }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
+      else if (e.affectsConfiguration('zot.trace')) {
+        mgr.host.setTrace(traceSink());
+        logs.hostLog(`protocol trace: ${traceLevel()}`);
+      }
       else if (TIMING_SETTINGS.some((s) => e.affectsConfiguration(s))) {
         // Read at each call and each load: the running host takes them as they are.
         mgr.host.setTiming(readSettings().timing);

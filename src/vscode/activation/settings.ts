@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Timing } from '../../host/index.js';
+import type { Timing, TraceLevel } from '../../host/index.js';
 import { parseJsonc } from '../../host/jsonc.js';
 
 export const SECTION = 'zot';
@@ -97,4 +97,10 @@ function resolvePath(p: string, base: string): string {
 /** Most model steps in one @zot request. */
 export function chatMaxSteps(): number {
   return Math.max(1, vscode.workspace.getConfiguration(SECTION).get<number>('chat.maxSteps') ?? 25);
+}
+
+/** `zot.trace`: anything but the two levels is off. */
+export function traceLevel(): TraceLevel {
+  const v = vscode.workspace.getConfiguration(SECTION).get<string>('trace');
+  return v === 'messages' || v === 'verbose' ? v : 'off';
 }

@@ -13,6 +13,8 @@ export const MCP_PROVIDER_ID = 'zot.mcpServers';
 
 export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
   private server: Promise<McpHttpServer> | undefined;
+  /** The running server's bearer token, for the protocol trace to keep out. */
+  token: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
 
@@ -37,6 +39,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
         if (this.server === starting) this.server = undefined;
       });
       this.server = starting;
+      void starting.then((s) => (this.token = s.token), () => undefined);
     }
     return this.server;
   }

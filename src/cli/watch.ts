@@ -1,0 +1,68 @@
+/**
+ * `zot-host watch`: the extensions kept running, one restarted when a file in
+ * its folder changes (a change to its extension.json reloads them all, since
+ * only discovery reads a manifest). A restart asked for this way resets the
+ * crash budget, so an extension that crashed while half-edited starts again on
+ * the next save. State changes go to stdout; frames to stderr with --trace.
+ * Ends on SIGINT or SIGTERM with every process gone.
+ */
+import { FolderWatcher, touchesManifest, type ZotHost } from '../host/index.js';
+import { err, out } from './output.js';
+import type { Session } from './session.js';
+
+export async function watch({ host }: Session): Promise<number> {
+  const watcher = new FolderWatcher(
+    (name, files) => void enqueue(() => onChange(name, files)),
+    (name, message) => err(`${name}: ${message}`),
+  );
+  let queue: Promise<void> = Promise.resolve();
+  let ending = false;
+  const enqueue = (op: () => Promise<void>): Promise<void> => (queue = queue.then(() => (ending ? undefined : op())).catch((e: unknown) => err(`zot-host watch: ${(e as Error).message}`)));
+  const follow = (): void => watcher.set(host.extensions.map((rt) => ({ name: rt.name, dir: rt.dir })));
+
+  const onChange = async (name: string, files: string[]): Promise<void> => {
+    const what = files.length === 1 ? files[0] : `${files.length} files`;
+    if (touchesManifest(files) || !host.get(name)) {
+      out(`${name}: ${what} changed; reloading every extension`);
+      await host.reload();
+      follow();
+    } else {
+      out(`${name}: ${what} changed; restarting it`);
+      await host.restartExtension(name);
+    }
+  };
+
+  // One line per change people can see: moves inside a state (registering to ready's wait) print nothing new.
+  const last = new Map<string, string>();
+  const states = host.onDidChangeState(({ extension: rt }) => {
+    const line = `${rt.name}: ${rt.state.replace(/_/g, ' ')}${rt.error ? ` (${rt.error})` : ''}`;
+    if (last.get(rt.name) === line) return;
+    last.set(rt.name, line);
+    out(line);
+  });
+  printLoaded(host);
+  for (const rt of host.extensions) last.set(rt.name, `${rt.name}: ${rt.state.replace(/_/g, ' ')}${rt.error ? ` (${rt.error})` : ''}`);
+  follow();
+  out(`watching ${watcher.names.length} folder${watcher.names.length === 1 ? '' : 's'}; Ctrl-C to stop`);
+
+  await new Promise<void>((resolve) => {
+    const end = (): void => {
+      process.off('SIGINT', end);
+      process.off('SIGTERM', end);
+      resolve();
+    };
+    process.on('SIGINT', end);
+    process.on('SIGTERM', end);
+  });
+  ending = true;
+  watcher.dispose();
+  await queue;
+  states.dispose();
+  out('stopping');
+  return 0;
+}
+
+function printLoaded(host: ZotHost): void {
+  if (host.extensions.length === 0) out('no extensions found: pass --ext <dir>, or add one to .zot/extensions');
+  for (const rt of host.extensions) out(`${rt.name}: ${rt.state.replace(/_/g, ' ')}${rt.error ? ` (${rt.error})` : ''} in ${rt.dir}`);
+}

@@ -1,0 +1,64 @@
+/**
+ * The protocol trace, as language clients have `trace.server`: `messages`
+ * gives each frame's direction, type, id and size; `verbose` the frame too,
+ * cut at TRACE_VERBOSE_MAX_CHARS. Secrets are replaced before anything is
+ * cut or written: the values the front end names (an MCP token) and the
+ * values of environment variables whose names say they are secret, in case
+ * an extension echoes one. The environment itself never travels in a frame.
+ */
+import type { FrameTap } from './transport.js';
+
+export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;
+export type TraceLevel = (typeof TRACE_LEVELS)[number];
+
+/** Characters of a frame a verbose trace line shows; the rest is counted, not shown. */
+export const TRACE_VERBOSE_MAX_CHARS = 2000;
+
+export interface TraceSink {
+  level: Exclude<TraceLevel, 'off'>;
+  /** One line per frame, without the extension's name (the sink knows where it goes). */
+  line(extension: string, text: string): void;
+  /** Values never to be written, asked for at each frame (a token may be made later). */
+  secrets?: () => readonly string[];
+}
+
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE|CREDENTIAL|AUTH/i;
+/** Shorter values are too likely to be ordinary words to replace. */
+const MIN_SECRET_LENGTH = 8;
+
+export const REDACTED = '«redacted»';
+
+/** The values of secret-looking variables of `env`. */
+export function envSecrets(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(k)) out.push(v);
+  return out;
+}
+
+export function makeTap(sink: TraceSink, env: NodeJS.ProcessEnv): FrameTap {
+  const fromEnv = envSecrets(env);
+  return (extension, direction, text, frame) => {
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+    const bytes = Buffer.byteLength(body);
+    const arrow = direction === 'out' ? '→' : '←';
+    const what = frame ? `${frame.type}${frame.id !== undefined ? ` #${frame.id}` : ''}` : '(invalid frame)';
+    let line = `${arrow} ${what} ${bytes} B`;
+    if (sink.level === 'verbose') {
+      const shown = redact(body, [...fromEnv, ...(sink.secrets?.() ?? [])]);
+      line += ` ${shown.length > TRACE_VERBOSE_MAX_CHARS ? `${shown.slice(0, TRACE_VERBOSE_MAX_CHARS)}… (${shown.length - TRACE_VERBOSE_MAX_CHARS} more characters)` : shown}`;
+    }
+    sink.line(extension, line);
+  };
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length < MIN_SECRET_LENGTH) continue;
+    if (out.includes(s)) out = out.split(s).join(REDACTED);
+    // The same value as it appears inside a JSON string.
+    const escaped = JSON.stringify(s).slice(1, -1);
+    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+  }
+  return out;
+}

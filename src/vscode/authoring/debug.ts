@@ -1,0 +1,158 @@
+/**
+ * Zot: Debug Extension: restarts one extension with a debugger listening on a
+ * free loopback port and attaches VS Code's debugger to it, so breakpoints in
+ * its source work. Node: `--inspect=127.0.0.1:0` through NODE_OPTIONS, the
+ * port read from its stderr ("Debugger listening on ws://…"). Python: debugpy,
+ * started by a sitecustomize module put first on PYTHONPATH, which prints its
+ * port the same way. Ending the debug session restarts the extension without
+ * the debugger. The process is the same program as always, in its own
+ * folder, with the same stdio: only the environment gains those variables.
+ */
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionView, LogEvent } from '../../host/index.js';
+import type { HostManager } from '../activation/hostManager.js';
+import type { LogChannels } from '../ui/logs.js';
+import { extensionOf } from './target.js';
+
+/** How long the restarted extension has to say where its debugger listens. */
+const PORT_TIMEOUT_MS = 15_000;
+const NODE_LISTENING = /Debugger listening on ws:\/\/(127\.0\.0\.1|\[::1\]|localhost):(\d+)\//;
+const PY_LISTENING = /zot-debugpy listening on ([\d.]+):(\d+)/;
+const PY_FAILED = /zot-debugpy could not start: (.*)/;
+/** Marks the debug sessions this module started, with the extension's name. */
+const SESSION_KEY = '__zotExtension';
+
+export type DebugKind = 'node' | 'python';
+
+export interface DebugDeps { manager: HostManager; logs: LogChannels; extensionPath: string }
+
+export interface DebugStarted { name: string; kind: DebugKind; port: number; session: string }
+
+/** Which debugger an extension takes, from its manifest's language and exec. */
+export function debugKind(rt: Pick<ExtensionView, 'found'>): DebugKind | undefined {
+  const m = rt.found.manifest;
+  const exec = path.basename(m?.exec ?? '').toLowerCase().replace(/\.exe$/, '');
+  const lang = (m?.language ?? '').toLowerCase();
+  if (/^(node|nodejs)$/.test(exec) || ((lang === 'javascript' || lang === 'typescript' || lang === 'node') && !/^python/.test(exec))) return 'node';
+  if (/^python[\d.]*$/.test(exec) || exec.endsWith('.py') || lang === 'python') return 'python';
+  return undefined;
+}
+
+export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
+  /** Extensions under a debugger now, by name. */
+  const debugging = new Set<string>();
+  const ended = vscode.debug.onDidTerminateDebugSession((s) => {
+    const name = (s.configuration as Record<string, unknown>)[SESSION_KEY];
+    if (typeof name !== 'string' || !debugging.delete(name)) return;
+    const host = d.manager.host;
+    host.setLaunchEnv(name, undefined);
+    d.logs.extensionLog(name, 'debug session ended: restarting without the debugger');
+    if (host.get(name)?.startable) void host.restartExtension(name).catch(() => undefined);
+  });
+  const command = vscode.commands.registerCommand('zot.debugExtension', async (a?: unknown): Promise<DebugStarted | undefined> => {
+    const rt = await pick(d, a);
+    if (!rt) return undefined;
+    try {
+      return await debugExtension(d, rt, debugging);
+    } catch (err) {
+      d.manager.host.setLaunchEnv(rt.name, undefined);
+      debugging.delete(rt.name);
+      const message = `Debug ${rt.name}: ${(err as Error).message}`;
+      d.logs.extensionLog(rt.name, message, 'error');
+      void vscode.window.showErrorMessage(message, 'Show Log').then((c) => c && d.logs.show(rt.name));
+      return undefined;
+    }
+  });
+  return vscode.Disposable.from(ended, command);
+}
+
+async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined> {
+  const host = d.manager.host;
+  const target = extensionOf(a, host);
+  if (target.named !== false) {
+    if (!target.rt) void vscode.window.showErrorMessage(`No zot extension named "${target.named}".`);
+    return target.rt;
+  }
+  const candidates = host.extensions.filter((rt) => rt.startable && rt.status.kind !== 'held');
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage('No zot extension can be debugged now: none is startable and allowed.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((rt) => ({ label: rt.name, description: debugKind(rt) ?? `${rt.found.manifest?.exec ?? ''}: not Node or Python`, detail: rt.dir, rt })),
+    { placeHolder: 'Debug which zot extension? (it restarts with a debugger attached)' },
+  );
+  return picked?.rt;
+}
+
+async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<string>): Promise<DebugStarted> {
+  const host = d.manager.host;
+  const name = rt.name;
+  if (!rt.startable) throw new Error(`it cannot be started (${rt.state}${rt.error ? `: ${rt.error}` : ''})`);
+  if (rt.status.kind === 'held') throw new Error('it is held: allow it first');
+  const kind = debugKind(rt);
+  if (!kind) throw new Error(`Debug Extension works for Node and Python extensions; this one runs "${rt.found.manifest?.exec ?? ''}"`);
+  if (debugging.has(name)) throw new Error('it is being debugged already');
+  const base = process.env;
+  let env: NodeJS.ProcessEnv;
+  let listening: RegExp;
+  if (kind === 'node') {
+    env = { NODE_OPTIONS: [base.NODE_OPTIONS, '--inspect=127.0.0.1:0'].filter(Boolean).join(' ') };
+    listening = NODE_LISTENING;
+  } else {
+    const python = rt.found.manifest?.exec && /^python/i.test(path.basename(rt.found.manifest.exec)) ? rt.found.manifest.exec : 'python3';
+    const missing = await debugpyMissing(python, rt.dir);
+    if (missing) throw new Error(`debugpy is not installed for ${python} (${missing}): install it with \`${python} -m pip install debugpy\`, then try again`);
+    if (!vscode.extensions.getExtension('ms-python.debugpy')) throw new Error('attaching to Python needs the Python Debugger extension (ms-python.debugpy) in VS Code: install it, then try again');
+    const site = path.join(d.extensionPath, 'media', 'debug', 'python');
+    env = { PYTHONPATH: [site, base.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    listening = PY_LISTENING;
+  }
+  debugging.add(name);
+  host.setLaunchEnv(name, env);
+  d.logs.extensionLog(name, `restarting under the ${kind === 'node' ? 'Node inspector' : 'debugpy debugger'}`);
+  const port = waitForPort(d, name, listening);
+  await host.restartExtension(name);
+  const found = await port;
+  const config: vscode.DebugConfiguration = kind === 'node'
+    ? { type: 'node', request: 'attach', name: `Zot: ${name}`, address: found.address, port: found.port, skipFiles: ['<node_internals>/**'], autoAttachChildProcesses: false, [SESSION_KEY]: name }
+    : { type: 'debugpy', request: 'attach', name: `Zot: ${name}`, connect: { host: found.address, port: found.port }, justMyCode: true, [SESSION_KEY]: name };
+  const folder = vscode.workspace.workspaceFolders?.find((f) => rt.dir.startsWith(f.uri.fsPath + path.sep));
+  const started = await vscode.debug.startDebugging(folder, config);
+  if (!started) throw new Error(`VS Code did not start the "${config.type}" debugger (is its debugger extension enabled?)`);
+  d.logs.extensionLog(name, `debugger attached on ${found.address}:${found.port}`);
+  return { name, kind, port: found.port, session: config.name };
+}
+
+/** The address and port the next launch's debugger prints on stderr. */
+function waitForPort(d: DebugDeps, name: string, listening: RegExp): Promise<{ address: string; port: number }> {
+  return new Promise((resolve, reject) => {
+    let sub: vscode.Disposable | undefined;
+    const timer = setTimeout(() => {
+      sub?.dispose();
+      reject(new Error(`it did not say where its debugger listens within ${PORT_TIMEOUT_MS / 1000} s; see its log`));
+    }, PORT_TIMEOUT_MS);
+    sub = d.manager.onLog((e: LogEvent) => {
+      if (e.extension !== name || e.kind !== 'stderr') return;
+      const failed = PY_FAILED.exec(e.line);
+      const m = failed ? undefined : listening.exec(e.line);
+      if (!failed && !m) return;
+      clearTimeout(timer);
+      sub?.dispose();
+      if (failed) reject(new Error(`debugpy could not start: ${failed[1]}`));
+      else resolve({ address: m![1]!.replace(/^\[|\]$/g, '').replace('localhost', '127.0.0.1'), port: Number(m![2]) });
+    });
+  });
+}
+
+/** Why `python -c "import debugpy"` fails, or undefined when it does not. */
+function debugpyMissing(python: string, cwd: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(python, ['-c', 'import debugpy'], { cwd, timeout: 10_000 }, (err, _out, stderr) => {
+      if (!err) return resolve(undefined);
+      resolve((stderr.trim().split('\n').pop() ?? err.message).slice(0, 200));
+    });
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Watch and restart in the editor: *Zot: Watch Extension* toggles it for one
+ * extension, `zot.watch` turns it on for the folders named in
+ * `zot.extensionPaths`. A save restarts the extension through the workspace
+ * gate, so a project-local one whose fingerprint changed is asked about
+ * again, as at any start; a change to its extension.json reloads, since only
+ * discovery reads a manifest. A restart asked for this way resets the crash
+ * budget (see FolderWatcher and `zot-host watch`).
+ */
+import * as vscode from 'vscode';
+import { FolderWatcher, touchesManifest } from '../../host/index.js';
+import type { HostManager } from '../activation/hostManager.js';
+import { SECTION } from '../activation/settings.js';
+import type { WorkspaceGate } from '../trust/workspaceGate.js';
+import type { LogChannels } from '../ui/logs.js';
+import { extensionOf } from './target.js';
+
+export interface WatchDeps { manager: HostManager; gate: WorkspaceGate; logs: LogChannels }
+
+export class ExtensionWatch implements vscode.Disposable {
+  /** Toggled on by the command, by extension name (for this window). */
+  private readonly toggled = new Set<string>();
+  private readonly watcher: FolderWatcher;
+  private readonly subs: vscode.Disposable[];
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly d: WatchDeps) {
+    this.watcher = new FolderWatcher(
+      (name, files) => void this.enqueue(() => this.changed(name, files)),
+      (name, message) => d.logs.extensionLog(name, message, 'warn'),
+    );
+    this.subs = [
+      d.manager.onDidChangeRegistry(() => this.sync()),
+      d.manager.onDidChangeState(() => this.sync()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.watch`) && this.sync()),
+      vscode.commands.registerCommand('zot.watchExtension', (a?: unknown) => this.toggle(a)),
+    ];
+    this.sync();
+  }
+
+  isWatching(name: string): boolean {
+    return this.watcher.has(name);
+  }
+
+  /** Toggles watching of one extension; resolves to whether it is watched now. */
+  async toggle(a?: unknown): Promise<{ name: string; watching: boolean } | undefined> {
+    const host = this.d.manager.host;
+    const target = extensionOf(a, host);
+    let name = target.named === false ? undefined : target.rt?.name ?? target.named;
+    if (name === undefined) {
+      const picked = await vscode.window.showQuickPick(
+        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? 'watched: pick to stop' : rt.state, detail: rt.dir })),
+        { placeHolder: 'Watch which zot extension (restart it when a file in its folder changes)?' },
+      );
+      name = picked?.label;
+    }
+    if (name === undefined) return undefined;
+    if (!host.get(name)) {
+      void vscode.window.showErrorMessage(`No zot extension named "${name}".`);
+      return undefined;
+    }
+    const watching = !this.isWatching(name);
+    if (watching) this.toggled.add(name);
+    else this.toggled.delete(name);
+    // The setting's folders stay watched while it is on: the toggle only adds.
+    this.sync();
+    const now = this.isWatching(name);
+    this.d.logs.extensionLog(name, now ? `watching ${host.get(name)!.dir}: a change restarts it` : 'no longer watched');
+    void vscode.window.setStatusBarMessage(now ? `Zot: watching ${name}` : `Zot: stopped watching ${name}`, 4000);
+    return { name, watching: now };
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+
+  private sync(): void {
+    const fromSetting = vscode.workspace.getConfiguration(SECTION).get<boolean>('watch') === true;
+    const targets = this.d.manager.host.extensions
+      .filter((rt) => this.toggled.has(rt.name) || (fromSetting && rt.found.source === 'explicit'))
+      .map((rt) => ({ name: rt.name, dir: rt.dir }));
+    this.watcher.set(targets);
+  }
+
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(op).catch((e: unknown) => this.d.logs.hostLog(`watch: ${(e as Error).message}`, 'error'));
+    return this.queue;
+  }
+
+  private async changed(name: string, files: string[]): Promise<void> {
+    const host = this.d.manager.host;
+    const rt = host.get(name);
+    const what = files.length === 1 ? files[0] : `${files.length} files`;
+    if (!rt || touchesManifest(files)) {
+      this.d.logs.extensionLog(name, `${what} changed: reloading every extension`);
+      await this.d.manager.reload();
+      return;
+    }
+    this.d.logs.extensionLog(name, `${what} changed: restarting`);
+    const decision = rt.startable ? await this.d.gate.gate(rt.found) : { start: true as const };
+    if (!decision.start) {
+      await host.stopExtension(name);
+      host.holdExtension(name, decision.hold ?? 'consent', decision.reason);
+      return;
+    }
+    await host.restartExtension(name);
+  }
+}

@@ -1,0 +1,97 @@
+// zot-host init writes an extension that runs at once: doctor reports it
+// ready with its command and tool, and both answer over real processes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { ensureGo, EnvError, describeFailure } from '../../scripts/vscode-test-env.mjs';
+import { CLI, tmpdir } from '../helpers.mjs';
+
+function run(args, { cwd, home } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ZOT_HOME: home ?? tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** init, then doctor, the tool and the command against the new folder. */
+async function initAndRun(language, build) {
+  const root = tmpdir('zot-init-');
+  const dir = path.join(root, `my-${language}`);
+  const made = await run(['init', dir, '--language', language]);
+  assert.equal(made.code, 0, made.stderr);
+  assert.match(made.stdout, new RegExp(`wrote the ${language} extension "my-${language}"`));
+  assert.match(made.stdout, /extension\.json/);
+  assert.match(made.stdout, /zot-host doctor --no-discover --ext /, 'says what to run next');
+  assert.ok(fs.existsSync(path.join(dir, 'extension.json')));
+  if (build) await build(dir);
+  const ext = ['--no-discover', '--ext', dir];
+  const doctor = await run(['doctor', ...ext, '--json']);
+  assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+  const [report] = JSON.parse(doctor.stdout).extensions;
+  assert.equal(report.name, `my-${language}`);
+  assert.equal(report.state, 'ready', report.error ?? '');
+  assert.deepEqual(report.commands.map((c) => c.name), [`my-${language}`]);
+  assert.deepEqual(report.tools.map((t) => t.name), [`my_${language}_reverse`]);
+  assert.deepEqual(report.diagnostics, []);
+  const tool = await run(['tool', `my_${language}_reverse`, '{"text":"stressed"}', ...ext, '--json']);
+  assert.equal(tool.code, 0, tool.stderr);
+  assert.deepEqual(JSON.parse(tool.stdout).content, [{ type: 'text', text: 'desserts' }]);
+  const command = await run(['command', `my-${language}`, 'world', ...ext, '--json']);
+  assert.equal(command.code, 0, command.stderr);
+  assert.deepEqual(JSON.parse(command.stdout), { action: 'display', display: 'Hello, world!' });
+}
+
+test('init --language node: ready at once, its tool and command answer', () => initAndRun('node'));
+
+test('init --language python: ready at once, its tool and command answer', () => initAndRun('python'));
+
+test('init --language go: ready after go build, its tool and command answer', async (t) => {
+  let go;
+  try {
+    go = await ensureGo({ log: (line) => process.stderr.write(`[go] ${line}\n`) });
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    return t.skip(`Go cannot be installed here (${describeFailure(error)})`);
+  }
+  if (!go) return t.skip('golang-go was installed but no `go` command was found');
+  await initAndRun('go', async (dir) => {
+    const env = { ...process.env, CGO_ENABLED: '0', GOPROXY: 'off', GOWORK: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
+    await promisify(execFile)(go, ['build'], { cwd: dir, env });
+  });
+});
+
+test('init: usage errors exit 2 with a line that says what is wrong; a folder in use exits 1', async () => {
+  const root = tmpdir('zot-init-');
+  for (const [args, re] of [
+    [['init'], /init needs the folder/],
+    [['init', path.join(root, 'a')], /init needs --language \(node, python, go\)/],
+    [['init', path.join(root, 'a'), '--language', 'rust'], /--language takes node, python, go, got "rust"/],
+    [['init', path.join(root, 'a'), 'b', '--language', 'go'], /init takes one folder/],
+    [['init', path.join(root, 'Bad Name'), '--language', 'node'], /"bad name" is not a usable extension name.*pass --name/],
+    [['init', path.join(root, 'a'), '--language', 'node', '--name', 'X!'], /"X!" is not a usable extension name/],
+    [['init', path.join(root, 'a'), '--language', 'node', '--json'], /init takes only --language and --name \(got --json\)/],
+    [['doctor', '--language', 'node'], /--language is an option of init/],
+  ]) {
+    const r = await run(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, re, args.join(' '));
+  }
+  assert.ok(!fs.existsSync(path.join(root, 'a')), 'nothing written on a usage error');
+  const dir = path.join(root, 'taken');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine');
+  const r = await run(['init', dir, '--language', 'node']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /zot-host init: .*taken is not empty: choose a new folder/);
+  assert.deepEqual(fs.readdirSync(dir), ['notes.txt']);
+  const named = await run(['init', path.join(root, 'Other Folder'), '--language', 'node', '--name', 'other']);
+  assert.equal(named.code, 0, named.stderr);
+  assert.match(named.stdout, /"other"/);
+});

@@ -1,0 +1,88 @@
+// --trace: every frame on stderr, one a line, arrows by direction; stdout
+// untouched; long frames cut at the documented size; secrets never written.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { CLI, lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+function run(args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const traced = (stderr) => stderr.split('\n').filter((l) => l.startsWith('[traced] '));
+
+test('tool --trace: the tool_call going out and the tool_result coming back, each frame on one line', async () => {
+  const ext = makeExt(tmpdir(), 'traced', { tools: [{ name: 'echo' }] });
+  const r = await run(['tool', 'echo', '{"word":"ping"}', '--no-discover', '--ext', ext, '--json', '--trace']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).content[0].text, '{"word":"ping"}', 'stdout holds only the result');
+  const lines = traced(r.stderr);
+  const call = lines.find((l) => / → tool_call #/.test(l));
+  assert.ok(call, `a tool_call line in:\n${r.stderr}`);
+  const id = /#(\S+)/.exec(call)[1];
+  const callFrame = JSON.parse(call.slice(call.indexOf('{')));
+  assert.deepEqual(callFrame, { type: 'tool_call', id, name: 'echo', args: { word: 'ping' } });
+  const size = Number(/ (\d+) B /.exec(call)[1]);
+  assert.equal(size, Buffer.byteLength(JSON.stringify(callFrame)), 'the size is the frame line in bytes');
+  const result = lines.find((l) => l.includes(` ← tool_result #${id} `));
+  assert.ok(result, 'the tool_result with the same id');
+  assert.equal(JSON.parse(result.slice(result.indexOf('{'))).content[0].text, '{"word":"ping"}');
+  // The whole conversation, in order: handshake first, shutdown last.
+  const kinds = lines.map((l) => /\[traced\] (.) (\w+)/.exec(l).slice(1).join(' '));
+  assert.deepEqual(kinds.slice(0, 2), ['← hello', '→ hello_ack']);
+  assert.ok(kinds.indexOf('→ tool_call') < kinds.indexOf('← tool_result'));
+  assert.ok(kinds.includes('→ shutdown'));
+  const plain = await run(['tool', 'echo', '{}', '--no-discover', '--ext', ext]);
+  assert.equal(traced(plain.stderr).length, 0, 'no trace without --trace');
+});
+
+test('--trace=messages: direction, type, id and size, never the frame', async () => {
+  const ext = makeExt(tmpdir(), 'traced', { tools: [{ name: 'echo' }] });
+  const r = await run(['tool', 'echo', '{"word":"private"}', '--no-discover', '--ext', ext, '--trace=messages']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = traced(r.stderr);
+  assert.ok(lines.some((l) => /^\[traced\] → tool_call #\S+ \d+ B$/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /^\[traced\] ← tool_result #\S+ \d+ B$/.test(l)));
+  assert.ok(!lines.some((l) => l.includes('private')));
+});
+
+test('--trace: a long frame is cut at the documented size; secret values from the environment are redacted', async () => {
+  const ext = makeExt(tmpdir(), 'traced', { tools: [{ name: 'echo' }] });
+  const secret = 'sk-live-0123456789abcdef';
+  const long = 'x'.repeat(lib.TRACE_VERBOSE_MAX_CHARS * 2);
+  const r = await run(['tool', 'echo', JSON.stringify({ key: secret, long }), '--no-discover', '--ext', ext, '--json', '--trace'], { MY_API_TOKEN: secret });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(JSON.parse(r.stdout).content[0].text.includes(secret), 'the result itself is not altered');
+  assert.ok(!r.stderr.includes(secret), 'the secret never reaches the trace');
+  const call = traced(r.stderr).find((l) => l.includes('→ tool_call'));
+  assert.ok(call.includes(`"key":"${lib.REDACTED}"`), call.slice(0, 200));
+  assert.match(call, /… \(\d+ more characters\)$/);
+  const shown = call.slice(call.indexOf('{'), call.lastIndexOf('…'));
+  assert.equal(shown.length, lib.TRACE_VERBOSE_MAX_CHARS);
+});
+
+test('setTrace applies to connections already open, and off stops it at once', async (t) => {
+  const ext = makeExt(tmpdir(), 'live', { tools: [{ name: 'echo' }] });
+  const host = await startHost(t, [ext]);
+  const lines = [];
+  host.setTrace({ level: 'messages', line: (name, text) => lines.push(`${name} ${text}`) });
+  await host.invokeTool('echo', { a: 1 });
+  await waitFor('the traced reply', () => lines.some((l) => l.startsWith('live ← tool_result')));
+  assert.ok(lines.some((l) => /^live → tool_call #\S+ \d+ B$/.test(l)), lines.join('\n'));
+  host.keepSecret('a-bearer-token-value');
+  const verbose = [];
+  host.setTrace({ level: 'verbose', line: (_n, text) => verbose.push(text) });
+  await host.invokeTool('echo', { t: 'a-bearer-token-value' });
+  assert.ok(verbose.length >= 2 && !verbose.some((l) => l.includes('a-bearer-token-value')), verbose.join('\n'));
+  host.setTrace(undefined);
+  const before = lines.length + verbose.length;
+  await host.invokeTool('echo', { a: 2 });
+  assert.equal(lines.length + verbose.length, before, 'nothing traced once off');
+});
