@@ -8,6 +8,7 @@ export const BENCH = path.join(ROOT, 'bench');
 export const ECHO_DIR = path.join(BENCH, 'fixtures', 'zot-echo');
 export const JSONRPC_PEER = path.join(BENCH, 'fixtures', 'jsonrpc-peer.cjs');
 export const MCP_PEER = path.join(BENCH, 'fixtures', 'mcp-peer.mjs');
+export const PANEL_DIR = path.join(BENCH, 'fixtures', 'zot-panel');
 /** The entry point, which the memory part runs again in a fresh process. */
 export const RUN = path.join(BENCH, 'run.mjs');
 
@@ -25,7 +26,7 @@ export const JSON_OUT = value('--json');
 export const PART = value('--part');
 /** Another build of the host library, for comparing a change (default: dist/host.js). */
 export const HOST_LIB = path.resolve(value('--host-lib') ?? path.join(ROOT, 'dist', 'host.js'));
-/** Only these sections: roundtrip,throughput,cancel,big,startup,memory,bundle (the others are null). */
+/** Only these sections: roundtrip,throughput,cancel,big,startup,memory,bundle,vscode (the others are null). */
 export const ONLY = value('--only')?.split(',');
 export const want = (section) => !ONLY || ONLY.includes(section);
 
@@ -43,5 +44,9 @@ export const N = {
   WARM_MEM: QUICK ? 20_000 : 100_000,
   MEM_CALLS: QUICK ? 20_000 : 100_000,
   WIDTH: 64,
+  PANEL_KEYS: QUICK ? 100 : 500,
+  PANEL_WARM: QUICK ? 10 : 30,
+  /** Extensions whose tools the time to tools waits for (the startup figure's twenty). */
+  TOOLS_EXTENSIONS: 20,
 };
 export const TEXT = 'hello from the benchmark';

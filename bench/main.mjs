@@ -2,11 +2,12 @@
 // headline figures) and `extra` (the detail), each failure into `reasons`.
 import { N, JSON_OUT, want } from './config.mjs';
 import { openFloorPeer, openHostPeer, openJsonrpcPeer, openMcpPeer } from './peers.mjs';
-import { activateMs, bundleSize, vsixSize } from './measure/artifacts.mjs';
+import { bundleSize, vsixSize } from './measure/artifacts.mjs';
 import { bigFrame } from './measure/bigFrame.mjs';
 import { cancelViaFloor, cancelViaHost, inFlight, rounds, sequential } from './measure/calls.mjs';
 import { runMemoryChild } from './measure/memory.mjs';
 import { makeHome, startupFloor, startupHost } from './measure/startup.mjs';
+import { vscodeFigures } from './measure/vscode.mjs';
 import { evaluate, printTable, writeJson } from './report.mjs';
 import { gc, median, now, round, scratch } from './util.mjs';
 
@@ -31,6 +32,9 @@ export async function main() {
     bundle_kb: null,
     vsix_kb: null,
     activate_ms: null,
+    panel_latency_ms: { p50: null, p99: null, max: null, n: null },
+    panel_latency_quickpick_ms: { p50: null, p99: null, max: null, n: null },
+    time_to_tools_ms: { twenty: null, floor_twenty: null, ratio: null },
   };
   const extra = {};
 
@@ -188,22 +192,43 @@ export async function main() {
     reasons.idle_extension_kb = reasons.rss_growth_mb;
   }
 
-  // 7. Bundle, VSIX, activate().
-  if (want('bundle')) try {
-    progress('production build of dist/extension.js in a temporary copy');
-    out.bundle_kb = round(bundleSize(), 1);
+  // 7. Bundle and VSIX, both built here.
+  if (want('bundle')) {
+    try {
+      progress('production build of dist/extension.js in a temporary copy');
+      out.bundle_kb = round(bundleSize(), 1);
+    } catch (err) {
+      failed('bundle_kb', err);
+    }
+    try {
+      progress('the production VSIX (npm run package in a temporary copy)');
+      out.vsix_kb = round(await vsixSize(), 1);
+    } catch (err) {
+      failed('vsix_kb', err);
+    }
+  } else reasons.vsix_kb = reasons.bundle_kb = 'not run (--only)';
+
+  // 8. In a real VS Code: activate(), the time to tools, panel latency.
+  if (want('vscode')) try {
+    progress(`VS Code (code-server + headless Chromium): activate(), ${N.TOOLS_EXTENSIONS} extensions to their tools, ${N.PANEL_KEYS} keys into a webview panel and into a QuickPick`);
+    const v = await vscodeFigures({ count: N.TOOLS_EXTENSIONS, keys: N.PANEL_KEYS, warm: N.PANEL_WARM });
+    const r2 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === 'n' ? x : round(x, 2)]));
+    out.activate_ms = round(v.activate_ms, 2);
+    out.panel_latency_ms = r2(v.panel);
+    out.panel_latency_quickpick_ms = r2(v.quickpick);
+    const floor = extra.startup?.floor_twenty_ms ?? null;
+    out.time_to_tools_ms = { twenty: round(v.time_to_tools_ms, 1), floor_twenty: floor, ratio: floor ? round(v.time_to_tools_ms / floor, 2) : null };
+    if (!floor) reasons.time_to_tools_ms = 'no startup floor to compare with (the startup section did not run)';
+    extra.panel_split_ms = Object.fromEntries(Object.entries(v.panel_split).map(([k, o]) => [k, r2(o)]));
+    extra.panel_quickpick_split_ms = Object.fromEntries(Object.entries(v.quickpick_split).map(([k, o]) => [k, r2(o)]));
+    extra.vscode_tools = v.tools;
   } catch (err) {
-    failed('bundle_kb', err);
+    failed('activate_ms / panel_latency_ms / time_to_tools_ms', err);
   }
-  const vsix = vsixSize();
-  out.vsix_kb = vsix.value === null ? null : round(vsix.value, 1);
-  if (vsix.reason) reasons.vsix_kb = vsix.reason;
-  const act = activateMs();
-  out.activate_ms = act.value === null ? null : round(act.value, 2);
-  if (act.reason) reasons.activate_ms = act.reason;
+  else reasons.activate_ms = reasons.panel_latency_ms = 'not run (--only)';
 
   // ---- report ----
-  const bars = evaluate(out);
+  const bars = evaluate(out, extra);
   printTable(out, extra, reasons);
   console.log('');
   for (const b of bars) console.log(`${b.status.padEnd(4)} ${b.name}: ${b.detail}`);

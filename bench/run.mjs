@@ -8,7 +8,7 @@
  * exits 0 and only reports). `--quick` shrinks every count (for trying the bench
  * out; its figures are not the reference ones). For comparing a change:
  * `--host-lib <path/to/host.js>` measures another build of the host library,
- * `--only roundtrip,throughput,cancel,big,startup,memory,bundle` runs only
+ * `--only roundtrip,throughput,cancel,big,startup,memory,bundle,vscode` runs only
  * those sections (the others are null, their bars SKIP).
  *
  * METHOD
@@ -98,9 +98,31 @@
  *
  * Bundle. `node esbuild.mjs --production` in a temporary copy of the sources
  * (so the dev build in dist/ that other tools use is left alone), the size of
- * its dist/extension.js. The VSIX is only measured if `npm run package` made
- * dist/zot-extensions.vsix. activate() time is read from
- * .vscode-test/activate-ms.json, written by the VS Code e2e run.
+ * its dist/extension.js; the production VSIX is built the same way (`npm run
+ * package` in a copy, test/e2e/vsix.mjs) and sized.
+ *
+ * VS Code (bench/measure/vscode.mjs). One code-server session with headless
+ * Chromium through the e2e harness (test/e2e/harness.mjs), the test VSIX
+ * (`npm run package:test` in a copy), and a ZOT_HOME with the startup
+ * figure's 20 echo extensions and bench/fixtures/zot-panel, a panel of 40 lines
+ * that sends all 40 again on every key. bench/vscode/suite.cjs runs in the
+ * extension host:
+ *   activate()      the time activate() took, from the test API;
+ *   time to tools   from the start of activate() to the moment the last of the
+ *                   20 extensions was ready with its tools registered (what the
+ *                   chat participant and the MCP server offer), against
+ *                   `startup.floor_twenty_ms`, the same 20 processes spawned
+ *                   bare by this process in this run;
+ * then it opens the panel as a webview, and later as a QuickPick, and the
+ * bench types PANEL_WARM + PANEL_KEYS keys into each from the page, one at a
+ * time: ArrowDown into the webview (two lines change), 'x' into the QuickPick.
+ * Each key is timed in the page that shows it, on that page's clock, from the
+ * keydown event's timeStamp to the frame after the DOM holds the render for
+ * that key (its "key <n>" footer): requestAnimationFrame, then a
+ * MessageChannel message, which runs after the paint. For the webview the
+ * render message's arrival splits that into outside the webview (both
+ * postMessage hops, the extension host, the zot extension), the DOM update,
+ * and the paint.
  *
  * A figure that cannot be measured is null, with the reason printed; its bar is
  * reported as SKIP (not a failure, even with --strict).

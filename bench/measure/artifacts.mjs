@@ -1,5 +1,4 @@
-// What is read off the build: the production bundle's size, the VSIX's, and
-// activate() as the VS Code e2e run measured it.
+// What is read off the build: the production bundle's size and the VSIX's.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,24 +17,8 @@ export function bundleSize() {
   return fs.statSync(path.join(copy, 'dist', 'extension.js')).size / 1024;
 }
 
-export function vsixSize() {
-  const f = path.join(ROOT, 'dist', 'zot-extensions.vsix');
-  if (!fs.existsSync(f)) return { value: null, reason: 'dist/zot-extensions.vsix is missing (make it with `npm run package`)' };
-  return { value: fs.statSync(f).size / 1024, reason: null };
-}
-
-export function activateMs() {
-  const f = path.join(ROOT, '.vscode-test', 'activate-ms.json');
-  if (!fs.existsSync(f)) return { value: null, reason: '.vscode-test/activate-ms.json is missing (written by the VS Code e2e run)' };
-  let v;
-  try {
-    v = JSON.parse(fs.readFileSync(f, 'utf8'));
-  } catch (err) {
-    return { value: null, reason: `.vscode-test/activate-ms.json is not JSON: ${err.message}` };
-  }
-  if (typeof v === 'number') return { value: v, reason: null };
-  for (const k of ['activate_ms', 'activateMs', 'ms', 'median_ms', 'median', 'value']) {
-    if (v && typeof v[k] === 'number') return { value: v[k], reason: null };
-  }
-  return { value: null, reason: `.vscode-test/activate-ms.json has no number (looked for activate_ms, activateMs, ms, median_ms): ${JSON.stringify(v).slice(0, 120)}` };
+/** The production VSIX, built here (in a copy of the project, as the e2e suites do). */
+export async function vsixSize() {
+  const { extensionVsix } = await import('../../test/e2e/vsix.mjs');
+  return fs.statSync(await extensionVsix(scratch('vsix'))).size / 1024;
 }

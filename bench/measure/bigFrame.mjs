@@ -4,8 +4,9 @@ import { gc, median, now } from '../util.mjs';
 
 export async function bigFrame(hp, reps, tinyUs) {
   // The child's stdout is private to the host; it is reached here only to time the host from outside its code.
-  const stdout = hp.rt.spawn?.child?.stdout;
-  if (!stdout) throw new Error('cannot reach the extension stdout inside the host (internal field "spawn.child" moved)');
+  // (ExtensionRuntime's state holds the Launch, whose ExtensionProcess has the stdout.)
+  const stdout = hp.rt.current?.launch?.process?.stdout;
+  if (!stdout) throw new Error('cannot reach the extension stdout inside the host (internal field "current.launch.process.stdout" moved)');
   let armed = false;
   let chunks = [];
   let handler = 0;

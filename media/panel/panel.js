@@ -18,22 +18,63 @@
     Home: 'home', End: 'end', Backspace: 'backspace', Delete: 'delete',
   };
 
-  function render(state) {
-    vscode.setState(state);
-    title.textContent = state.title || '';
-    footer.textContent = state.footer || '';
-    const frag = document.createDocumentFragment();
-    const marked = state.lines.filter((l) => CURSOR_MARK.test(l)).length === 1;
-    for (const text of state.lines) {
-      const div = document.createElement('div');
-      div.className = marked && CURSOR_MARK.test(text) ? 'line current' : 'line';
-      div.textContent = text;
-      frag.appendChild(div);
+  /** What is on screen; `synced` once a full render arrived in this page's life. */
+  let shown = { title: '', footer: '', lines: /** @type {string[]} */ ([]) };
+  let synced = false;
+  let current = -1;
+  let saveTimer = 0;
+
+  /**
+   * A render is either whole (`lines`) or the lines that changed since the
+   * last one (`length` and `changed`, [index, text] pairs): a key that moves a
+   * cursor changes two lines of forty, so only those cross the hops and the DOM.
+   */
+  function apply(msg) {
+    let next;
+    if (Array.isArray(msg.lines)) {
+      next = msg.lines;
+      synced = true;
+    } else {
+      // A change to lines this page never had (it was reloaded meanwhile): the full render after 'ready' follows.
+      if (!synced) return;
+      next = shown.lines.slice(0, msg.length);
+      while (next.length < msg.length) next.push('');
+      for (const [i, text] of msg.changed) next[i] = text;
     }
-    // Replaced in one step, in place: no flicker, focus stays where it was.
-    lines.replaceChildren(frag);
-    const current = lines.querySelector('.line.current');
-    if (current) current.scrollIntoView({ block: 'nearest' });
+    render({ title: msg.title || '', footer: msg.footer || '', lines: next });
+  }
+
+  function render(state) {
+    if (state.title !== shown.title) title.textContent = state.title;
+    if (state.footer !== shown.footer) footer.textContent = state.footer;
+    const rows = lines.children;
+    const old = shown.lines;
+    let marks = 0;
+    let mark = -1;
+    for (let i = 0; i < state.lines.length; i++) {
+      if (CURSOR_MARK.test(state.lines[i])) {
+        marks++;
+        mark = i;
+      }
+    }
+    const cursor = marks === 1 ? mark : -1;
+    for (let i = 0; i < state.lines.length; i++) {
+      let row = /** @type {HTMLElement | undefined} */ (rows[i]);
+      if (!row) {
+        row = document.createElement('div');
+        row.className = 'line';
+        lines.appendChild(row);
+      } else if (old[i] === state.lines[i] && (i === cursor) === (i === current)) continue;
+      row.textContent = state.lines[i];
+      row.className = i === cursor ? 'line current' : 'line';
+    }
+    while (rows.length > state.lines.length) lines.lastElementChild?.remove();
+    shown = state;
+    if (cursor >= 0 && cursor !== current) rows[cursor]?.scrollIntoView({ block: 'nearest' });
+    current = cursor;
+    // Kept for a reload of the page; off the path from a key to the paint.
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => vscode.setState(shown), 100);
   }
 
   document.addEventListener('keydown', (e) => {
@@ -78,12 +119,12 @@
 
   window.addEventListener('message', (event) => {
     const msg = event.data;
-    if (msg && msg.type === 'render') render(msg);
+    if (msg && msg.type === 'render') apply(msg);
   });
   window.addEventListener('focus', () => lines.focus());
 
   const initial = vscode.getState();
-  if (initial) render(initial);
+  if (initial && Array.isArray(initial.lines)) render({ title: initial.title || '', footer: initial.footer || '', lines: initial.lines });
   lines.focus();
   vscode.postMessage({ type: 'ready' });
 })();

@@ -17,7 +17,12 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 export interface LineSink {
-  line(bytes: Uint8Array): void;
+  /**
+   * One line: `bytes[start, end)`, without its LF (or CRLF). A line within one
+   * chunk is that chunk itself, so no view is made for it; decode it at once,
+   * the chunk is not kept.
+   */
+  line(bytes: Uint8Array, start: number, end: number): void;
   /**
    * A line over the limit was dropped; `bytes` is its length, counted up to
    * its end, and `head` its first bytes (enough to name the frame's type and id).
@@ -57,7 +62,7 @@ export class LineSplitter {
         this.discarded = -1;
       } else if (this.pendingBytes === 0) {
         if (nl - start > this.maxLineBytes) this.sink.oversized(nl - start, chunk.slice(start, start + HEAD_BYTES));
-        else this.emit(chunk.subarray(start, nl));
+        else this.emit(chunk, start, nl);
       } else {
         const total = this.pendingBytes + (nl - start);
         if (total > this.maxLineBytes) {
@@ -67,7 +72,7 @@ export class LineSplitter {
           let at = 0;
           for (const part of this.pending) { whole.set(part, at); at += part.length; }
           whole.set(chunk.subarray(start, nl), at);
-          this.emit(whole);
+          this.emit(whole, 0, total);
         }
         this.pending = [];
         this.pendingBytes = 0;
@@ -84,7 +89,7 @@ export class LineSplitter {
       const whole = this.alloc(this.pendingBytes);
       let at = 0;
       for (const part of this.pending) { whole.set(part, at); at += part.length; }
-      this.emit(whole);
+      this.emit(whole, 0, this.pendingBytes);
     }
     this.pending = [];
     this.pendingBytes = 0;
@@ -108,9 +113,8 @@ export class LineSplitter {
     }
   }
 
-  private emit(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.sink.line(n > 0 && bytes[n - 1] === CR ? bytes.subarray(0, n - 1) : bytes);
+  private emit(bytes: Uint8Array, start: number, end: number): void {
+    this.sink.line(bytes, start, end > start && bytes[end - 1] === CR ? end - 1 : end);
   }
 }
 

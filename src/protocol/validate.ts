@@ -81,7 +81,9 @@ export function validateFrame(value: unknown, text?: string): ParseResult {
   const fields = FIELDS.get(type);
   if (!fields) return { ok: false, problem: `unknown frame type "${preview(type, 64)}"`, type, ...(id !== undefined && { id }) };
   // Before anything looks inside: deeper values break the JSON engines downstream.
-  if (deeperThan(obj, MAX_JSON_DEPTH)) {
+  // Nesting deeper than the limit takes more than twice as many brackets as its
+  // levels, so a short line cannot be too deep and is not walked (most replies).
+  if ((text === undefined || text.length > 2 * MAX_JSON_DEPTH) && deeperThan(obj, MAX_JSON_DEPTH)) {
     const what = type === 'register_tool' && typeof obj.name === 'string' ? ` (tool "${preview(obj.name, 64)}" not registered)` : '';
     return fail(type, id, `nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; dropped${what}`);
   }

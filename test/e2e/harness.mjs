@@ -239,6 +239,9 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
  * @param {string} [options.screenshotPath] PNG of the workbench taken when the
  *   run ends (or times out)
  * @param {(line: string) => void} [options.onConsole] every console line, live
+ * @param {(page: import('playwright-core').Page) => Promise<void>} [options.onPage]
+ *   drives the workbench page while the tests run (keys, frames); its error
+ *   is thrown once the tests ended
  * @param {Record<string, string>} [options.globalState] entries written into
  *   the workbench's global state before it loads
  * @returns {Promise<{ exitCode: number, logs: string[] }>} exitCode 0 when
@@ -246,7 +249,7 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
  *   extension host died; `logs` is the browser console, which includes the
  *   extension host's console output.
  */
-export async function runExtensionTests({ server, folder, testsEntry, trusted = true, timeoutMs = 120_000, screenshotPath, onConsole, globalState }) {
+export async function runExtensionTests({ server, folder, testsEntry, trusted = true, timeoutMs = 120_000, screenshotPath, onConsole, globalState, onPage }) {
   const authority = new URL(server.url).host;
   const payload = [
     ['extensionDevelopmentPath', `vscode-remote://${authority}${PLACEHOLDER_EXTENSION}`],
@@ -261,11 +264,15 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
     await session.page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
 
     await openFolder(session.page, server, folder, trusted, payload, globalState);
+    // Caught here so a failure waits for the tests' end, then is thrown.
+    const driving = onPage && onPage(session.page).then(() => undefined, (error) => error);
 
     let timer;
     const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
     const exitCode = await Promise.race([exited, timedOut]).finally(() => clearTimeout(timer));
     if (screenshotPath) await session.page.screenshot({ path: screenshotPath });
+    const drivingError = exitCode === 'timeout' ? undefined : await driving;
+    if (drivingError) throw drivingError;
     if (exitCode === 'timeout') {
       throw new Error(
         `extension tests did not finish within ${timeoutMs} ms (${testsEntry})\n` +

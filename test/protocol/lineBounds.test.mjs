@@ -15,7 +15,7 @@ const dec = new TextDecoder();
 function collect(max) {
   const lines = [];
   const oversized = [];
-  const s = new LineSplitter({ line: (b) => lines.push(dec.decode(b)), oversized: (n, head) => oversized.push({ n, head: dec.decode(head) }) }, max);
+  const s = new LineSplitter({ line: (b, start, end) => lines.push(dec.decode(b.subarray(start, end))), oversized: (n, head) => oversized.push({ n, head: dec.decode(head) }) }, max);
   return { s, lines, oversized };
 }
 

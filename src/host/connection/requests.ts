@@ -43,20 +43,58 @@ export interface PendingRequest<T> {
   cancel(): void;
 }
 
-interface Entry {
-  deadline: number;
-  settle(how: (spec: RequestSpec<unknown>) => unknown): void;
-  stop(why: StopReason): void;
-  reply(frame: ReplyFrame): void;
+/**
+ * One pending request: one object with methods rather than a closure per
+ * ending, since for a small call these allocations are a visible share of
+ * the host's cost. It is also the caller's PendingRequest.
+ */
+class Entry<T> implements PendingRequest<T> {
+  readonly result: Promise<T>;
+  readonly deadline: number;
+  private resolve!: (value: T) => void;
+  private sub: Disposable | undefined;
+  private readonly ticket: WriteTicket;
+
+  constructor(private readonly table: RequestTable, readonly id: string, private readonly spec: RequestSpec<T>, transport: FrameTransport) {
+    this.result = new Promise<T>((resolve) => (this.resolve = resolve));
+    // The frame goes out first: a reply cannot arrive before this returns, and the
+    // bookkeeping below then overlaps with the extension's work instead of delaying it.
+    this.ticket = transport.send(spec.frame(id));
+    this.deadline = spec.timeoutMs > 0 ? performance.now() + spec.timeoutMs : Infinity;
+    if (spec.token) this.sub = spec.token.onCancellationRequested(() => this.stop('canceled'));
+  }
+
+  settle(how: (s: RequestSpec<T>) => T): void {
+    if (!this.table.forget(this.id)) return;
+    this.sub?.dispose();
+    this.resolve(how(this.spec));
+  }
+
+  reply(frame: ReplyFrame): void {
+    if (!this.table.forget(this.id)) return;
+    this.sub?.dispose();
+    this.resolve(this.spec.reply(frame));
+  }
+
+  stop(why: StopReason): void {
+    if (!this.table.isPending(this.id)) return;
+    if (this.table.takeBack(this.ticket, why, this.spec.timeoutMs, (message) => this.settle((s) => s.notRun(message)))) return;
+    if (this.spec.cancelFrame) this.table.transport.send(this.spec.cancelFrame(this.id));
+    this.settle((s) => s.stopped(why));
+  }
+
+  cancel(): void {
+    this.stop('canceled');
+  }
 }
 
 export class RequestTable {
-  private readonly pending = new Map<string, Entry>();
+  private readonly pending = new Map<string, Entry<unknown>>();
   /** One timer for every deadline, armed for the earliest: a timer per request costs more than the request. */
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
 
-  constructor(private readonly transport: FrameTransport) {}
+  constructor(readonly transport: FrameTransport) {}
 
   get size(): number {
     return this.pending.size;
@@ -71,33 +109,19 @@ export class RequestTable {
       return { id: '', result: Promise.resolve(spec.closed(this.transport.closeReason ?? 'closed')), cancel: () => undefined };
     }
     const id = nextId();
-    let entry!: Entry;
-    const result = new Promise<T>((resolve) => {
-      // The frame goes out first: a reply cannot arrive before this returns, and the
-      // bookkeeping below then overlaps with the extension's work instead of delaying it.
-      const ticket = this.transport.send(spec.frame(id));
-      let sub: Disposable | undefined;
-      const settle = (how: (s: RequestSpec<T>) => T): void => {
-        if (!this.pending.delete(id)) return;
-        sub?.dispose();
-        resolve(how(spec));
-      };
-      entry = {
-        deadline: spec.timeoutMs > 0 ? performance.now() + spec.timeoutMs : Infinity,
-        settle: settle as Entry['settle'],
-        reply: (frame) => settle((s) => s.reply(frame)),
-        stop: (why) => {
-          if (!this.pending.has(id)) return;
-          if (this.takeBack(ticket, why, spec.timeoutMs, (message) => settle((s) => s.notRun(message)))) return;
-          if (spec.cancelFrame) this.transport.send(spec.cancelFrame(id));
-          settle((s) => s.stopped(why));
-        },
-      };
-      this.pending.set(id, entry);
-      if (entry.deadline < this.timerAt) this.arm(entry.deadline);
-      if (spec.token) sub = spec.token.onCancellationRequested(() => entry.stop('canceled'));
-    });
-    return { id, result, cancel: () => entry.stop('canceled') };
+    const entry = new Entry(this, id, spec, this.transport);
+    this.pending.set(id, entry as Entry<unknown>);
+    if (entry.deadline < this.timerAt) this.arm(entry.deadline);
+    return entry;
+  }
+
+  /** For its entry: true once, when it leaves the table. */
+  forget(id: string): boolean {
+    return this.pending.delete(id);
+  }
+
+  isPending(id: string): boolean {
+    return this.pending.has(id);
   }
 
   /** A reply arrived; false when nothing waits for it. */
@@ -129,7 +153,7 @@ export class RequestTable {
    * mid-write also gives up the transport (after the request settled, so it
    * does not count as closed under it). false: the extension has it.
    */
-  private takeBack(ticket: WriteTicket, why: StopReason, timeoutMs: number, notRun: (message: string) => void): boolean {
+  takeBack(ticket: WriteTicket, why: StopReason, timeoutMs: number, notRun: (message: string) => void): boolean {
     const where = this.transport.retract(ticket);
     if (where === 'written') return false;
     const what = why === 'canceled' ? 'canceled' : `timed out after ${formatMs(timeoutMs)}`;

@@ -65,7 +65,7 @@ export class FrameTransport {
   ) {
     this.splitter = new LineSplitter(
       {
-        line: (bytes) => this.onLine(bytes),
+        line: (bytes, start, end) => this.onLine(bytes, start, end),
         oversized: (n, head) => this.sink.problem(
           `dropped a line of ${n} bytes: longer than the ${this.splitter.maxLineBytes}-byte limit`,
           nameFrame(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1')),
@@ -193,13 +193,14 @@ export class FrameTransport {
     this.writeTimer.unref();
   }
 
-  private onLine(bytes: Uint8Array): void {
+  private onLine(bytes: Uint8Array, start: number, end: number): void {
     if (this.closedReason !== undefined) return;
+    if (end === start) return; // blank lines carry nothing
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (buf.length === 0) return; // blank lines carry nothing
     // A large frame that is pure ASCII (JSON escapes everything else) decodes as
     // latin1 for a third less time than UTF-8 decoding; the text is the same.
-    const text = buf.length > LARGE_LINE && isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+    const ascii = end - start > LARGE_LINE && isAscii(buf.subarray(start, end));
+    const text = buf.toString(ascii ? 'latin1' : 'utf8', start, end);
     const parsed = parseFrame(text);
     const tap = this.opts.trace?.tap;
     if (tap !== undefined) tap(this.opts.name ?? '', 'in', text, parsed.ok ? parsed.frame : undefined);

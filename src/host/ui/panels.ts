@@ -47,7 +47,7 @@ class OpenPanel implements PanelHandle {
 
 export class Panels {
   private readonly open = new Map<string, OpenPanel>();
-  /** Calls in flight, by `<extension>\0<wire id>`, for binding panels to them. */
+  /** Calls in flight, by wire id, for binding panels to them. */
   private readonly calls = new Map<string, ActiveCall>();
 
   constructor(private readonly ui: () => HostUI) {}
@@ -62,11 +62,11 @@ export class Panels {
 
   /** Follows a tool call in flight, so a panel can bind to it; a call that ends unfinished takes its panels with it. */
   track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean): Promise<ToolOutcome> {
-    const key = `${rt.name}\0${call.id}`;
+    // Wire ids are unique in the process, so the id alone is the key (callFor checks the extension).
     const active: ActiveCall = { rt, call, interactive };
-    this.calls.set(key, active);
+    this.calls.set(call.id, active);
     return call.result.then((o) => {
-      this.calls.delete(key);
+      this.calls.delete(call.id);
       if (o.outcome !== 'completed' && active.panels) for (const p of active.panels) this.closeFromHost(p);
       return o;
     });
@@ -124,7 +124,10 @@ export class Panels {
   }
 
   private callFor(rt: ExtensionRuntime, toolCallId: string | undefined): ActiveCall | undefined {
-    if (toolCallId !== undefined) return this.calls.get(`${rt.name}\0${toolCallId}`);
+    if (toolCallId !== undefined) {
+      const c = this.calls.get(toolCallId);
+      return c?.rt === rt ? c : undefined;
+    }
     // Without an explicit binding: the newest interactive call of this extension that has no panel yet.
     let found: ActiveCall | undefined;
     for (const c of this.calls.values()) if (c.rt === rt && c.interactive && !c.panels?.size) found = c;

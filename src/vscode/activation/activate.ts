@@ -51,6 +51,8 @@ export interface Wired {
   panels: PanelPresenter;
   mcp: ZotMcpProvider;
   activateMs: number;
+  /** When activate() began, in ms since the epoch (to time what follows it). */
+  activatedAt: number;
 }
 
 /**
@@ -161,7 +163,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   );
 
   const activateMs = performance.now() - started;
-  instruments.wired?.({ manager: mgr, tree, statusBar, logs, trace, panels, mcp, activateMs });
+  instruments.wired?.({ manager: mgr, tree, statusBar, logs, trace, panels, mcp, activateMs, activatedAt: performance.timeOrigin + started });
 
   // In the background: activation never waits for an extension.
   const loadStart = performance.now();

@@ -23,6 +23,8 @@ const VIEW_TYPE = 'zot.panel';
 
 class WebviewPanelView implements vscode.Disposable {
   readonly webview: vscode.WebviewPanel;
+  /** The lines the page has, to send only those that changed; undefined: send them all. */
+  private shown: readonly string[] | undefined;
   private closedByUs = false;
   private readonly subs: vscode.Disposable[] = [];
 
@@ -50,7 +52,13 @@ class WebviewPanelView implements vscode.Disposable {
   render(panel: Panel): void {
     this.panel = panel;
     this.webview.title = titleOf(panel);
-    void this.webview.webview.postMessage({ type: 'render', title: panel.title, lines: panel.lines, footer: panel.footer });
+    const lines = panel.lines;
+    const shown = this.shown;
+    this.shown = [...lines];
+    const head = { type: 'render', title: panel.title, footer: panel.footer };
+    const message = shown ? { ...head, length: lines.length, changed: changedLines(shown, lines) } : { ...head, lines };
+    // Not delivered (the page is gone or reloading): the next one is whole.
+    this.webview.webview.postMessage(message).then((ok) => ok || (this.shown = undefined), () => (this.shown = undefined));
   }
 
   /** Closed by the extension or the host: nothing goes back to the extension. */
@@ -62,6 +70,7 @@ class WebviewPanelView implements vscode.Disposable {
   private onMessage(m: FromWebview): void {
     switch (m.type) {
       case 'ready':
+        this.shown = undefined;
         this.render(this.panel);
         return;
       case 'close':
@@ -129,6 +138,13 @@ export class WebviewPanels implements PanelPresenter {
     view.panel.dismiss();
     this.trace.record('panel-close', { extension: view.panel.extension.name, panel: view.panel.id, by: 'user', style: 'webview' });
   }
+}
+
+/** [index, text] of each line of `next` that differs from `prev`. */
+function changedLines(prev: readonly string[], next: readonly string[]): [number, string][] {
+  const changed: [number, string][] = [];
+  for (let i = 0; i < next.length; i++) if (prev[i] !== next[i]) changed.push([i, next[i]!]);
+  return changed;
 }
 
 function titleOf(panel: Panel): string {

@@ -76,6 +76,7 @@ function snapshot(d: Wired) {
   const host = d.manager.host;
   return {
     activateMs: d.activateMs,
+    activatedAt: d.activatedAt,
     loading: d.manager.loading,
     zotHome: host.zotHome,
     cwd: host.cwd,

@@ -1,0 +1,159 @@
+// The figures only a real VS Code gives (code-server + headless Chromium, the
+// e2e harness, the test VSIX): activate(), the time from activate() to every
+// extension's tools, and panel latency, a key typed into a panel until the
+// extension's re-render of it is painted.
+//
+// Panel latency is timed inside the page that shows the panel, on its own
+// clock: a keydown listener (capture, so before the panel's own) takes the
+// event's timeStamp; a MutationObserver sees the render that carries this
+// key's count ("key <n>" in the footer: the fixture counts the keys it got);
+// then requestAnimationFrame and a MessageChannel message, which runs once the
+// frame is painted. For the webview the arrival of the render message is taken
+// too (the message event's timeStamp), which splits the figure into the round
+// trip outside the webview, the DOM update, and the paint.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BENCH, PANEL_DIR } from '../config.mjs';
+import { percentile, scratch } from '../util.mjs';
+import { makeHome } from './startup.mjs';
+
+const harness = () => import('../../test/e2e/harness.mjs');
+const vsix = () => import('../../test/e2e/vsix.mjs');
+
+/** Runs in the page that shows the panel: times every key until its render is painted. */
+function instrument({ footerSelector, listSelector }) {
+  const b = { keys: [], msg: NaN, done: [] };
+  window.__zotBench = b;
+  addEventListener('keydown', (e) => b.keys.push(e.timeStamp), true);
+  // Listeners of the window run in the order they were added, so this one runs
+  // after the panel's: the event's timeStamp is when the message arrived.
+  addEventListener('message', (e) => (b.msg = e.timeStamp), true);
+  const footerText = () => {
+    const el = document.querySelector(footerSelector);
+    return el ? el.textContent || el.getAttribute('placeholder') || '' : '';
+  };
+  new MutationObserver(() => {
+    const n = b.done.length + 1;
+    if (b.keys.length < n || !footerText().startsWith(`key ${n} `)) return;
+    const dom = performance.now();
+    const key = b.keys[n - 1];
+    b.done.push(null); // taken: later mutations of this render do not count
+    requestAnimationFrame(() => {
+      const msg = b.msg; // read now: the message listener ran after this observer
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => (b.done[n - 1] = { key, msg, dom, paint: performance.now() });
+      ch.port2.postMessage(0);
+    });
+  }).observe(document.querySelector(listSelector)?.parentElement ?? document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['placeholder'] });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(what, fn, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** The frame of the webview whose document has the panel's lines. */
+async function panelFrame(page) {
+  return until('the panel webview', async () => {
+    for (const frame of page.frames()) {
+      if (await frame.locator('#lines').count().catch(() => 0)) return frame;
+    }
+    return undefined;
+  });
+}
+
+/** Presses `key` warm + n times, one at a time, each after the last one's paint. */
+async function typeInto(page, frame, key, warm, n) {
+  const total = warm + n;
+  for (let i = 1; i <= total; i++) {
+    await page.keyboard.press(key);
+    await frame.waitForFunction((k) => window.__zotBench.done[k - 1], i, { timeout: 10_000, polling: 5 });
+  }
+  const done = await frame.evaluate(() => window.__zotBench.done);
+  return done.slice(warm);
+}
+
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], n: s.length };
+};
+
+/** The VS Code figures in one code-server session; `keys` per panel, after `warm` unrecorded ones. */
+export async function vscodeFigures({ count, keys, warm }) {
+  const { runExtensionTests, startCodeServer } = await harness();
+  const { testBundleVsix } = await vsix();
+  const root = scratch('vscode');
+  const turns = path.join(root, 'turns');
+  const workspace = path.join(root, 'workspace');
+  fs.mkdirSync(turns);
+  fs.mkdirSync(workspace);
+  const { home } = makeHome(count);
+  fs.cpSync(PANEL_DIR, path.join(home, 'extensions', 'zot-bench-panel'), { recursive: true });
+  const vsixPath = await testBundleVsix(root);
+  const server = await startCodeServer({
+    vsixPaths: [vsixPath],
+    env: { ZOT_HOME: home, ZOT_BENCH_DIR: turns, ZOT_BENCH_EXTENSIONS: String(count) },
+    settings: { 'workbench.startupEditor': 'none', 'zot.home': home },
+  });
+  const at = (f) => path.join(turns, f);
+  const result = {};
+  const drive = async (page) => {
+    try {
+      await until('the webview panel', () => fs.existsSync(at('webview-open')) || fs.existsSync(at('suite-failed')), 300_000);
+      if (fs.existsSync(at('suite-failed'))) return;
+      const frame = await panelFrame(page);
+      await frame.evaluate(instrument, { footerSelector: '#footer', listSelector: '#lines' });
+      await frame.locator('#lines').click();
+      const w = await typeInto(page, frame, 'ArrowDown', warm, keys);
+      result.webview = w;
+      // What the page shows is what the extension last sent: 40 lines, the cursor where the keys moved it.
+      const rows = await frame.locator('#lines .line').evaluateAll((els) => els.map((e) => [e.textContent, e.className]));
+      const cursorAt = (warm + keys) % 40;
+      const wrong = rows.length !== 40 ? `${rows.length} lines` : rows.findIndex(([t, c], i) => (i === cursorAt) !== (t.startsWith('›') && c === 'line current') || !t.includes(`item ${String(i + 1).padStart(2, '0')} `));
+      if (wrong !== -1) throw new Error(`the webview does not show the last render (line ${wrong}): ${JSON.stringify(rows.slice(0, 3))}`);
+      fs.writeFileSync(at('webview-done'), '');
+
+      await until('the QuickPick panel', () => fs.existsSync(at('quickpick-open')) || fs.existsSync(at('suite-failed')), 60_000);
+      if (fs.existsSync(at('suite-failed'))) return;
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor({ timeout: 30_000 });
+      await until('the QuickPick placeholder', async () => /^key 0 /.test((await input.getAttribute('placeholder')) ?? ''), 30_000);
+      await page.mainFrame().evaluate(instrument, { footerSelector: '.quick-input-widget input.input', listSelector: '.quick-input-widget .quick-input-list' });
+      result.quickpick = await typeInto(page, page.mainFrame(), 'x', warm, keys);
+      fs.writeFileSync(at('quickpick-done'), '');
+    } catch (error) {
+      fs.writeFileSync(at('abort'), String(error?.stack ?? error));
+      throw error;
+    }
+  };
+  let run;
+  try {
+    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(BENCH, 'vscode', 'suite.cjs'), trusted: true, timeoutMs: 900_000, onPage: drive });
+  } finally {
+    await server.stop();
+  }
+  if (fs.existsSync(at('suite-failed'))) throw new Error(`the VS Code side failed: ${JSON.parse(fs.readFileSync(at('suite-failed'), 'utf8')).error}`);
+  if (run.exitCode !== 0) throw new Error(`the VS Code run ended with ${run.exitCode}:\n${run.logs.slice(-30).join('\n')}`);
+  const startup = JSON.parse(fs.readFileSync(at('startup.json'), 'utf8'));
+  const w = result.webview;
+  const q = result.quickpick;
+  return {
+    activate_ms: startup.activate_ms,
+    time_to_tools_ms: startup.time_to_tools_ms,
+    tools: startup.tools,
+    panel: stats(w.map((r) => r.paint - r.key)),
+    panel_split: {
+      outside_webview: stats(w.map((r) => r.msg - r.key)),
+      dom_update: stats(w.map((r) => r.dom - r.msg)),
+      to_paint: stats(w.map((r) => r.paint - r.dom)),
+    },
+    quickpick: stats(q.map((r) => r.paint - r.key)),
+    quickpick_split: { to_dom: stats(q.map((r) => r.dom - r.key)), to_paint: stats(q.map((r) => r.paint - r.dom)) },
+  };
+}
