@@ -26,6 +26,9 @@ options:
   --home <dir>   zot home (default: $ZOT_HOME, else the platform default)
   --ext <dir>    an extension folder to load explicitly; repeatable; earlier wins
   --no-discover  load only the --ext folders
+  --provider <name>, --model <name>
+                 the provider and model extensions are told in hello_ack
+                 (mcp without --provider: the MCP client's name)
   --trace        every frame to stderr, one a line: → host to extension, ← back
                  (--trace=messages: direction, type, id and size only)
 `;
@@ -63,6 +66,8 @@ export function parseArgs(argv: string[]): Parsed {
   let timeoutMs: number | undefined;
   let http = false;
   let port: number | undefined;
+  let provider: string | undefined;
+  let model: string | undefined;
   let trace: TraceSink['level'] | undefined;
   let language: string | undefined;
   let name: string | undefined;
@@ -89,6 +94,8 @@ export function parseArgs(argv: string[]): Parsed {
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
       case '--http': http = true; break;
+      case '--provider': provider = value(i, a); i++; break;
+      case '--model': model = value(i, a); i++; break;
       case '--port': {
         const v = value(i, a);
         if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${v}"`);
@@ -119,6 +126,8 @@ export function parseArgs(argv: string[]): Parsed {
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (home !== undefined) host.zotHome = home;
+  if (provider !== undefined) host.provider = provider;
+  if (model !== undefined) host.model = model;
   // One frame a line on stderr, named by extension: stdout stays the verb's own.
   if (trace) host.trace = { level: trace, line: (ext, text) => void process.stderr.write(terminalSafe(`[${ext}] ${text}\n`)) };
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };

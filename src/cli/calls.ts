@@ -1,5 +1,5 @@
 /** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
-import { boundedStringify, carryOut, renderPanelText, type ContentBlock } from '../host/index.js';
+import { actionOf, boundedStringify, carryOut, renderPanelText, type ContentBlock } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -43,7 +43,7 @@ export async function command({ host, cancel, interrupted }: Session, p: Parsed)
     });
   }
   if (interrupted()) return 130;
-  return r.error ? 1 : 0;
+  return actionOf(r) === 'error' ? 1 : 0;
 }
 
 function blockText(b: ContentBlock): string {

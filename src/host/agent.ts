@@ -14,6 +14,13 @@ export type InterceptResult =
   | { blocked: false; payload: EventPayload }
   | { blocked: true; reason: string; by: string };
 
+export interface ToolCallOptions extends CallOptions {
+  /** The agent's id for the call, as events name it. Default: a fresh one. */
+  toolId?: string;
+  /** The caller sent its `tool_call` event already (with the other calls of its step). */
+  announced?: boolean;
+}
+
 export class AgentPath {
   constructor(
     private readonly registry: Registry,
@@ -42,18 +49,29 @@ export class AgentPath {
     return found.rt.callCommand(found.entry.name, args.trim(), { token: opts.token, timeoutMs: opts.timeoutMs ?? this.timing.commandTimeoutMs });
   }
 
-  /** A tool call as the agent makes it: intercepts, the `tool_call` event, then the call. */
-  async runToolCall(name: string, args: JsonObject | undefined, opts: CallOptions & { toolId?: string } = {}): Promise<ToolOutcome> {
+  /**
+   * The `tool_call` event for a call the model asked for, as zot sends it:
+   * with the model's own args, before any interceptor is asked.
+   */
+  announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void {
+    this.emit('tool_call', { tool_id: toolId, tool_name: name, tool_args: args ?? {} });
+  }
+
+  /**
+   * A tool call as the agent makes it: the `tool_call` event (unless the
+   * caller announced it already), the intercepts, then the call with the
+   * args they leave. A blocked call has had its event.
+   */
+  async runToolCall(name: string, args: JsonObject | undefined, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
     // The agent's id for the call, as events name it; the wire id is the connection's own.
     const toolId = opts.toolId ?? `call-${nextId()}`;
+    if (!opts.announced) this.announceToolCall(toolId, name, args);
     const verdict = await this.intercept('tool_call', { tool_id: toolId, tool_name: name, tool_args: args ?? {} });
     if (verdict.blocked) {
       const owner = this.registry.tool(name)?.rt.name ?? null;
       return { ...toolOutcome('not_run', owner, `blocked by extension "${verdict.by}": ${verdict.reason}`), content: [{ type: 'text', text: verdict.reason }] };
     }
-    const finalArgs = verdict.payload.tool_args ?? {};
-    this.emit('tool_call', { tool_id: toolId, tool_name: name, tool_args: finalArgs });
-    return this.invokeTool(name, finalArgs, opts);
+    return this.invokeTool(name, verdict.payload.tool_args ?? {}, opts);
   }
 
   /** Fire-and-forget: queued to every subscriber, never awaited. */
@@ -80,7 +98,8 @@ export class AgentPath {
         if (event === 'tool_call' && typeof m === 'object' && m !== null && !Array.isArray(m)) current = { ...current, tool_args: m };
         else rt.addProblem(`ignored modified_args in its ${event} intercept answer: it must be an object${event === 'tool_call' ? '' : ', on a tool_call'}`);
       }
-      if (answer.replace_text !== undefined && event === 'assistant_message') current = { ...current, text: answer.replace_text };
+      // As zot: an empty replace_text is no replacement.
+      if (answer.replace_text && event === 'assistant_message') current = { ...current, text: answer.replace_text };
     }
     return { blocked: false, payload: current };
   }

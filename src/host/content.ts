@@ -17,6 +17,23 @@ export function decodableImage(block: ContentBlock): { data: string; mime: strin
   return { data, mime };
 }
 
+/**
+ * A tool result's blocks as zot reads them: an image whose data is not
+ * base64 becomes a text block saying so, and makes the whole result an
+ * error. An image with empty data passes, as in zot (it decodes to nothing).
+ */
+export function checkImages(blocks: ContentBlock[], who: string): { content: ContentBlock[]; undecodable: number } {
+  let undecodable = 0;
+  const content = blocks.map((b): ContentBlock => {
+    if (b.type !== 'image') return b;
+    const data = (b as { data?: unknown }).data;
+    if (data === '' || (typeof data === 'string' && isBase64(data))) return b;
+    undecodable++;
+    return { type: 'text', text: `${who} returned an image whose data is not valid base64` };
+  });
+  return { content, undecodable };
+}
+
 function isBase64(s: string): boolean {
   return s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
 }

@@ -20,4 +20,6 @@ export * from './zotHost.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';
 export * from './scaffold/index.js';
+export { MAX_LOG_BYTES } from './process/logFile.js';
+export { markedProcesses, MARKER_VAR } from './process/marker.js';
 export { FolderWatcher, touchesManifest, WATCH_DEBOUNCE_MS, type WatchTarget } from './extension/folderWatch.js';

@@ -27,7 +27,7 @@ export const DEFAULT_TIMING: Timing = {
   readyGraceMs: 3_000,
   autoReadyMs: 250,
   toolTimeoutMs: 60_000,
-  commandTimeoutMs: 60_000,
+  commandTimeoutMs: 30_000,
   interceptTimeoutMs: 5_000,
   writeTimeoutMs: 5_000,
   shutdownGraceMs: 2_000,
@@ -61,6 +61,9 @@ export interface HostOptions {
   timing?: Partial<Timing>;
   maxLineBytes?: number;
   hostVersion?: string;
+  /** The provider and model named in hello_ack until `setModel` says others (zot: fixed when it starts). */
+  provider?: string;
+  model?: string;
   /** Decides, per extension, whether it may start (workspace trust, consent). Default: all may. */
   gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
   /** The protocol trace from the start (see `ZotHost.setTrace`). */

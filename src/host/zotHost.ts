@@ -6,19 +6,21 @@
  */
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
-import { AgentPath, type InterceptResult } from './agent.js';
+import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { makeTap, type TraceSink } from './connection/frameTrace.js';
 import type { TapSlot } from './connection/transport.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
+import * as path from 'node:path';
 import { folderClashes } from './discovery/clashes.js';
-import { discoverExtensions, type FoundExtension } from './discovery/discover.js';
+import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
+import { discoverGated } from './gatedDiscovery.js';
 import { defaultZotHome } from './discovery/paths.js';
 import { reconcile } from './extension/reconcile.js';
 import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
 import type { ExtensionStatus, HoldReason } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
-import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type Timing } from './options.js';
+import { DEFAULT_TIMING, type CallOptions, type GateDecision, type HostOptions, type LogEvent, type Timing } from './options.js';
 import type { CommandOutcome, ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
@@ -43,7 +45,7 @@ export class ZotHost {
   readonly zotHome: string;
   private readonly timings: Timing;
   private readonly ui: HostUI;
-  private model = { provider: '', model: '' };
+  private model: { provider: string; model: string };
   private folders: readonly string[];
   private loading: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -72,6 +74,7 @@ export class ZotHost {
     this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
     this.timings = { ...DEFAULT_TIMING, ...options.timing };
     this.ui = options.ui ?? new HeadlessUI();
+    this.model = { provider: options.provider ?? '', model: options.model ?? '' };
     this.registry = new Registry(() => this.registryEmitter.fire());
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
@@ -166,7 +169,10 @@ export class ZotHost {
 
   /** Starts one extension (a stopped, failed or held one), waiting for its ready within the grace. */
   async startExtension(name: string): Promise<void> {
-    await this.startWithGrace([this.runtime(name)]);
+    const rt = this.runtime(name);
+    // Allowed now, it takes its name back from the one that ran in its place.
+    if (rt.found.yieldedTo && rt.status.kind === 'held') return this.reload();
+    await this.startWithGrace([rt]);
   }
 
   async stopExtension(name: string): Promise<void> {
@@ -196,7 +202,8 @@ export class ZotHost {
 
   invokeTool(name: string, args: JsonObject | undefined, opts?: CallOptions): Promise<ToolOutcome> { return this.agent.invokeTool(name, args, opts); }
   invokeCommand(name: string, args: string, opts?: CallOptions): Promise<CommandOutcome> { return this.agent.invokeCommand(name, args, opts); }
-  runToolCall(name: string, args: JsonObject | undefined, opts?: CallOptions & { toolId?: string }): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
+  runToolCall(name: string, args: JsonObject | undefined, opts?: ToolCallOptions): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
+  announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void { this.agent.announceToolCall(toolId, name, args); }
   emit(event: string, payload?: EventPayload): void { this.agent.emit(event, payload); }
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
 
@@ -248,31 +255,21 @@ export class ZotHost {
 
   private async load(): Promise<void> {
     if (this.disposed) return;
-    const found = this.discover();
+    const { found, decisions } = await discoverGated(this.discoveryOptions(), this.options.gate);
     const make = this.factory(found);
     this.registry.replace(found.map(make));
-    await this.admit(this.registry.all);
+    await this.admit(this.registry.all, decisions);
   }
 
   private async changeFolders(dirs: readonly string[]): Promise<void> {
     if (this.disposed) return;
     this.folders = dirs;
-    const found = this.discover();
+    const found = discoverExtensions(this.discoveryOptions());
     const next = reconcile(this.registry.all, found, this.factory(found));
     // Gone before anything new starts, so a moved name never has two processes.
     await Promise.all(next.removed.map((rt) => rt.stop()));
     this.registry.update(next.runtimes);
     await this.admit(next.added);
-  }
-
-  private discover(): FoundExtension[] {
-    return discoverExtensions({
-      projectDir: this.options.cwd,
-      projectDirs: this.folders,
-      zotHome: this.zotHome,
-      explicit: this.options.extensionPaths ?? [],
-      discover: this.options.discover !== false,
-    });
   }
 
   /** Makes runtimes for one discovery; a clash between folders is said on the one not loaded. */
@@ -289,16 +286,29 @@ export class ZotHost {
   }
 
   /** Announces new runtimes, asks the gate about each startable one, and starts those it lets through. */
-  private async admit(rts: readonly ExtensionRuntime[]): Promise<void> {
+  private async admit(rts: readonly ExtensionRuntime[], decisions?: ReadonlyMap<string, GateDecision>): Promise<void> {
     for (const rt of rts) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
     const toStart: ExtensionRuntime[] = [];
     for (const rt of rts) {
       if (!rt.startable) continue;
-      const decision = this.options.gate ? await this.options.gate(rt.found) : { start: true as const };
+      const decision = decisions?.get(path.resolve(rt.dir)) ?? (this.options.gate ? await this.options.gate(rt.found) : { start: true as const });
       if (decision.start) toStart.push(rt);
-      else rt.hold(decision.hold ?? 'consent', decision.reason);
+      else {
+        const clash = rt.found.yieldedTo ? `; ${rt.found.yieldedTo} has the same name and runs instead while this one is held` : '';
+        rt.hold(decision.hold ?? 'consent', decision.reason + clash);
+      }
     }
     await this.startWithGrace(toStart);
+  }
+
+  private discoveryOptions(): DiscoveryOptions {
+    return {
+      projectDir: this.options.cwd,
+      projectDirs: this.folders,
+      zotHome: this.zotHome,
+      explicit: this.options.extensionPaths ?? [],
+      discover: this.options.discover !== false,
+    };
   }
 
   private async startWithGrace(rts: ExtensionRuntime[]): Promise<void> {
@@ -358,8 +368,11 @@ export class ZotHost {
       }
       case 'clear_notes':
         return this.ui.clearNotes(rt);
-      case 'submit':
-        return frame.text.trim() ? this.ui.submit(rt, frame.text) : undefined;
+      case 'submit': {
+        // As zot: the trimmed text, if any is left.
+        const text = frame.text.trim();
+        return text ? this.ui.submit(rt, text) : undefined;
+      }
       case 'submit_slash': {
         const text = frame.text.trim();
         if (!text.startsWith('/')) return rt.addProblem(`submit_slash refused: "${text.slice(0, 80)}" does not start with "/"`);

@@ -1,7 +1,7 @@
 /**
  * zot tools as an MCP server: the same bridge serves stdio (`zot-host mcp`)
  * and, inside VS Code, a Streamable HTTP endpoint for agent mode. Each MCP
- * tool call goes the agent's way (intercepts, the tool_call event, the call),
+ * tool call goes the agent's way (the tool_call event, intercepts, the call),
  * and MCP cancellation cancels the zot call. zot commands are its prompts
  * (prompts.ts).
  */

@@ -19,8 +19,6 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { carryOut, type CommandOutcome, type ZotHost } from '../host/index.js';
 import type { HostSource } from './bridge.js';
 
-const KNOWN_ACTIONS = new Set(['prompt', 'insert', 'display', 'open_panel', 'noop']);
-
 export function listPrompts(host: ZotHost): Prompt[] {
   return host.commands().filter((c) => c.active).map((c) => ({
     name: c.name,
@@ -62,14 +60,12 @@ async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): P
     messages: [{ role, content: { type: 'text', text: value } }],
   });
   const extension = o.extension;
-  // As in zot, an action it does not know is an error that names it.
-  if (!o.response.error && !KNOWN_ACTIONS.has(String(o.response.action))) throw new McpError(ErrorCode.InternalError, `/${name} failed: unknown action ${String(o.response.action)}`);
+  // carryOut does as zot: an action it does not know is an error naming it, a prompt empty after trimming does nothing.
   return carryOut<Promise<GetPromptResult>>(o.response, {
     error: async (m) => {
       throw new McpError(ErrorCode.InternalError, `/${name} failed: ${m}`);
     },
-    // As in zot, a prompt that is empty after trimming is ignored.
-    prompt: async (t) => (t.trim() ? text('user', t, `/${name} asks the model`) : { description: `/${name} returned an empty prompt`, messages: [] }),
+    prompt: async (t) => text('user', t, `/${name} asks the model`),
     display: async (t) => text('assistant', t, `/${name} shows this text`),
     insert: async (t) => text('assistant', t, `/${name} inserts this text`),
     openPanel: async () => {
@@ -77,6 +73,6 @@ async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): P
       await host.applyCommandResponse(extension, o.response);
       return text('assistant', `Opened the panel of /${name}.`, `/${name} opened a panel`);
     },
-    noop: async () => ({ description: `/${name} did nothing`, messages: [] }),
+    noop: async () => ({ description: o.response.action === 'prompt' ? `/${name} returned an empty prompt` : `/${name} did nothing`, messages: [] }),
   });
 }

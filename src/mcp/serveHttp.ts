@@ -23,7 +23,8 @@ export async function runMcpHttp(options: HostOptions, port: number, print: (lin
       return 1;
     }
     // Extensions start while the client connects; requests wait for loading themselves.
-    void host.start();
+    // The life of the server is one session, announced once after the ready wait.
+    void host.start().then(() => host.emit('session_start'));
     host.keepSecret(server.token);
     print(JSON.stringify({ url: server.url, token: server.token }));
     await stopped;

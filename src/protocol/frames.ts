@@ -9,8 +9,19 @@
 
 export const PROTOCOL_VERSION = 1;
 
-/** Capabilities an extension may list in `hello`. Only `tool_cancel` changes host behaviour. */
-export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'tool_cancel'] as const;
+/**
+ * The zot release whose extension protocol this contract is (0.3.73 added
+ * `tool_cancel` and interactive tools), sent as `zot_version` in hello_ack:
+ * extensions gate features on it.
+ */
+export const ZOT_PROTOCOL_RELEASE = '0.3.73';
+
+/**
+ * Capabilities an extension may list in `hello`. `tool_cancel` and
+ * `panel_resize` (an addition: only an extension that lists it is sent
+ * panel sizes) change host behaviour.
+ */
+export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'tool_cancel', 'panel_resize'] as const;
 
 /** Lifecycle events the host emits. Extensions may subscribe to any name; these are the ones that occur. */
 export const KNOWN_EVENTS = ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'] as const;
@@ -111,7 +122,10 @@ export type FrameFromExtType = FrameFromExt['type'];
 export interface HelloAckFromHost {
   type: 'hello_ack';
   protocol_version: number;
+  /** The zot release whose protocol the host speaks, not the host's own version. */
   zot_version: string;
+  /** An addition: the host's own version. */
+  host_version?: string;
   provider: string;
   model: string;
   cwd: string;

@@ -54,7 +54,7 @@ test('a subscriber that does not answer in time counts as allow; a non-object mo
   assert.match(host.get('bad').problems.map((p) => p.message).join(), /ignored modified_args.*must be an object/);
 });
 
-test('runToolCall: a blocked call is not run and carries the reason; modified args are what runs; the tool_call event follows', async (t) => {
+test('runToolCall: a blocked call is not run and carries the reason; modified args are what runs; the tool_call event carries the model\'s args', async (t) => {
   const root = tmpdir();
   const guard = makeExt(root, 'guard', {
     subscribe: { events: ['tool_call'], intercept: ['tool_call'] },
@@ -65,7 +65,7 @@ test('runToolCall: a blocked call is not run and carries the reason; modified ar
   const o = await host.runToolCall('echo', { patched: false }, { toolId: 'model-1' });
   assert.equal(o.content[0].text, '{"patched":true}');
   const [ev] = await waitFor('event', () => host.received('guard', 'event').length && host.received('guard', 'event'));
-  assert.deepEqual(ev, { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: true } });
+  assert.deepEqual(ev, { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: false } });
 
   const blocker = makeExt(root, 'blocker', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: { block: true, reason: 'rm -rf is not allowed' } } });
   const host2 = await startHost(t, [blocker, tools]);

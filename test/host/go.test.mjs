@@ -1,8 +1,8 @@
 // The Go fixture extension (test/fixtures/go), whose frames are encoded as
 // zot's Go SDK encodes them (encoding/json, omitempty), through the host and
 // through zot-host: registration, tools, every command action it has, its
-// panel, tool_cancel. Where the host today departs from zot for such frames,
-// the test is in test/fidelity instead.
+// panel, tool_cancel. What zot decides for such frames (PROTOCOL.md 10a) is
+// checked in fidelity-go.test.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

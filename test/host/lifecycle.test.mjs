@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alive, lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
-test('handshake: hello_ack carries protocol version, host version, model, cwd and folders', async (t) => {
+test('handshake: hello_ack carries protocol version, the zot release, host version, model, cwd and folders', async (t) => {
   const root = tmpdir();
   const dir = makeExt(root, 'hs', { commands: [{ name: 'x' }] });
   const project = tmpdir('zot-proj-');
@@ -17,7 +17,7 @@ test('handshake: hello_ack carries protocol version, host version, model, cwd an
   assert.deepEqual(rt.capabilities, ['commands', 'tools']);
   const [ack] = await waitFor('hello_ack', () => host.received('hs', 'hello_ack').length && host.received('hs', 'hello_ack'));
   assert.deepEqual(ack, {
-    type: 'hello_ack', protocol_version: 1, zot_version: lib.HOST_VERSION, provider: 'copilot', model: 'gpt-test',
+    type: 'hello_ack', protocol_version: 1, zot_version: lib.ZOT_PROTOCOL_RELEASE, host_version: lib.HOST_VERSION, provider: 'copilot', model: 'gpt-test',
     cwd: project, extension_dir: dir, data_dir: dir,
   });
   assert.notEqual(lib.HOST_VERSION, '0.0.0-dev');

@@ -2,7 +2,7 @@
 // decisions and fingerprints, the note limiter, installs, JSON with comments),
 // bundled from src/host with esbuild since the host library does not export them.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync, statSync, openSync, writeSync, closeSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,7 +39,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 function extensionFolder(name, files, manifest) {
   const dir = path.join(scratch, name);
   mkdirSync(dir, { recursive: true });
-  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
   writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, ...manifest }));
   return dir;
 }
@@ -79,6 +82,7 @@ describe('consent decisions', () => {
     assert.equal(consent.needsConsent({ source: 'explicit', dir: '/w/tools/x' }, ws), true);
     assert.equal(consent.needsConsent({ source: 'explicit', dir: '/home/me/mine' }, ws), false);
     assert.equal(consent.needsConsent({ source: 'global', dir: '/z/extensions/a' }, ws), false);
+    assert.equal(consent.needsConsent({ source: 'global', dir: '/w/.zh/extensions/a' }, ws, true), true, 'a zot home the workspace set');
   });
 });
 
@@ -93,20 +97,74 @@ describe('consent fingerprint', () => {
     assert.notEqual(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs'] })), base, 'args');
     assert.notEqual(await fingerprint.runFingerprint(found({ exec: 'sh', args: ['main.mjs', '--flag'] })), base, 'exec');
     writeFileSync(path.join(dir, 'other.mjs'), 'changed');
-    assert.equal(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), base, 'unrelated files do not count');
+    const afterOther = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
+    assert.notEqual(afterOther, base, 'any file in the folder counts: main.mjs may import it');
     appendFileSync(path.join(dir, 'main.mjs'), '// more');
     const afterScript = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
-    assert.notEqual(afterScript, base, 'a script named in args');
+    assert.notEqual(afterScript, afterOther, 'a script named in args');
     appendFileSync(path.join(dir, 'run.sh'), '# more\n');
     assert.notEqual(await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] })), afterScript, 'the executable');
     const run = await fingerprint.describeRun(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
-    assert.deepEqual(Object.keys(run.files).sort(), ['main.mjs', 'run.sh']);
+    assert.deepEqual(Object.keys(run.files).sort(), ['extension.json', 'main.mjs', 'other.mjs', 'run.sh']);
+    assert.deepEqual(run.skipped, []);
   });
-  test('an executable on PATH is named, not hashed', async () => {
+  test('each way code reaches the process changes it: required, node_modules, sourced, imported, node ., --require=, an outside exec', async () => {
+    const cases = [
+      ['lib/x.js required by index.js', { 'index.js': "require('./lib/x.js')", 'lib/x.js': 'a' }, { exec: 'node', args: ['index.js'] }, 'lib/x.js'],
+      ['anything in node_modules', { 'index.js': "require('dep')", 'node_modules/dep/index.js': 'a' }, { exec: 'node', args: ['index.js'] }, 'node_modules/dep/index.js'],
+      ['a script run.sh sources', { 'run.sh': '. ./env.sh', 'env.sh': 'a' }, { exec: 'sh', args: ['run.sh'] }, 'env.sh'],
+      ['a module main.py imports', { 'main.py': 'import helper', 'helper.py': 'a' }, { exec: 'python3', args: ['main.py'] }, 'helper.py'],
+      ['the target of node .', { 'package.json': '{"main":"srv.js"}', 'srv.js': 'a' }, { exec: 'node', args: ['.'] }, 'srv.js'],
+      ['--require=./pre.js', { 'index.js': '', 'pre.js': 'a' }, { exec: 'node', args: ['--require=./pre.js', 'index.js'] }, 'pre.js'],
+    ];
+    for (const [what, files, manifest, changed] of cases) {
+      const dir = extensionFolder(`fp-${changed.replace(/\W/g, '')}`, files, manifest);
+      const found = { dir, manifest: { name: 'x', enabled: true, skills: [], ...manifest } };
+      const before = await fingerprint.runFingerprint(found);
+      writeFileSync(path.join(dir, changed), 'b');
+      assert.notEqual(await fingerprint.runFingerprint(found), before, what);
+    }
+  });
+  test('a 65 MiB executable changed with its mtime restored: asked again; so is one outside the folder', async () => {
+    const dir = extensionFolder('fp-big', {}, { exec: './big' });
+    const big = path.join(dir, 'big');
+    writeFileSync(big, Buffer.alloc(65 * 1024 * 1024, 1));
+    chmodSync(big, 0o755);
+    const outsideDir = extensionFolder('fp-outside-bin', {}, { exec: 'x' });
+    const outside = path.join(outsideDir, 'tool');
+    writeFileSync(outside, '#!/bin/sh\necho one\n');
+    chmodSync(outside, 0o755);
+    const found = { dir, manifest: { name: 'big', exec: './big', args: [outside], enabled: true, skills: [] } };
+    const before = await fingerprint.runFingerprint(found);
+    const { mtime, atime } = statSync(big);
+    const fd = openSync(big, 'r+');
+    writeSync(fd, Buffer.from([2]), 0, 1, 40 * 1024 * 1024);
+    closeSync(fd);
+    utimesSync(big, atime, mtime);
+    const afterBig = await fingerprint.runFingerprint(found);
+    assert.notEqual(afterBig, before, 'the content, not size and mtime');
+    const o = statSync(outside);
+    writeFileSync(outside, '#!/bin/sh\necho two\n');
+    utimesSync(outside, o.atime, o.mtime);
+    assert.notEqual(await fingerprint.runFingerprint(found), afterBig, 'a file it names outside its folder');
+  });
+  test('the folder walk is bounded, and what it leaves out is said', async () => {
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`node_modules/m${i}.js`, 'x']));
+    const dir = extensionFolder('fp-bounded', files, { exec: 'node', args: ['index.js'] });
+    const run = await fingerprint.describeRun({ dir, manifest: { name: 'b', exec: 'node', args: ['index.js'], enabled: true, skills: [] } });
+    assert.ok(Object.keys(run.files).some((k) => k.startsWith('node_modules/')), 'node_modules is hashed');
+    assert.deepEqual(run.skipped, [], 'within the bound nothing is left out');
+    const bounded = await fingerprint.describeRun({ dir, manifest: { name: 'b', exec: 'node', args: ['index.js'], enabled: true, skills: [] } }, process.env, { maxFiles: 10, maxBytes: 1 << 20 });
+    assert.equal(Object.keys(bounded.files).filter((k) => !path.isAbsolute(k)).length, 9, 'ten within the bound: nine files and the node_modules folder');
+    assert.ok(Object.keys(bounded.files).some((k) => k.endsWith(`${path.sep}node`)), 'the executable it names is hashed whatever the bound');
+    assert.match(bounded.skipped.join(), /22 files in its folder \(past 10 files or 1 MiB\) are not checked/);
+  });
+  test('an executable on PATH is named, and its content hashed', async () => {
     const dir = extensionFolder('onpath', {}, { exec: 'sh' });
     const run = await fingerprint.describeRun({ dir, manifest: { name: 'onpath', exec: 'sh', args: [], enabled: true, skills: [] } });
-    assert.deepEqual(run.files, {});
     assert.match(run.resolved, /\/sh$/);
+    assert.match(run.files[run.resolved], /^[0-9a-f]{64}$/);
+    assert.deepEqual(Object.keys(run.files).sort(), [run.resolved, 'extension.json'].sort());
   });
 });
 

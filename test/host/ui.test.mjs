@@ -50,8 +50,8 @@ test('runCommand applies each action through the UI', async (t) => {
   assert.deepEqual([panel.id, panel.title, panel.lines, panel.footer, panel.forToolCall], ['main', 'T', ['› a', '  b'], 'keys', false]);
 });
 
-test('panels: keys, sizes and closes reach the extension; renders and its own close reach the UI', async (t) => {
-  const dir = makeExt(tmpdir(), 'pan', { echoPanel: true, commands: [{ name: 'open', reply: { action: 'open_panel', open_panel: { id: 'p1', title: 'P', lines: ['x'] } } }] });
+test('panels: keys, sizes (to an extension that asks for them) and closes reach the extension; renders and its own close reach the UI', async (t) => {
+  const dir = makeExt(tmpdir(), 'pan', { echoPanel: true, caps: ['commands', 'panels', 'panel_resize'], commands: [{ name: 'open', reply: { action: 'open_panel', open_panel: { id: 'p1', title: 'P', lines: ['x'] } } }] });
   const ui = new RecordingUI();
   const host = await startHost(t, [dir], { ui });
   await host.runCommand('open', '');
@@ -62,7 +62,7 @@ test('panels: keys, sizes and closes reach the extension; renders and its own cl
   handle.key('rune', 'x');
   await waitFor('renders', () => ui.of('renderPanel').length === 2);
   assert.deepEqual(ui.of('renderPanel').map((c) => c.args[1].lines), [['key down'], ['key rune x']]);
-  assert.equal(ui.of('renderPanel')[1].args[1].title, 'P', 'fields not in the render stay');
+  assert.equal(ui.of('renderPanel')[1].args[1].title, 'P', 'a render without a title keeps the old one');
   handle.dismiss();
   await waitFor('panel_close', () => host.received('pan', 'panel_close').length === 1);
   assert.deepEqual(host.received('pan').filter((f) => f.type.startsWith('panel_')), [

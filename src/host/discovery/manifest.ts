@@ -21,15 +21,14 @@ export type ManifestResult = { ok: true; manifest: Manifest; assetsOnly: boolean
 
 export const MANIFEST_FILE = 'extension.json';
 
+/** A manifest is a few KiB; anything over this is refused unread. */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
 export function readManifest(dir: string): ManifestResult {
   const file = path.join(dir, MANIFEST_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, error: code === 'ENOENT' ? `no ${MANIFEST_FILE} in ${dir}` : `cannot read ${file}: ${(err as Error).message}` };
-  }
+  const read = readBounded(file, MAX_MANIFEST_BYTES);
+  if (!read.ok) return { ok: false, error: read.code === 'ENOENT' ? `no ${MANIFEST_FILE} in ${dir}` : `cannot read ${file}: ${read.error}` };
+  const text = read.text;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -76,6 +75,48 @@ export function checkManifest(raw: unknown, dir: string, file = path.join(dir, M
   if (typeof m.language === 'string') manifest.language = m.language;
   if (exec !== undefined) manifest.exec = exec;
   return { ok: true, manifest, assetsOnly };
+}
+
+/**
+ * A regular file's text, at most `max` bytes. Checked before any read, in an
+ * untrusted workspace too: a FIFO would block, a link to /dev/zero never ends.
+ * Opened non-blocking and checked again on the descriptor, so a swap between
+ * the check and the open changes nothing.
+ */
+function readBounded(file: string, max: number): { ok: true; text: string } | { ok: false; code?: string; error: string } {
+  let fd: number;
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return { ok: false, error: `it is not a regular file (${fileKind(st)})` };
+    if (st.size > max) return { ok: false, error: `it is ${st.size} bytes; a manifest may be at most ${max}` };
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return { ok: false, code: (err as NodeJS.ErrnoException).code, error: (err as Error).message };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, error: `it is not a regular file (${fileKind(st)})` };
+    const buf = Buffer.alloc(max + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n <= max;) {
+      got = fs.readSync(fd, buf, n, buf.length - n, null);
+      n += got;
+    }
+    if (n > max) return { ok: false, error: `it is over ${max} bytes; a manifest may be at most ${max}` };
+    return { ok: true, text: buf.toString('utf8', 0, n) };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function fileKind(st: fs.Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 function shipsTheme(dir: string): boolean {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -18,7 +19,24 @@ export const projectExtensionsDir = (projectDir: string): string => path.join(pr
 
 /** zot's log location for one extension: `$ZOT_HOME/logs/ext-<name>.log`. */
 export function extensionLogPath(zotHome: string, name: string): string {
-  // Names come from manifests; keep the file inside logs/ whatever they contain.
-  const safe = name.replace(/[^A-Za-z0-9._@+-]/g, '_').replace(/^\.+/, '_');
-  return path.join(zotHome, 'logs', `ext-${safe}.log`);
+  return path.join(zotHome, 'logs', `ext-${logFileStem(name)}.log`);
+}
+
+/** Longest stem kept as is: with "ext-", ".log" and a rotation's ".1" it stays under the usual 255-byte limit. */
+const MAX_STEM = 200;
+
+/**
+ * A name as a file name, one to one: plain names stay as they are (zot's own
+ * file); any other byte, "%" included, becomes "%xx", so `a/b` and `a_b` never
+ * meet; a stem too long for a file name is cut and ends in "~" and a hash of
+ * the whole name ("~" is never otherwise produced).
+ */
+export function logFileStem(name: string): string {
+  let stem = '';
+  for (const byte of Buffer.from(name, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    stem += /[A-Za-z0-9._@+-]/.test(c) && !(c === '.' && stem === '') ? c : `%${byte.toString(16).padStart(2, '0')}`;
+  }
+  if (stem.length <= MAX_STEM) return stem;
+  return `${stem.slice(0, MAX_STEM - 17)}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
 }

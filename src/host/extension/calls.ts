@@ -6,6 +6,7 @@
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { EventInterceptResponseFromExt, EventPayload, JsonObject } from '../../protocol/index.js';
 import type { RequestSpec } from '../connection/requests.js';
+import { checkImages } from '../content.js';
 import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 
 export function toolCallSpec(
@@ -21,7 +22,11 @@ export function toolCallSpec(
     token: opts.token,
     timeoutMs: opts.timeoutMs,
     reply: (frame) => {
-      if (frame.type === 'tool_result') return { outcome: 'completed', extension: ext, isError: frame.is_error === true, content: frame.content ?? [], message: '' };
+      if (frame.type === 'tool_result') {
+        const { content, undecodable } = checkImages(frame.content ?? [], `extension "${ext}" tool "${name}"`);
+        if (undecodable) return { outcome: 'completed', extension: ext, isError: true, content, message: `the extension returned ${undecodable === 1 ? 'an image' : `${undecodable} images`} that could not be decoded` };
+        return { outcome: 'completed', extension: ext, isError: frame.is_error === true, content, message: '' };
+      }
       if (frame.type === 'error') return { outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: frame.message || 'the extension reported an error' }], message: 'the extension answered with an error frame' };
       return malformed(`answered with "${frame.type}"`);
     },

@@ -5,7 +5,7 @@
  * `{old, new}`. The registry of all extensions lives in registry.ts.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import { PROTOCOL_VERSION, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
+import { PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
 import type { PendingRequest, ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
@@ -155,12 +155,10 @@ export class ExtensionRuntime implements ExtensionView {
     } else if (s.kind === 'starting' || s.kind === 'running') {
       const launch = s.launch;
       this.transition({ kind: 'stopping', launch });
-      void launch.stop().then(() => {
+      void (launch.ended ?? launch.stop()).then(() => { // a ladder begun on a lost connection is joined, not forced
         if (this.current.kind === 'stopping' && this.current.launch === launch) this.transition({ kind: 'stopped' });
       });
-    } else if (s.kind === 'stopping') {
-      void s.launch.stop();
-    }
+    } else if (s.kind === 'stopping') void s.launch.stop();
     const live = this.live;
     return Promise.all([...(live?.ended ? [live.ended] : []), ...[...this.ending].map((l) => l.ended)]).then(() => undefined);
   }
@@ -242,6 +240,7 @@ export class ExtensionRuntime implements ExtensionView {
   private onFrame(l: Launch, frame: FrameFromExt): void {
     if (this.live !== l || l.rejected) return;
     if (!l.gotHello) {
+      if (this.current.kind === 'stopping') return; // a hello after a stop must not revive it (nor restart it)
       if (frame.type !== 'hello') return this.failLaunch(l, `its first frame was "${frame.type}", not "hello"`);
       return this.onHello(l, frame);
     }
@@ -284,7 +283,7 @@ export class ExtensionRuntime implements ExtensionView {
     if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
     const { provider, model } = this.config.model();
     l.transport.send({
-      type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: this.config.hostVersion, provider, model,
+      type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: this.config.hostVersion, provider, model,
       cwd: this.found.projectDir ?? this.config.cwd, extension_dir: this.dir, data_dir: this.dir,
     });
     this.transition({ kind: 'running', launch: l, readiness: 'registering' });
@@ -386,7 +385,7 @@ export class ExtensionRuntime implements ExtensionView {
     }, this.config.autoReadyMs);
   }
 
-  private log(line: string, level: LogLevel): void {
+  log(line: string, level: LogLevel): void {
     const l = this.live ?? [...this.ending][0];
     l?.process.log.hostLine(line);
     this.delegate.log(this, line, 'host', level);

@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import { formatMs } from '../outcomes.js';
 import { guard, release } from './exitGuard.js';
 import { LogFile } from './logFile.js';
+import { MARKER_VAR, newMarker, terminateMarked } from './marker.js';
 import { commandLine } from './platform.js';
 import { killTree, terminateTree, treeAlive } from './treeKill.js';
 
@@ -46,6 +47,8 @@ export class ExtensionProcess {
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
     readonly pid: number,
+    /** In its environment and its descendants': finds those that left its process group. */
+    readonly marker: string,
     readonly log: LogFile,
     private readonly spec: SpawnSpec,
     private readonly listener: ProcessListener,
@@ -68,12 +71,14 @@ export class ExtensionProcess {
   static start(spec: SpawnSpec, listener: ProcessListener): StartResult {
     const { log, error } = LogFile.open(spec.logPath, spec.header);
     listener.note(error ? `cannot write its log at ${spec.logPath}: ${error}` : spec.header);
-    const line = commandLine(spec.file, spec.args, process.platform, spec.env);
+    const marker = newMarker();
+    const env = { ...spec.env, [MARKER_VAR]: marker };
+    const line = commandLine(spec.file, spec.args, process.platform, env);
     let child: ChildProcessByStdio<Writable, Readable, Readable>;
     try {
       child = spawn(line.file, line.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env,
         detached: line.detached,
         windowsVerbatimArguments: line.verbatim,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -87,7 +92,7 @@ export class ExtensionProcess {
       log.endAfter(null);
       return { ok: false, error: new Promise((r) => child.once('error', (err) => r(`could not start ${spec.file}: ${err.message}`))) };
     }
-    const proc = new ExtensionProcess(child, child.pid, log, spec, listener);
+    const proc = new ExtensionProcess(child, child.pid, marker, log, spec, listener);
     proc.wire();
     return { ok: true, process: proc };
   }
@@ -117,7 +122,7 @@ export class ExtensionProcess {
   reap(): void {
     if (this.stopping) return;
     this.log.endAfter(this.child.stderr);
-    void terminateTree(this.pid, this.spec.killAfterMs);
+    void terminateTree(this.pid, this.spec.killAfterMs).then(() => terminateMarked(this.marker, this.spec.killAfterMs));
   }
 
   private async ladder(polite: () => void): Promise<void> {
@@ -140,6 +145,8 @@ export class ExtensionProcess {
       this.note('processes it started are still running; ending its process group');
       await terminateTree(this.pid, this.forced ? 0 : killAfterMs);
     }
+    const escaped = await terminateMarked(this.marker, this.forced ? 0 : killAfterMs);
+    if (escaped > 0) this.note(`ended ${escaped} process${escaped === 1 ? '' : 'es'} it started outside its process group`);
     this.log.endAfter(this.child.stderr);
     // So a CLI that exits right after stopping loses no log line.
     await within(this.log.closed, 1000);
@@ -170,7 +177,7 @@ export class ExtensionProcess {
   }
 
   private wire(): void {
-    guard(this.pid);
+    guard(this.pid, this.marker);
     this.pipeStderr();
     this.note(`started process ${this.pid}`);
     this.child.on('exit', (code, signal) => {

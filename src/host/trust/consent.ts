@@ -4,8 +4,8 @@
  * (fingerprint.ts). Pure Node (no 'vscode'), so it is tested on its own.
  *
  * Like VS Code's own handling of workspace MCP servers: code the workspace
- * brings (project-local extensions, explicit paths from workspace settings)
- * never runs in an untrusted workspace, and in a trusted one only after the
+ * brings (project-local extensions, explicit paths from workspace settings,
+ * extensions under a zot home the workspace set) never runs in an untrusted workspace, and in a trusted one only after the
  * user allowed exactly this code once. Any change to what would run (the
  * manifest's exec or args, the bytes of the executable or of a script named
  * in args inside the folder) asks again.
@@ -42,9 +42,16 @@ export const REASON_WAITING = 'waiting for your permission to run code from this
 export const REASON_CHANGED = 'changed since you allowed it; waiting for your permission again';
 export const REASON_DENIED = 'not allowed in this workspace (you chose "Don\'t Allow")';
 
-/** Whether an extension is code the workspace brings, which needs trust and consent. */
-export function needsConsent(found: Pick<FoundExtension, 'source' | 'dir'>, workspacePaths: ReadonlySet<string>): boolean {
-  return found.source === 'project' || (found.source === 'explicit' && workspacePaths.has(path.resolve(found.dir)));
+/**
+ * Whether an extension is code the workspace brings, which needs trust and
+ * consent: project-local ones, explicit folders from workspace settings, and
+ * every "global" one when the zot home itself was chosen by the workspace
+ * (`zot.home` in .vscode/settings.json points into the workspace's own code).
+ */
+export function needsConsent(found: Pick<FoundExtension, 'source' | 'dir'>, workspacePaths: ReadonlySet<string>, homeFromWorkspace = false): boolean {
+  if (found.source === 'project') return true;
+  if (found.source === 'global') return homeFromWorkspace;
+  return workspacePaths.has(path.resolve(found.dir));
 }
 
 export function decide(input: { needsConsent: boolean; trusted: boolean; fingerprint: string; record: ConsentRecord | undefined }): ConsentDecision {

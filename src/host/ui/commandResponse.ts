@@ -3,7 +3,7 @@
  * and whether there is anything to do. Each front end renders the actions
  * its own way (the host's UI port, chat, the CLI's output).
  */
-import type { CommandResponseFromExt, PanelSpec } from '../../protocol/index.js';
+import { preview, type CommandResponseFromExt, type PanelSpec } from '../../protocol/index.js';
 
 export type ActionTaken = 'error' | 'prompt' | 'insert' | 'display' | 'open_panel' | 'noop';
 
@@ -16,15 +16,20 @@ export interface CommandRenderer<T> {
   noop(): T;
 }
 
-/** An error wins over the action; an action without its text does nothing. */
+/**
+ * As zot does: an error wins over the action; an action without its text
+ * does nothing, and so does a prompt that is only whitespace; an action zot
+ * does not know is an error naming it.
+ */
 export function carryOut<T>(r: CommandResponseFromExt, render: CommandRenderer<T>): T {
   if (r.error) return render.error(r.error);
   switch (r.action) {
-    case 'prompt': return r.prompt ? render.prompt(r.prompt) : render.noop();
+    case 'prompt': return r.prompt?.trim() ? render.prompt(r.prompt) : render.noop();
     case 'insert': return r.insert ? render.insert(r.insert) : render.noop();
     case 'display': return r.display ? render.display(r.display) : render.noop();
     case 'open_panel': return r.open_panel ? render.openPanel(r.open_panel) : render.noop();
-    default: return render.noop();
+    case 'noop': case '': case undefined: return render.noop();
+    default: return render.error(`unknown action ${preview(r.action, 60)}`);
   }
 }
 

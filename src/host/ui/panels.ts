@@ -7,6 +7,7 @@ import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js'
 import type { PendingRequest } from '../connection/requests.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { ToolOutcome } from '../outcomes.js';
+import { PanelBudget } from './panelBudget.js';
 import type { HostUI, PanelHandle } from './port.js';
 
 interface ActiveCall {
@@ -35,8 +36,9 @@ class OpenPanel implements PanelHandle {
     this.rt.send(key === 'rune' ? { type: 'panel_key', panel_id: this.id, key, text: text ?? '' } : { type: 'panel_key', panel_id: this.id, key });
   }
 
+  /** Only to an extension that asked for sizes in its hello: zot never sends them, and its SDKs log them as unknown frames. */
   resize(width: number, height: number): void {
-    if (this.panels.isOpen(this)) this.rt.send({ type: 'panel_resize', panel_id: this.id, width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) });
+    if (this.panels.isOpen(this) && this.rt.capabilities.includes('panel_resize')) this.rt.send({ type: 'panel_resize', panel_id: this.id, width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) });
   }
 
   /** The user closed it: the extension is told, and the call it served is cancelled. */
@@ -49,6 +51,7 @@ export class Panels {
   private readonly open = new Map<string, OpenPanel>();
   /** Calls in flight, by wire id, for binding panels to them. */
   private readonly calls = new Map<string, ActiveCall>();
+  private readonly budget = new PanelBudget();
 
   constructor(private readonly ui: () => HostUI) {}
 
@@ -77,6 +80,15 @@ export class Panels {
     const uid = `${rt.name}\0${spec.id}`;
     const existing = this.open.get(uid);
     const call = this.callFor(rt, spec.tool_call_id);
+    if (!existing && !call) {
+      const spontaneous = [...this.open.values()].filter((p) => p.rt === rt && !p.forToolCall).length;
+      const admission = this.budget.admit(rt.name, spontaneous);
+      if (!admission.ok) {
+        if (admission.say) rt.addProblem(admission.say);
+        rt.send({ type: 'panel_close', panel_id: spec.id });
+        return;
+      }
+    }
     const panel = existing ?? new OpenPanel(uid, rt, spec.id, this);
     panel.title = spec.title ?? '';
     panel.lines = spec.lines ?? [];
@@ -95,10 +107,12 @@ export class Panels {
 
   render(rt: ExtensionRuntime, frame: Extract<FrameFromExt, { type: 'panel_render' }>): Promise<void> | void {
     const p = this.open.get(`${rt.name}\0${frame.panel_id}`);
-    if (!p) return rt.addProblem(`panel_render for "${frame.panel_id}", which is not open`);
-    if (frame.title !== undefined) p.title = frame.title;
-    if (frame.lines !== undefined) p.lines = frame.lines;
-    if (frame.footer !== undefined) p.footer = frame.footer;
+    // As zot: extensions render after every change whether their panel is open or not.
+    if (!p) return rt.log(`ignored panel_render for "${frame.panel_id}": that panel is not open`, 'info');
+    // As zot: lines and footer are replaced (zot's Go SDK leaves empty ones out); an empty title keeps the old one.
+    if (frame.title) p.title = frame.title;
+    p.lines = frame.lines ?? [];
+    p.footer = frame.footer ?? '';
     return this.ui().renderPanel(p);
   }
 

@@ -26,6 +26,8 @@ export interface ZotSettings {
   extensionPaths: string[];
   /** Those of `extensionPaths` that come from workspace settings: code the workspace chose, gated like project-local ones. */
   workspacePaths: ReadonlySet<string>;
+  /** zot.home comes from the workspace: what its extensions/ holds is the workspace's code, gated like project-local ones. */
+  homeFromWorkspace: boolean;
   timing: Partial<Timing>;
 }
 
@@ -46,7 +48,8 @@ export function readSettings(): ZotSettings {
 
   // zot.home is restricted: an untrusted workspace cannot point it elsewhere.
   const home = config.inspect<string>('home');
-  const homeValue = (trusted ? home?.workspaceFolderValue ?? home?.workspaceValue : undefined) ?? home?.globalValue ?? '';
+  const fromWorkspaceHome = trusted ? home?.workspaceFolderValue ?? home?.workspaceValue : undefined;
+  const homeValue = fromWorkspaceHome ?? home?.globalValue ?? '';
   const zotHome = homeValue.trim() ? resolvePath(homeValue.trim(), base) : undefined;
 
   // Workspace values replace user ones (arrays do not merge). An untrusted
@@ -65,7 +68,7 @@ export function readSettings(): ZotSettings {
   const grace = config.get<number>('readyGraceSeconds');
   if (typeof grace === 'number' && grace >= 0) timing.readyGraceMs = Math.round(grace * 1000);
 
-  return { zotHome, extensionPaths, workspacePaths, timing };
+  return { zotHome, extensionPaths, workspacePaths, homeFromWorkspace: fromWorkspaceHome !== undefined && fromWorkspaceHome.trim() !== '', timing };
 }
 
 export function panelStyle(): PanelStyle {

@@ -41,8 +41,12 @@ export async function runModelLoop(
   let steps = 0;
   let modelText = '';
   let toolsNote = false;
-  const end = (stop: string, error?: string): { metadata: ZotTurnMetadata } => {
+  // As zot: a turn_end after every model step, with zot's stop names; the request's own end sends nothing more.
+  const stepEnd = (stop: 'tool_use' | 'end' | 'error' | 'aborted', error?: string): void => {
     host.emit('turn_end', error === undefined ? { stop } : { stop, error });
+  };
+  const end = (stop: string): { metadata: ZotTurnMetadata } => {
+    deps.log(`@zot: the request ended (${stop}) after ${steps} step(s)`);
     return { metadata: { stop, steps, toolCalls, modelText, prompt, rounds, ...(toolsNote && { toolsNote }) } };
   };
 
@@ -73,12 +77,14 @@ export async function runModelLoop(
   while (steps < deps.maxSteps) {
     if (token.isCancellationRequested) return stopped();
     steps++;
+    // As zot: the event goes out before the step's interceptors are asked.
+    host.emit('turn_start', { step: steps });
     const turn = await host.intercept('turn_start', { step: steps });
     if (turn.blocked) {
       stream.markdown(`**Turn blocked by the zot extension \`${turn.by}\`:** ${turn.reason}`);
-      return end('blocked', turn.reason);
+      stepEnd('error', turn.reason);
+      return end('blocked');
     }
-    host.emit('turn_start', { step: steps });
 
     let text = '';
     const calls: vscode.LanguageModelToolCallPart[] = [];
@@ -89,23 +95,34 @@ export async function runModelLoop(
         else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
       }
     } catch (err) {
-      if (token.isCancellationRequested) {
-        if (text) rounds.push({ text, calls: [] });
-        return stopped();
+      if (!token.isCancellationRequested) {
+        const message = modelErrorMessage(err);
+        stream.markdown(message);
+        stepEnd('error', message);
+        return end('error');
       }
-      const message = modelErrorMessage(err);
-      stream.markdown(message);
-      return end('error', message);
+    }
+    if (token.isCancellationRequested) {
+      // As zot: a reply cut short keeps its text, and is dropped whole if it held tool calls.
+      if (text && calls.length === 0) rounds.push({ text, calls: [] });
+      stepEnd('aborted', 'context canceled');
+      return stopped();
     }
 
     if (text) {
       modelText += text;
       await showAssistantText(host, text, stream);
+    } else if (calls.length) {
+      // As zot: a message of tool calls only is an assistant_message without text.
+      host.emit('assistant_message');
     }
     const round: Round = { text, calls: [] };
     rounds.push(round);
     // The model's own words stay in the history, whatever an interceptor showed instead.
     messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
+    // As zot: every call of the step is announced with the model's args, then the step ends, then the calls run.
+    for (const call of calls) host.announceToolCall(call.callId, byChatName.get(call.name) ?? call.name, call.input as Record<string, unknown>);
+    stepEnd(calls.length ? 'tool_use' : 'end');
     if (calls.length === 0) return end('end_turn');
 
     const results: vscode.LanguageModelToolResultPart[] = [];
@@ -113,7 +130,7 @@ export async function runModelLoop(
       const name = byChatName.get(call.name) ?? call.name;
       const input = call.input as Record<string, unknown>;
       stream.progress(`Running ${name}…`);
-      const outcome = await host.runToolCall(name, input, { token, toolId: call.callId });
+      const outcome = await host.runToolCall(name, input, { token, toolId: call.callId, announced: true });
       const byStop = token.isCancellationRequested;
       const ending = byStop ? await settleAfterStop(host, callEnd(outcome), STOP_SETTLE_MS) : callEnd(outcome);
       toolCalls.push({ name, outcome: ending.end });
@@ -136,6 +153,7 @@ export async function runModelLoop(
   stream.markdown(`\n\nStopped after ${deps.maxSteps} steps (the \`zot.chat.maxSteps\` setting).`);
   return end('max_steps');
 
+  /** Stop: the step's turn_end has gone out already (as in zot, a Stop while tools run sends nothing more). */
   function stopped(reported = false): { metadata: ZotTurnMetadata } {
     if (!reported) stream.markdown('\n\nStopped.');
     return end('canceled');

@@ -57,7 +57,7 @@ export class WorkspaceGate implements vscode.Disposable {
 
   /** HostOptions.gate. */
   readonly gate = async (found: FoundExtension): Promise<GateDecision> => {
-    const needs = needsConsent(found, this.settings?.workspacePaths ?? new Set());
+    const needs = needsConsent(found, this.settings?.workspacePaths ?? new Set(), this.settings?.homeFromWorkspace === true);
     const trusted = vscode.workspace.isTrusted;
     const fingerprint = needs && trusted ? await runFingerprint(found) : '';
     const d = decide({ needsConsent: needs, trusted, fingerprint, record: this.records()[consentKey(found.dir)] });
@@ -135,7 +135,8 @@ export class WorkspaceGate implements vscode.Disposable {
     void describeRun(found).then((run) => {
       const where = relativeToProject(found.dir);
       const what = [run.exec, ...run.args].join(' ');
-      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.`;
+      const unchecked = run.skipped.length ? ` Not checked for later changes: ${run.skipped.join('; ')}.` : '';
+      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.${unchecked}`;
       this.trace.record('consent-asked', { extension: found.name, fingerprint, message });
       return this.question(found.name, message, [ALLOW, DONT_ALLOW]);
     }).then(answer, () => answer(undefined));

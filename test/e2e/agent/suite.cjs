@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
-const { activated, exec, testApi, waitState } = require('../vscode/suite/helpers.cjs');
+const { activated, exec, logs, testApi, waitState } = require('../vscode/suite/helpers.cjs');
 
 const HOME = process.env.ZOT_HOME;
 const REPO = process.env.ZOT_E2E_REPO;
@@ -42,12 +42,12 @@ test('@zot calls a zot tool, and the model gets its result', async () => {
   assert.deepEqual(result.content, [{ kind: 'text', text: 'echo: hello tools' }]);
   const [call] = frames('tools', 'tool_call').filter((f) => f.name === 'echo');
   assert.deepEqual(call.args, { text: 'hello tools' });
-  // The guard saw the lifecycle; the turn ends after the model's last reply.
-  await waitFor('turn_end', () => frames('guard', 'event').some((f) => f.event === 'turn_end'));
+  // The guard saw the lifecycle; each model step ends with its own turn_end, zot's stop names.
+  await waitFor('the last turn_end', () => frames('guard', 'event').some((f) => f.event === 'turn_end' && f.stop === 'end'));
   const events = frames('guard', 'event').map((f) => f.event);
   for (const e of ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message']) assert.ok(events.includes(e), `event ${e} in ${events}`);
   const ends = frames('guard', 'event').filter((f) => f.event === 'turn_end');
-  assert.equal(ends.at(-1).stop, 'end_turn');
+  assert.deepEqual(ends.map((f) => f.stop), ['tool_use', 'end']);
 });
 
 test('an interceptor blocks a call: the tool never runs and the model receives the reason', async () => {
@@ -73,7 +73,10 @@ test('Stop while a tool hangs ends the turn, and the extension receives tool_can
   const call = await waitFor('the hang call delivered', () => frames('tools', 'tool_call').slice(before).find((f) => f.name === 'hang'));
   await exec('workbench.action.chat.cancel');
   await waitFor('tool_cancel for that call', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
-  await waitFor('turn_end canceled', () => frames('guard', 'event').some((f) => f.event === 'turn_end' && f.stop === 'canceled'), 15_000);
+  await waitFor('the request to end canceled', async () => Object.values(await logs()).flat().some((l) => l.includes('@zot: the request ended (canceled)')), 15_000);
+  // As zot: the step's turn_end (tool_use) came before the call ran; a Stop while tools run sends no other.
+  const ends = frames('guard', 'event').filter((f) => f.event === 'turn_end');
+  assert.equal(ends.at(-1).stop, 'tool_use');
 });
 
 test('Stop while an interactive tool waits on its panel closes the panel and cancels the call', async () => {

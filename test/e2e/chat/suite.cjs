@@ -16,17 +16,18 @@ const frames = (role, type) => {
   return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
 };
 const requests = () => exec('zotFake.requests');
-const turnEnds = () => frames('tools', 'event').filter((f) => f.event === 'turn_end');
+/** How many @zot requests have ended, with how (the host log's line for each: `turn_end` is per model step, and a Stop while tools run sends none, as in zot). */
+const ended = async (stop) => Object.values(await logs()).flat().filter((l) => /@zot: the request ended \(/.test(l) && (!stop || l.includes(`(${stop})`))).length;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends `@zot <text>` through the chat view; resolves with the model requests it caused once the turn has ended. */
 async function chat(text, expectRequests) {
   const before = (await requests()).length;
-  const ends = turnEnds().length;
+  const ends = await ended();
   await exec('workbench.action.chat.open', { query: `@zot ${text}` });
   await waitFor(`${expectRequests} model request(s) for "${text}"`, async () => (await requests()).length >= before + expectRequests, 30_000);
-  await waitFor(`the turn of "${text}" to end`, () => turnEnds().length > ends, 30_000);
-  await sleep(300); // the result reaches VS Code just after turn_end
+  await waitFor(`the turn of "${text}" to end`, async () => (await ended()) > ends, 30_000);
+  await sleep(300); // the result reaches VS Code just after the line
   return (await requests()).slice(before);
 }
 
@@ -38,12 +39,12 @@ async function newChat() {
 /** Sends a prompt whose model calls `tool`, presses Stop once the call reached `role`, and waits for the turn to end. */
 async function stopDuring(prompt, role, tool) {
   const before = frames(role, 'tool_call').length;
-  const ends = turnEnds().filter((e) => e.stop === 'canceled').length;
+  const ends = await ended('canceled');
   await exec('workbench.action.chat.open', { query: `@zot ${prompt}` });
   const call = await waitFor(`the ${tool} call delivered`, () => frames(role, 'tool_call').slice(before).find((f) => f.name === tool), 30_000);
   await exec('workbench.action.chat.cancel');
-  await waitFor('turn_end canceled', () => turnEnds().filter((e) => e.stop === 'canceled').length > ends, 15_000);
-  // The handler's result (and so its metadata) reaches VS Code just after turn_end.
+  await waitFor('the request to end canceled', async () => (await ended('canceled')) > ends, 15_000);
+  // The handler's result (and so its metadata) reaches VS Code just after the line.
   await sleep(1500);
   return call;
 }

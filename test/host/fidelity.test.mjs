@@ -2,7 +2,7 @@
 // host API, zot-host and its MCP server (PROTOCOL.md section 10a, read from
 // zot's agent loop and extension manager). One test per point of the list
 // in test/fidelity/FINDINGS.md; the turn_end and display-history points live
-// in the chat loop and are tested in chat.test.mjs.
+// in the chat loop and are tested in test/e2e/fidelity.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -182,9 +182,30 @@ test(`9. hello_ack names zot ${ZOT_PROTOCOL_RELEASE} as zot_version, and the pro
   const [cliAck] = received(home, 'acker').filter((f) => f.type === 'hello_ack');
   assert.deepEqual([cliAck.zot_version, cliAck.provider, cliAck.model], [ZOT_PROTOCOL_RELEASE, 'anthropic', 'claude-sonnet-4-5'], 'zot-host --provider/--model');
 
-  const mcpHome = tmpdir('zot-home-');
-  const client = await mcpClient(t, ['--provider', 'openai', '--model', 'gpt-5', '--no-discover', '--ext', dir], mcpHome);
-  await client.listTools();
-  const [mcpAck] = received(mcpHome, 'acker').filter((f) => f.type === 'hello_ack');
-  assert.deepEqual([mcpAck.zot_version, mcpAck.provider, mcpAck.model], [ZOT_PROTOCOL_RELEASE, 'openai', 'gpt-5'], 'zot-host mcp --provider/--model');
+  // The extension's log is written from its stderr, which may lag behind its frames.
+  const mcpAck = async (args) => {
+    const mcpHome = tmpdir('zot-home-');
+    const client = await mcpClient(t, [...args, '--no-discover', '--ext', dir], mcpHome);
+    await client.listTools();
+    const acks = await waitFor('the hello_ack in the log', () => {
+      const found = received(mcpHome, 'acker').filter((f) => f.type === 'hello_ack');
+      return found.length && found;
+    });
+    return [acks[0].zot_version, acks[0].provider, acks[0].model];
+  };
+  assert.deepEqual(await mcpAck(['--provider', 'openai', '--model', 'gpt-5']), [ZOT_PROTOCOL_RELEASE, 'openai', 'gpt-5'], 'zot-host mcp --provider/--model');
+  assert.deepEqual(await mcpAck(['--model', 'gpt-5']), [ZOT_PROTOCOL_RELEASE, 'fidelity-client', 'gpt-5'], 'without --provider, the MCP client\'s name');
+});
+
+test('the rest of zot\'s loop the host API shows: an empty replace_text is no replacement; a submit is submitted trimmed', async (t) => {
+  const root = tmpdir();
+  const blank = makeExt(root, 'blank', { subscribe: { intercept: ['assistant_message'] }, interceptReplies: { assistant_message: { replace_text: '' } } });
+  const submitter = makeExt(root, 'submitter', { commands: [{ name: 'go', reply: { action: 'noop' }, after: [{ type: 'submit', text: '  run the tests \n' }] }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [blank, submitter], { ui });
+  const verdict = await host.intercept('assistant_message', { text: 'the model said this' });
+  assert.deepEqual([verdict.blocked, verdict.payload.text], [false, 'the model said this']);
+  await host.runCommand('go', '');
+  await waitFor('the submit', () => ui.of('submit').length === 1);
+  assert.equal(ui.of('submit')[0].args[1], 'run the tests');
 });

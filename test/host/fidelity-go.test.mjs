@@ -1,6 +1,6 @@
 // Fidelity to zot, seen by the Go fixture extension (test/fixtures/go), whose
-// frames are encoded as zot's Go SDK encodes them: where this host today
-// reads such frames differently from zot, or sends it what zot never would.
+// frames are encoded as zot's Go SDK encodes them: such frames read as zot
+// reads them, and nothing sent to it that zot never sends.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

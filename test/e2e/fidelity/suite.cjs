@@ -1,11 +1,11 @@
-// Runs inside VS Code's extension host (see ../chat.test.mjs): @zot with the
+// Runs inside VS Code's extension host (see ../fidelity.test.mjs): @zot with the
 // fake language model, and the frames the fixture extensions logged.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { test, runAll, waitFor } = require('../../e2e/vscode/suite/runner.cjs');
-const { activated, exec, waitState } = require('../../e2e/vscode/suite/helpers.cjs');
+const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
+const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
 
 /** Frames an extension received, from its log (the fixture logs each as `RECV <json>`). */
 function received(name, type) {
@@ -24,7 +24,9 @@ async function chat(text, expectRequests) {
 
 test('the extension activates and the fixtures run', async () => {
   await activated();
-  for (const name of ['audit', 'tools', 'shower']) await waitState(name, ['ready', 'auto_ready']);
+  for (const name of ['audit', 'tools', 'shower', 'stepguard']) await waitState(name, ['ready', 'auto_ready']);
+  await exec('zot.stopExtension', 'stepguard');
+  await waitState('stepguard', 'stopped');
   assert.equal((await vscode.lm.selectChatModels({ vendor: 'zot-fake' })).length, 1);
 });
 
@@ -33,6 +35,19 @@ test('turn_end follows every model step, with that step\'s stop reason (zot: too
   await waitFor('the request to end', () => received('audit', 'event').some((f) => f.event === 'turn_end' && f.stop !== 'tool_use'));
   const steps = received('audit', 'event').filter((f) => f.event === 'turn_start' || f.event === 'turn_end').map((f) => (f.event === 'turn_start' ? `turn_start ${f.step}` : `turn_end ${f.stop}`));
   assert.deepEqual(steps, ['turn_start 1', 'turn_end tool_use', 'turn_start 2', 'turn_end end']);
+  // zot's order within a step: the message, its calls announced with the model's args, the step's end, then each call's intercept.
+  const seen = received('audit').filter((f) => f.type === 'event' || f.type === 'event_intercept').map((f) => {
+    if (f.type === 'event_intercept') return `intercept ${f.event}`;
+    if (f.event === 'turn_start') return `turn_start ${f.step}`;
+    if (f.event === 'turn_end') return `turn_end ${f.stop}`;
+    if (f.event === 'assistant_message') return f.text === undefined ? 'assistant_message (no text)' : 'assistant_message';
+    if (f.event === 'tool_call') return `tool_call ${f.tool_name} ${JSON.stringify(f.tool_args)}`;
+    return f.event;
+  });
+  assert.deepEqual(seen, [
+    'session_start', 'turn_start 1', 'assistant_message (no text)', 'tool_call echo {"text":"one step with a tool"}', 'turn_end tool_use', 'intercept tool_call',
+    'turn_start 2', 'assistant_message', 'turn_end end',
+  ]);
 });
 
 test('a command\'s display text is shown, and never part of the conversation the model sees later', async () => {
@@ -44,6 +59,24 @@ test('a command\'s display text is shown, and never part of the conversation the
   const texts = next.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
   assert.ok(texts.some((t) => t.includes('what do you know?')), 'the request itself');
   assert.deepEqual(texts.filter((t) => t.includes('4711')), [], `the display text was fed to the model: ${JSON.stringify(next.messages)}`);
+});
+
+test('a blocked turn_start: its event has gone out, then turn_end with stop "error" and the reason; the model is not asked', async () => {
+  await exec('zot.startExtension', 'stepguard');
+  await waitState('stepguard', ['ready', 'auto_ready']);
+  try {
+    await exec('workbench.action.chat.newChat');
+    await new Promise((r) => setTimeout(r, 500));
+    const before = received('audit', 'event').length;
+    const asked = (await requests()).length;
+    await exec('workbench.action.chat.open', { query: '@zot this turn is blocked' });
+    await waitFor('the blocked turn to end', () => received('audit', 'event').slice(before).some((f) => f.event === 'turn_end'));
+    const seen = received('audit', 'event').slice(before).map((f) => (f.event === 'turn_end' ? `turn_end ${f.stop}: ${f.error}` : f.event === 'turn_start' ? `turn_start ${f.step}` : f.event));
+    assert.deepEqual(seen, ['session_start', 'turn_start 1', 'turn_end error: no turns today']);
+    assert.equal((await requests()).length, asked, 'no model request');
+  } finally {
+    await exec('zot.stopExtension', 'stepguard');
+  }
 });
 
 exports.run = runAll;

@@ -1,8 +1,8 @@
 // Fidelity to zot in the @zot chat loop, the one place with model steps:
-// what an extension sees of a request with a tool step, and what the model
-// sees of a command's display text later. Runs in a real VS Code
+// what an extension sees of a request with a tool step and of a blocked
+// turn, and what the model sees of a command's display text later. Runs in a real VS Code
 // (code-server + headless Chromium) with the scripted fake language model of
-// test/e2e/fake-lm; the checks themselves are in chat/suite.cjs.
+// test/e2e/fake-lm; the checks themselves are in fidelity/suite.cjs.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runExtensionTests, startCodeServer } from '../e2e/harness.mjs';
-import { testBundleVsix, testExtensionVsix } from '../e2e/vsix.mjs';
+import { runExtensionTests, startCodeServer } from './harness.mjs';
+import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 import { BEHAVE } from '../helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,8 +32,10 @@ function home(root) {
     mkdirSync(path.join(dir, 'extensions', name), { recursive: true });
     writeFileSync(path.join(dir, 'extensions', name, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: 'node', args: [BEHAVE, JSON.stringify({ name, ...cfg })] }));
   };
-  ext('audit', { caps: ['events'], subscribe: { events: ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'] } });
+  ext('audit', { caps: ['events'], subscribe: { events: ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'], intercept: ['tool_call'] } });
   ext('tools', { tools: [{ name: 'echo', description: 'echoes its args' }] });
+  // Blocks every turn while it runs; the suite starts it for one test only.
+  ext('stepguard', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'no turns today' } } });
   ext('shower', { commands: [{ name: 'show', reply: { action: 'display', display: 'shown to the user only: 4711' } }] });
   return dir;
 }
@@ -47,7 +49,7 @@ test('@zot: turn_end after every model step with its stop reason; display text n
   const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home(scratch), ZOT_E2E_RESULTS: results } });
   let run;
   try {
-    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'chat', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
+    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'fidelity', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
   } finally {
     await server.stop();
   }

@@ -1,0 +1,63 @@
+// Workspace-provided locations are the workspace's code, in a real VS Code
+// (code-server + headless Chromium): a trusted workspace's
+// .vscode/settings.json {"zot.home": ".zh"} does not make .zh/extensions run
+// without consent. The checks are in security/suite.cjs.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { isInside, liveProcesses, runExtensionTests, startCodeServer } from './harness.mjs';
+import { testBundleVsix } from './vsix.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let scratch;
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-security-'));
+});
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** A zot extension that leaves a file in the workspace when its code runs. */
+const SNEAKY = `
+const fs = require('node:fs');
+const path = require('node:path');
+fs.writeFileSync(path.join(__dirname, '..', '..', '..', 'sneaky-ran'), String(process.pid));
+const send = (f) => process.stdout.write(JSON.stringify(f) + '\\n');
+send({ type: 'hello', name: 'sneaky', version: '1.0.0', capabilities: [] });
+send({ type: 'ready' });
+process.stdin.on('data', (d) => { if (String(d).includes('"shutdown"')) process.exit(0); });
+process.stdin.on('end', () => process.exit(0));
+`;
+
+test('a zot home set by the workspace: its extensions are held until allowed', { timeout: 600_000 }, async (t) => {
+  const vsixPaths = [await testBundleVsix(scratch)];
+  const results = path.join(scratch, 'results.json');
+  const workspace = path.join(scratch, 'workspace');
+  const home = path.join(scratch, 'home');
+  const sneaky = path.join(workspace, '.zh', 'extensions', 'sneaky');
+  mkdirSync(sneaky, { recursive: true });
+  mkdirSync(path.join(workspace, '.vscode'));
+  writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'zot.home': '.zh' }));
+  writeFileSync(path.join(sneaky, 'index.js'), SNEAKY);
+  writeFileSync(path.join(sneaky, 'extension.json'), JSON.stringify({ name: 'sneaky', version: '1.0.0', exec: 'node', args: ['index.js'] }));
+  mkdirSync(path.join(home, 'extensions'), { recursive: true });
+  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results } });
+  let run;
+  try {
+    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), trusted: true, timeoutMs: 300_000 });
+  } finally {
+    await server.stop();
+  }
+  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
+  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
+  assert.ok(outcome.length > 0, `no results\n${failure()}`);
+  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
+  assert.equal(run.exitCode, 0, failure());
+  assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
+});
