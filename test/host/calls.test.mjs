@@ -60,6 +60,22 @@ test('timeout with tool_cancel: the extension is told; without it the message sa
   assert.equal(legacy.received('legacy', 'tool_cancel').length, 0, 'no tool_cancel to an extension that does not list it');
 });
 
+test('calls with different deadlines each time out at their own, the later ones too', async (t) => {
+  const host = await toolHost(t, [{ name: 'slow', behaviour: 'hang' }]);
+  const started = performance.now();
+  const deadlines = [100, 300, 600];
+  // Each call is bounded here, so a deadline that never fires fails this test by name instead of hanging it.
+  const results = await Promise.all(deadlines.map((ms) => Promise.race([
+    host.invokeTool('slow', {}, { timeoutMs: ms }).then((o) => ({ outcome: o.outcome, took: performance.now() - started })),
+    new Promise((r) => setTimeout(() => r({ outcome: 'still pending', took: performance.now() - started }), ms + 4000)),
+  ])));
+  results.forEach(({ outcome, took }, i) => {
+    assert.equal(outcome, 'timed_out', `the call with a ${deadlines[i]} ms deadline`);
+    assert.ok(took >= deadlines[i] - 2, `the ${deadlines[i]} ms call timed out after ${took.toFixed(0)} ms`);
+  });
+  assert.equal(host.get('tools').pendingCount, 0, 'no pending entry is left');
+});
+
 test('cancel before delivery is not_run and nothing is sent; after delivery it is canceled or abandoned', async (t) => {
   const host = await toolHost(t, [{ name: 'work', behaviour: 'cancellable' }], { name: 'c', caps: ['tools', 'tool_cancel'] });
   const pre = new CancellationTokenSource();

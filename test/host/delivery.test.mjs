@@ -71,3 +71,21 @@ test('two concurrent calls with the same caller id each get their own answer, un
   await sleep(50);
   assert.equal(host.get('tools').lateReplies, 0, 'no answer was taken for someone else\'s');
 });
+
+test('a call made after an earlier one settled, while another is still pending, gets its own answer; no wire id is reused', async (t) => {
+  const host = await toolHost(t, [{ name: 'quick', behaviour: 'late', delayMs: 50 }, { name: 'slow', behaviour: 'late', delayMs: 600 }, { name: 'echo' }]);
+  // Each call is bounded here, so an answer taken by another call fails this test instead of hanging it.
+  const bounded = (p) => Promise.race([p, sleep(4000).then(() => ({ outcome: 'still pending', content: [] }))]);
+  const quick = bounded(host.invokeTool('quick', {}, { timeoutMs: 10_000 }));
+  const slow = bounded(host.invokeTool('slow', {}, { timeoutMs: 10_000 }));
+  assert.equal((await quick).outcome, 'completed');
+  const echo = await bounded(host.invokeTool('echo', { n: 3 }, { timeoutMs: 10_000 }));
+  assert.equal(echo.outcome, 'completed');
+  assert.equal(echo.content[0].text, '{"n":3}');
+  const s = await slow;
+  assert.equal(s.outcome, 'completed', 'the slow call still gets its answer');
+  assert.equal(s.content[0].text, 'late answer');
+  const ids = (await waitFor('three calls in its log', () => host.received('tools', 'tool_call').length === 3 && host.received('tools', 'tool_call'))).map((f) => f.id);
+  assert.equal(new Set(ids).size, 3, `wire ids ${ids.join(', ')}`);
+  assert.equal(host.get('tools').lateReplies, 0, 'no answer was dropped as late');
+});
