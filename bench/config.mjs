@@ -26,9 +26,11 @@ export const JSON_OUT = value('--json');
 export const PART = value('--part');
 /** Another build of the host library, for comparing a change (default: dist/host.js). */
 export const HOST_LIB = path.resolve(value('--host-lib') ?? path.join(ROOT, 'dist', 'host.js'));
-/** Only these sections: roundtrip,throughput,cancel,big,startup,memory,bundle,vscode (the others are null). */
+/** Only these sections: roundtrip,throughput,cancel,big,startup,memory,instructions,bundle,vscode (the others are null). */
 export const ONLY = value('--only')?.split(',');
 export const want = (section) => !ONLY || ONLY.includes(section);
+/** Only these peers (host,floor,jsonrpc,mcp): bench/compare.mjs keeps the host and its floor. */
+export const PEERS = value('--peers')?.split(',') ?? ['host', 'floor', 'jsonrpc', 'mcp'];
 
 export const N = {
   WARM: QUICK ? 500 : 2_000,
@@ -46,6 +48,10 @@ export const N = {
   WIDTH: 64,
   PANEL_KEYS: QUICK ? 100 : 500,
   PANEL_WARM: QUICK ? 10 : 30,
+  /** Under callgrind (about 50 times slower): the warm-up, and the two counts whose difference is measured. */
+  INSTR_WARM: QUICK ? 1_000 : 3_000,
+  INSTR_CALLS_SHORT: QUICK ? 500 : 1_000,
+  INSTR_CALLS_LONG: QUICK ? 2_500 : 8_000,
   /** Extensions whose tools the time to tools waits for (the startup figure's twenty). */
   TOOLS_EXTENSIONS: 20,
 };

@@ -1,15 +1,17 @@
 // One run of every section, in order, each one's figures into `out` (the
 // headline figures) and `extra` (the detail), each failure into `reasons`.
-import { N, JSON_OUT, want } from './config.mjs';
+import { N, JSON_OUT, PEERS, want } from './config.mjs';
 import { openFloorPeer, openHostPeer, openJsonrpcPeer, openMcpPeer } from './peers.mjs';
 import { bundleSize, vsixSize } from './measure/artifacts.mjs';
 import { bigFrame } from './measure/bigFrame.mjs';
 import { cancelViaFloor, cancelViaHost, inFlight, rounds, sequential } from './measure/calls.mjs';
+import { instructionsPerCall, valgrindVersion } from './measure/instructions.mjs';
 import { runMemoryChild } from './measure/memory.mjs';
 import { makeHome, startupFloor, startupHost } from './measure/startup.mjs';
 import { vscodeFigures } from './measure/vscode.mjs';
 import { evaluate, printTable, writeJson } from './report.mjs';
 import { gc, median, now, round, scratch } from './util.mjs';
+import { loadSampler } from './load.mjs';
 
 /** Runs the bench; resolves to 1 when a bar fails, else 0. */
 export async function main() {
@@ -19,7 +21,12 @@ export async function main() {
     reasons[key] = err instanceof Error ? err.message : String(err);
     console.error(`! ${key}: ${reasons[key]}`);
   };
-  const progress = (s) => process.stderr.write(`… ${s} (${((now() - t00) / 1000).toFixed(0)} s)\n`);
+  // Other work on the machine shows in the wall-clock figures: its load average goes with them.
+  const load = loadSampler();
+  const progress = (s) => {
+    load.sample();
+    process.stderr.write(`… ${s} (${((now() - t00) / 1000).toFixed(0)} s)\n`);
+  };
 
   const out = {
     roundtrip_us: { host: null, floor: null, jsonrpc: null, mcp: null },
@@ -35,14 +42,16 @@ export async function main() {
     panel_latency_ms: { p50: null, p99: null, max: null, n: null },
     panel_latency_quickpick_ms: { p50: null, p99: null, max: null, n: null },
     time_to_tools_ms: { twenty: null, floor_twenty: null, ratio: null },
+    instructions_per_call: { host: null, floor: null },
   };
   const extra = {};
 
   // Peers.
-  progress('starting the four peers');
   const peers = [];
   const steady = want('roundtrip') || want('throughput');
+  if (steady || want('cancel') || want('big')) progress(`starting the peers (${PEERS.join(', ')})`);
   for (const [name, open] of [['host', openHostPeer], ['floor', openFloorPeer], ['jsonrpc', openJsonrpcPeer], ['mcp', openMcpPeer]]) {
+    if (!PEERS.includes(name)) continue;
     if (!steady && (name === 'jsonrpc' || name === 'mcp')) continue;
     if (!steady && !want('cancel') && !want('big')) continue;
     try {
@@ -85,7 +94,7 @@ export async function main() {
     failed('throughput_64', err);
   }
   if (!steady) reasons.roundtrip_throughput = 'not run (--only)';
-  else for (const k of ['host', 'floor', 'jsonrpc', 'mcp']) {
+  else for (const k of PEERS) {
     if (!peers.some((p) => p.name === k)) reasons[`roundtrip/throughput ${k}`] ??= `the ${k} peer did not start`;
   }
 
@@ -175,7 +184,7 @@ export async function main() {
     out.idle_extension_kb = m.idle_extension_kb;
     if (m.idle_extension_kb === null) reasons.idle_extension_kb = 'could not read /proc/<pid>/status';
     let f = null;
-    try {
+    if (PEERS.includes('floor')) try {
       f = runMemoryChild('floor');
     } catch (err) {
       reasons.memory_floor = err.message;
@@ -192,7 +201,23 @@ export async function main() {
     reasons.idle_extension_kb = reasons.rss_growth_mb;
   }
 
-  // 7. Bundle and VSIX, both built here.
+  // 7. Instructions per call under callgrind, host and floor.
+  if (want('instructions')) try {
+    extra.instructions = { valgrind: valgrindVersion(), counts: {} };
+    for (const which of ['host', 'floor'].filter((p) => PEERS.includes(p))) {
+      progress(`instructions per call of the ${which} under callgrind: ${N.INSTR_CALLS_SHORT} and ${N.INSTR_CALLS_LONG} sequential calls`);
+      const c = instructionsPerCall(which);
+      out.instructions_per_call[which] = Math.round(c.per_call);
+      extra.instructions.counts[which] = { short: c.short, long: c.long, calls: c.calls };
+    }
+    const { host: ih, floor: if_ } = out.instructions_per_call;
+    if (ih && if_) extra.instructions.ratio = round(ih / if_, 2);
+  } catch (err) {
+    failed('instructions_per_call', err);
+  }
+  else reasons.instructions_per_call = 'not run (--only)';
+
+  // 8. Bundle and VSIX, both built here.
   if (want('bundle')) {
     try {
       progress('production build of dist/extension.js in a temporary copy');
@@ -208,7 +233,7 @@ export async function main() {
     }
   } else reasons.vsix_kb = reasons.bundle_kb = 'not run (--only)';
 
-  // 8. In a real VS Code: activate(), the time to tools, panel latency.
+  // 9. In a real VS Code: activate(), the time to tools, panel latency.
   if (want('vscode')) try {
     progress(`VS Code (code-server + headless Chromium): activate(), ${N.TOOLS_EXTENSIONS} extensions to their tools, ${N.PANEL_KEYS} keys into a webview panel and into a QuickPick`);
     const v = await vscodeFigures({ count: N.TOOLS_EXTENSIONS, keys: N.PANEL_KEYS, warm: N.PANEL_WARM });
@@ -228,13 +253,14 @@ export async function main() {
   else reasons.activate_ms = reasons.panel_latency_ms = 'not run (--only)';
 
   // ---- report ----
+  const loadAverage = load.stop();
   const bars = evaluate(out, extra);
-  printTable(out, extra, reasons);
+  printTable(out, extra, reasons, loadAverage);
   console.log('');
   for (const b of bars) console.log(`${b.status.padEnd(4)} ${b.name}: ${b.detail}`);
   const seconds = (now() - t00) / 1000;
   console.log(`\n(${seconds.toFixed(0)} s; ${bars.filter((b) => b.status === 'FAIL').length} FAIL, ${bars.filter((b) => b.status === 'SKIP').length} SKIP of ${bars.length} bars)`);
 
-  if (JSON_OUT) writeJson(JSON_OUT, out, extra, bars, reasons, seconds);
+  if (JSON_OUT) writeJson(JSON_OUT, out, extra, bars, reasons, seconds, loadAverage);
   return bars.some((b) => b.status === 'FAIL') ? 1 : 0;
 }

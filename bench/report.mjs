@@ -49,10 +49,12 @@ export function evaluate(o, e = {}) {
 }
 
 /** The figures as a table, with the reasons for those that are null. */
-export function printTable(o, e, reasons) {
+export function printTable(o, e, reasons, load) {
   const f = (v, d = 1) => (v === null || v === undefined ? 'null' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: 0 }) : String(v));
   const row = (label, cells) => console.log(label.padEnd(38) + cells.map((c) => String(c).padStart(11)).join(''));
-  console.log(`\nzot host benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}${QUICK ? '  (--quick: reduced counts)' : ''}\n`);
+  console.log(`\nzot host benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}${QUICK ? '  (--quick: reduced counts)' : ''}`);
+  if (load) console.log(`load average (1 min) during the run: ${load.min} to ${load.max} (median ${load.median})`);
+  console.log('');
   row('', ['host', 'floor', 'jsonrpc', 'mcp']);
   const r = o.roundtrip_us;
   row(`round trip, µs/call (best of ${N.ROUNDS_RT})`, [f(r.host), f(r.floor), f(r.jsonrpc), f(r.mcp)]);
@@ -62,6 +64,8 @@ export function printTable(o, e, reasons) {
   row(`64 in flight, calls/s (best of ${N.ROUNDS_TP})`, [f(t.host, 0), f(t.floor, 0), f(t.jsonrpc, 0), f(t.mcp, 0)]);
   const tc = e.throughput_cpu_us ?? {};
   row('  CPU of this process, µs/call (median)', [f(tc.host, 2), f(tc.floor, 2), f(tc.jsonrpc, 2), f(tc.mcp, 2)]);
+  const ic = o.instructions_per_call ?? {};
+  row('instructions/call, callgrind', [f(ic.host, 0), f(ic.floor, 0), '', '']);
   console.log('');
   const kv = (label, text) => console.log(label.padEnd(38) + text);
   const cf = e.cancel_floor_ms;
@@ -91,7 +95,7 @@ export function printTable(o, e, reasons) {
 }
 
 /** Every figure, the bars, the reasons and how the run was made, as JSON into `file`. */
-export function writeJson(file, out, extra, bars, reasons, seconds) {
+export function writeJson(file, out, extra, bars, reasons, seconds, load) {
   const doc = {
     ...out,
     ...extra,
@@ -107,6 +111,7 @@ export function writeJson(file, out, extra, bars, reasons, seconds) {
       counts: N,
       git: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || null,
       seconds: round(seconds, 1),
+      load_average: load ?? null,
       method: 'see the comment at the top of bench/run.mjs',
     },
   };

@@ -8,8 +8,10 @@
  * exits 0 and only reports). `--quick` shrinks every count (for trying the bench
  * out; its figures are not the reference ones). For comparing a change:
  * `--host-lib <path/to/host.js>` measures another build of the host library,
- * `--only roundtrip,throughput,cancel,big,startup,memory,bundle,vscode` runs only
- * those sections (the others are null, their bars SKIP).
+ * `--only roundtrip,throughput,cancel,big,startup,memory,instructions,bundle,vscode`
+ * runs only those sections (the others are null, their bars SKIP), `--peers
+ * host,floor` only those peers; bench/compare.mjs uses all three to measure two
+ * builds in one sitting.
  *
  * METHOD
  *
@@ -96,6 +98,15 @@
  * from /proc/<pid>/status of its process, ready and idle for 500 ms, before
  * any call.
  *
+ * Instructions (bench/measure/instructions.mjs). User-space instructions per
+ * sequential call, a count that machine load does not change: this process
+ * runs again under `valgrind --tool=callgrind` (which follows no child, so the
+ * extension is not counted, as for the CPU figure), once making
+ * INSTR_CALLS_SHORT and once INSTR_CALLS_LONG calls after the same warm-up of
+ * INSTR_WARM calls and a gc(); the difference of the two totals over the
+ * difference of the calls is one call, with start, warm-up and exit cancelled
+ * out. Host and floor. Without valgrind the figures are null.
+ *
  * Bundle. `node esbuild.mjs --production` in a temporary copy of the sources
  * (so the dev build in dist/ that other tools use is left alone), the size of
  * its dist/extension.js; the production VSIX is built the same way (`npm run
@@ -127,6 +138,9 @@
  * A figure that cannot be measured is null, with the reason printed; its bar is
  * reported as SKIP (not a failure, even with --strict).
  *
+ * The run's 1-minute load average (bench/load.mjs, sampled at each section and
+ * every 10 s) is printed and kept in the JSON (`meta.load_average`).
+ *
  * The bench re-runs itself under `node --expose-gc` (gc() before measurements),
  * keeps every temporary ZOT_HOME and log under os.tmpdir() and removes them at
  * the end, and stops every process it started.
@@ -146,6 +160,17 @@ const { cleanup } = await import('./util.mjs');
 if (PART === 'memory') {
   const { memoryPart } = await import('./measure/memory.mjs');
   memoryPart(value('--peer') ?? 'host').then((m) => {
+    cleanup();
+    process.stdout.write(JSON.stringify(m) + '\n');
+    process.exit(0);
+  }, (err) => {
+    cleanup();
+    console.error(err);
+    process.exit(1);
+  });
+} else if (PART === 'instructions') {
+  const { instructionsPart } = await import('./measure/instructions.mjs');
+  instructionsPart(value('--peer') ?? 'host', Number(value('--calls'))).then((m) => {
     cleanup();
     process.stdout.write(JSON.stringify(m) + '\n');
     process.exit(0);
