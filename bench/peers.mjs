@@ -9,15 +9,17 @@ const require = createRequire(import.meta.url);
 /** The host library under test (dist/host.js, or --host-lib). */
 export const { ZotHost, CancellationTokenSource } = require(HOST_LIB);
 
-export async function openHostPeer() {
+/** The host peer; `lib` loads another build of the host library next to this one (bench/compare.mjs), under `name`. */
+export async function openHostPeer({ name = 'host', lib } = {}) {
+  const Host = lib ? require(lib).ZotHost : ZotHost;
   const home = scratch('home');
   const project = scratch('project');
-  const host = new ZotHost({ cwd: project, zotHome: home, extensionPaths: [ECHO_DIR], discover: false });
+  const host = new Host({ cwd: project, zotHome: home, extensionPaths: [ECHO_DIR], discover: false });
   await host.start();
   const rt = host.get('zot-bench-echo');
   if (!rt || rt.state !== 'ready') throw new Error(`the echo extension is ${rt?.state}: ${rt?.error}`);
   return {
-    name: 'host',
+    name,
     host,
     rt,
     call: (text) => host.invokeTool('echo', { text }),
