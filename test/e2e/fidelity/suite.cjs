@@ -6,20 +6,13 @@ const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+const { chat, requests } = require('../vscode/suite/fakeChat.cjs');
 
 /** Frames an extension received, from its log (the fixture logs each as `RECV <json>`). */
 function received(name, type) {
   const file = path.join(process.env.ZOT_HOME, 'logs', `ext-${name}.log`);
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
-}
-const requests = () => exec('zotFake.requests');
-
-async function chat(text, expectRequests) {
-  const before = (await requests()).length;
-  await exec('workbench.action.chat.open', { query: `@zot ${text}` });
-  if (expectRequests) await waitFor(`${expectRequests} model request(s) for "${text}"`, async () => (await requests()).length >= before + expectRequests, 30_000);
-  return (await requests()).slice(before);
 }
 
 test('the extension activates and the fixtures run', async () => {
