@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RecordingUI, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
-import { goFixture, makeGoExt } from '../gofixture.mjs';
+import { goFixture, goPanelAfterKey, makeGoExt } from '../gofixture.mjs';
 
 const go = await goFixture();
 
@@ -14,13 +14,7 @@ const zotHost = (args, home) => runCli(args, { home });
 
 describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => {
   test('emptying its list: the render leaves out lines, footer and title, and the panel shows no line and the old title', async (t) => {
-    const ui = new RecordingUI();
-    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
-    await host.runCommand('go-panel', '');
-    const key = ui.of('openPanel')[0].args[0];
-    ui.panel(key).key('rune', 'x');
-    await waitFor('render', () => ui.of('renderPanel').length === 1);
-    const p = ui.of('renderPanel')[0].args[1];
+    const { render: p } = await goPanelAfterKey(t, go.bin, 'x');
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', [], '']);
   });
 

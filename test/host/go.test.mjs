@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lib, RecordingUI, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
-import { goFixture, makeGoExt } from '../gofixture.mjs';
+import { goFixture, goPanelAfterKey, makeGoExt } from '../gofixture.mjs';
 
 const { CancellationTokenSource } = lib;
 const go = await goFixture();
@@ -98,13 +98,7 @@ describe('the Go fixture extension', { skip: go.skip }, () => {
   });
 
   test('its panel: keys reach it, and a render with fewer lines replaces the list', async (t) => {
-    const ui = new RecordingUI();
-    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
-    await host.runCommand('go-panel', '');
-    const key = ui.of('openPanel')[0].args[0];
-    ui.panel(key).key('rune', 'd');
-    await waitFor('render', () => ui.of('renderPanel').length === 1);
-    const p = ui.of('renderPanel')[0].args[1];
+    const { host, render: p } = await goPanelAfterKey(t, go.bin, 'd');
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', ['first item', 'second item'], 'd: drop the last item · x: clear the list']);
     assert.deepEqual(host.received('gofix', 'panel_key')[0], { type: 'panel_key', panel_id: 'list', key: 'rune', text: 'd' });
   });
