@@ -6,7 +6,7 @@
 // the second drives the real UI with Playwright: a zot command picked from the
 // chat's / menu as an MCP prompt.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,7 +15,7 @@ import { openWorkbench, startCodeServer } from './harness.mjs';
 import { checkInnerSuite } from './innerSuite.mjs';
 import { closeWorkbench } from './workbenchUi.mjs';
 import { waitFor } from '../helpers.mjs';
-import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let scratch;
@@ -25,28 +25,18 @@ let userVsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-mode-'));
-  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
-  vsixPaths = [await testBundleVsix(scratch), fakeLm];
-  userVsixPaths = [await extensionVsix(scratch), fakeLm];
+  ({ test: vsixPaths, user: userVsixPaths } = await agentVsixes(scratch));
 });
 
 // On a fresh profile the workbench switches the built-in chat extension off unless this is set.
 const CHAT_ENABLED = { builtinChatExtensionEnablementMigration: 'true' };
 
+/** The agent fixtures, with a home folder of the user's own beside them. */
 async function stage(name) {
-  const root = await mkdtemp(path.join(scratch, `${name}-`));
-  await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
-  const workspace = path.join(root, 'workspace');
-  const userHome = path.join(root, 'user-home');
-  await mkdir(workspace);
+  const s = await stageAgentFixtures(scratch, name);
+  const userHome = path.join(s.root, 'user-home');
   await mkdir(userHome);
-  return { root, workspace, userHome, home: path.join(root, 'fixtures', 'home') };
-}
-
-function frames(home, role, type) {
-  const file = path.join(home, `${role}-frames.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
+  return { ...s, userHome };
 }
 
 /** Copilot Chat's log in a server's user data, once it exists. */

@@ -13,8 +13,7 @@
 //    right frames, and dismissing cancels the call with tool_cancel. A tool
 //    run from the palette shows a progress notification whose Cancel cancels it.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -23,7 +22,7 @@ import { openWorkbench, startCodeServer } from './harness.mjs';
 import { checkInnerSuite } from './innerSuite.mjs';
 import { closeWorkbench, failureScreenshot, findNotification, runFromPalette } from './workbenchUi.mjs';
 import { waitFor } from '../helpers.mjs';
-import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -37,28 +36,14 @@ let vsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-'));
-  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
-  testVsixPaths = [await testBundleVsix(scratch), fakeLm];
-  vsixPaths = [await extensionVsix(scratch), fakeLm];
+  ({ test: testVsixPaths, user: vsixPaths } = await agentVsixes(scratch));
 });
 
 after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function stage(name) {
-  const root = await mkdtemp(path.join(scratch, `${name}-`));
-  await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
-  const workspace = path.join(root, 'workspace');
-  await mkdir(workspace);
-  return { root, home: path.join(root, 'fixtures', 'home'), workspace };
-}
-
-function frames(home, role, type) {
-  const file = path.join(home, `${role}-frames.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
-}
+const stage = (name) => stageAgentFixtures(scratch, name);
 
 /** Waits for a notification with that text, then puts the notification center away. */
 async function notification(page, text) {
