@@ -6,7 +6,6 @@ const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
-const { chat, requests } = require('../vscode/suite/fakeChat.cjs');
 
 /** Frames an extension received, from its log (the fixture logs each as `RECV <json>`). */
 function received(name, type) {
@@ -14,6 +13,8 @@ function received(name, type) {
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
 }
+// What the fake model was sent, and @zot prompts sent to it.
+const { chat, requests } = require('../vscode/suite/fakeChat.cjs');
 
 test('the extension activates and the fixtures run', async () => {
   await activated();
