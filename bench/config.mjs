@@ -51,7 +51,7 @@ export const N = {
   /** Under callgrind (about 50 times slower): the warm-up, and the two counts whose difference is measured. */
   INSTR_WARM: QUICK ? 1_000 : 3_000,
   INSTR_CALLS_SHORT: QUICK ? 500 : 1_000,
-  INSTR_CALLS_LONG: QUICK ? 2_500 : 8_000,
+  INSTR_CALLS_LONG: QUICK ? 2_500 : 6_000,
   /** Extensions whose tools the time to tools waits for (the startup figure's twenty). */
   TOOLS_EXTENSIONS: 20,
 };

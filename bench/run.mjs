@@ -103,9 +103,10 @@
  * runs again under `valgrind --tool=callgrind` (which follows no child, so the
  * extension is not counted, as for the CPU figure), once making
  * INSTR_CALLS_SHORT and once INSTR_CALLS_LONG calls after the same warm-up of
- * INSTR_WARM calls and a gc(); the difference of the two totals over the
- * difference of the calls is one call, with start, warm-up and exit cancelled
- * out. Host and floor. Without valgrind the figures are null.
+ * INSTR_WARM calls; the difference of the two totals over the difference of
+ * the calls is one call, with start, warm-up and exit cancelled out. V8 runs
+ * single-threaded with a fixed GC schedule there (V8_FLAGS), so the count
+ * repeats. Host and floor. Without valgrind the figures are null.
  *
  * Bundle. `node esbuild.mjs --production` in a temporary copy of the sources
  * (so the dev build in dist/ that other tools use is left alone), the size of
