@@ -156,7 +156,12 @@ export function differences(actual, expected) {
         if (ac[k] !== ec[k]) out.push(`row "${ec[0] || '(header)'}", column "${header[k] || k + 1}": README has "${ac[k] ?? ''}", the run gives "${ec[k]}"`);
       }
     } else if (x !== y) {
-      out.push(`line ${i + 1} of the generated figures: README has "${x}", the run gives "${y}"`);
+      // Same words but some: name those (the figures), with the line for context.
+      const xw = x.split(' ');
+      const yw = y.split(' ');
+      const changed = xw.length === yw.length ? yw.map((w, k) => [xw[k], w]).filter(([u, w]) => u !== w) : [];
+      const what = changed.length ? changed.map(([u, w]) => `"${u}" where the run gives "${w}"`).join(', ') : `"${x}" where the run gives "${y}"`;
+      out.push(`line ${i + 1} of the generated figures: README has ${what}${changed.length ? ` (in "${y}")` : ''}`);
     }
   }
   return out;

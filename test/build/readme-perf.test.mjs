@@ -1,0 +1,65 @@
+// README.md's performance figures are those of the committed bench run
+// (bench/results.json), and that run still describes the bundle that is built
+// now. `npm run bench:readme` rewrites the figures; these tests fail, naming
+// the figure, when they drift.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { differences, extract, README, RESULTS, render, ROOT } from '../../scripts/readme-perf.mjs';
+
+/** How far the bundle built now may be from the run's figure before the run must be made again (see README, Performance). */
+const BUNDLE_MARGIN = 0.1;
+
+const doc = JSON.parse(readFileSync(RESULTS, 'utf8'));
+let scratch;
+let production;
+before(() => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-readme-perf-'));
+  production = path.join(scratch, 'production');
+  execFileSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', production], { cwd: ROOT, stdio: 'pipe' });
+});
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+test('bench/results.json is a full run: every section measured, reference counts', () => {
+  assert.equal(doc.meta.quick, false, 'bench/results.json is a --quick run; its figures are not the reference ones');
+  for (const key of ['roundtrip_us', 'throughput_64', 'instructions_per_call', 'cancel_ms', 'startup_ms', 'big_frame_ms', 'panel_latency_ms', 'panel_latency_quickpick_ms', 'time_to_tools_ms']) {
+    for (const [k, v] of Object.entries(doc[key])) assert.notEqual(v, null, `bench/results.json: ${key}.${k} is null (${JSON.stringify(doc.reasons)})`);
+  }
+  for (const key of ['rss_growth_mb', 'idle_extension_kb', 'bundle_kb', 'vsix_kb', 'activate_ms']) assert.notEqual(doc[key], null, `bench/results.json: ${key} is null`);
+  assert.ok(doc.meta.load_average && Number.isFinite(doc.meta.load_average.max), 'bench/results.json records no load average');
+  assert.deepEqual(doc.bars.filter((b) => b.status === 'SKIP').map((b) => b.name), [], 'bars not measured in bench/results.json');
+});
+
+test("README's performance figures are what bench/results.json gives", () => {
+  const readme = readFileSync(README, 'utf8');
+  const diff = differences(extract(readme), render(doc));
+  assert.deepEqual(diff, [], `README.md differs from bench/results.json (npm run bench:readme rewrites it):\n${diff.join('\n')}`);
+});
+
+test('a changed figure is named by its row and column', () => {
+  const changed = structuredClone(doc);
+  changed.cancel_ms.p99 = doc.cancel_ms.p99 + 1;
+  changed.bars = doc.bars.map((b) => (b.name === 'activate() ≤ 25 ms' ? { ...b, status: b.status === 'PASS' ? 'FAIL' : 'PASS' } : b));
+  const diff = differences(render(doc), render(changed));
+  assert.equal(diff.length, 2, diff.join('\n'));
+  assert.match(diff[0], /row "cancel → the extension reads `tool_cancel`", column "figure"/);
+  assert.match(diff[1], /row "`activate\(\)` inside VS Code", column "4": README has "(met|missed)"/);
+});
+
+test(`the production dist/extension.js built now is within ${BUNDLE_MARGIN * 100}% of the size in bench/results.json`, () => {
+  const kb = statSync(path.join(production, 'extension.js')).size / 1024;
+  const off = Math.abs(kb - doc.bundle_kb) / doc.bundle_kb;
+  assert.ok(off <= BUNDLE_MARGIN, `dist/extension.js (production) is ${kb.toFixed(1)} KB; bench/results.json (bundle_kb) says ${doc.bundle_kb} KB: ${(off * 100).toFixed(1)}% apart, more than ${BUNDLE_MARGIN * 100}% (run npm run bench -- --json bench/results.json, then npm run bench:readme)`);
+});
+
+test('the MCP SDK is in its own bundle, dist/mcp.js, which dist/extension.js only names', () => {
+  // A method name of the MCP protocol survives minification: where it is, the SDK is.
+  const sdk = 'notifications/initialized';
+  const extension = readFileSync(path.join(production, 'extension.js'), 'utf8');
+  assert.equal(extension.includes(sdk), false, 'dist/extension.js carries the MCP SDK, so activation loads it');
+  assert.equal(readFileSync(path.join(production, 'mcp.js'), 'utf8').includes(sdk), true, 'dist/mcp.js has no MCP SDK: the probe string no longer finds it');
+  assert.match(extension, /["'`]mcp\.js["'`]/, 'dist/extension.js does not name dist/mcp.js');
+});
