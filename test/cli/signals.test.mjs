@@ -25,6 +25,7 @@ const cases = [
   ['command', 'SIGTERM', ['command', 'wait'], {}],
   ['doctor', 'SIGHUP', ['doctor'], { helloDelayMs: 60000 }],
   ['mcp', 'SIGHUP', ['mcp'], {}],
+  ['mcp --http', 'SIGHUP', ['mcp', '--http'], {}],
 ];
 
 for (const [verb, signal, args, extra] of cases) {
