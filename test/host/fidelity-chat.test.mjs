@@ -4,7 +4,7 @@
 // request, step by step, is what zot's agent loop sends (internal/core/agent.go).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,6 +183,8 @@ test('the step limit: the last step\'s calls run after its turn_end, and no step
   assert.equal(lines.filter((l) => l.startsWith('event turn_start')).length, 2);
   assert.deepEqual(lines.slice(-3), ['event turn_end {"stop":"tool_use"}', 'intercept tool_call', 'call echo {"n":1}']);
   assert.match(r.shown, /Stopped after 2 steps \(the `zot\.chat\.maxSteps` setting\)/);
+  const settings = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+  assert.equal(settings['zot.chat.maxSteps'].default, 25, 'the limit a chat request has unless set');
 });
 
 test('a blocked assistant_message sends no event, and the chat says something was hidden', async (t) => {
