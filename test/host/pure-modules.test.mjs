@@ -159,6 +159,20 @@ describe('consent fingerprint', () => {
     assert.ok(Object.keys(bounded.files).some((k) => k.endsWith(`${path.sep}node`)), 'the executable it names is hashed whatever the bound');
     assert.match(bounded.skipped.join(), /22 files in its folder \(past 10 files or 1 MiB\) are not checked/);
   });
+  test('by default the walk takes 20,000 files and 256 MiB; .git is not part of it', async () => {
+    assert.equal(fingerprint.MAX_FOLDER_FILES, 20_000);
+    assert.equal(fingerprint.MAX_FOLDER_BYTES, 256 * 1024 * 1024);
+    const dir = extensionFolder('fp-git', { 'index.js': 'x', '.git/HEAD': 'ref: main', '.git/objects/ab': 'blob' }, { exec: 'node', args: ['index.js'] });
+    const found = { dir, manifest: { name: 'g', exec: 'node', args: ['index.js'], enabled: true, skills: [] } };
+    const run = await fingerprint.describeRun(found);
+    assert.ok('index.js' in run.files);
+    assert.deepEqual(Object.keys(run.files).filter((k) => k.includes('.git')), []);
+    const before = await fingerprint.runFingerprint(found);
+    writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: other');
+    assert.equal(await fingerprint.runFingerprint(found), before, 'a commit does not ask again');
+    writeFileSync(path.join(dir, 'index.js'), 'y');
+    assert.notEqual(await fingerprint.runFingerprint(found), before);
+  });
   test('an executable on PATH is named, and its content hashed', async () => {
     const dir = extensionFolder('onpath', {}, { exec: 'sh' });
     const run = await fingerprint.describeRun({ dir, manifest: { name: 'onpath', exec: 'sh', args: [], enabled: true, skills: [] } });
