@@ -154,6 +154,11 @@ test('a blocked turn_start: its event has gone out, then turn_end with stop "err
   assert.doesNotMatch(r.shown, /never/, 'the model was not asked');
   assert.deepEqual((await settled(host)).slice(1), ['event turn_start {"step":1}', 'intercept turn_start', 'event turn_end {"stop":"error","error":"not now"}']);
   assert.match(r.shown, /Turn blocked by the zot extension `rec`:\*\* not now/);
+
+  // Without a reason: "blocked by <extension>".
+  const quiet = await startHost(t, [recorder(tmpdir(), { interceptReplies: { turn_start: { block: true } } })]);
+  await request(quiet, [{ text: 'never' }]);
+  assert.equal((await settled(quiet)).at(-1), 'event turn_end {"stop":"error","error":"blocked by rec"}');
 });
 
 test('Stop while the model replies: turn_end with stop "aborted" and "context canceled"; Stop while tools run: nothing more', async (t) => {

@@ -39,6 +39,8 @@ test('an image with empty data passes as zot passes it; one that is not base64 m
   const bad = await host.invokeTool('bad', {});
   assert.equal(bad.isError, true);
   assert.match(bad.message, /an image that could not be decoded/);
+  assert.equal(bad.content.length, 1);
+  assert.equal(bad.content[0].type, 'text', 'a text block in the image\'s place');
 });
 
 test('panels: one per extension and panel id, so two panels of one extension are open at once (zot shows one at a time)', async (t) => {
