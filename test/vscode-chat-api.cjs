@@ -26,7 +26,13 @@ class ChatRequestTurn {}
 class ChatResponseTurn {}
 class ChatResponseMarkdownPart { constructor(value) { this.value = { value }; } }
 
+// The participant registers its handler here; a test takes it from `participants` and calls it.
+const participants = new Map();
+const chat = { createChatParticipant: (id, handler) => { const p = { id, handler, dispose() {} }; participants.set(id, p); return p; } };
+const Uri = { joinPath: (base, ...parts) => ({ path: [base?.path ?? '', ...parts].join('/') }) };
+
 module.exports = {
+  chat, participants, Uri,
   LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart, LanguageModelDataPart,
   LanguageModelChatMessage, LanguageModelError, ChatRequestTurn, ChatResponseTurn, ChatResponseMarkdownPart,
 };

@@ -14,6 +14,7 @@ import { lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helper
 const require = createRequire(import.meta.url);
 let scratch;
 let loop;
+let participant;
 let vscode;
 
 before(async () => {
@@ -22,10 +23,11 @@ before(async () => {
   mkdirSync(path.join(scratch, 'node_modules', 'vscode'), { recursive: true });
   writeFileSync(path.join(scratch, 'node_modules', 'vscode', 'index.js'), `module.exports = require(${JSON.stringify(path.join(ROOT, 'test', 'vscode-chat-api.cjs'))});\n`);
   await esbuild.build({
-    entryPoints: { modelLoop: path.join(ROOT, 'src', 'vscode', 'chat', 'modelLoop.ts') },
+    entryPoints: Object.fromEntries(['modelLoop', 'participant'].map((n) => [n, path.join(ROOT, 'src', 'vscode', 'chat', `${n}.ts`)])),
     outdir: scratch, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning',
   });
   loop = require(path.join(scratch, 'modelLoop.js'));
+  participant = require(path.join(scratch, 'participant.js'));
   vscode = require(path.join(scratch, 'node_modules', 'vscode'));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -241,4 +243,19 @@ test('hello_ack in @zot names the request\'s model, which VS Code picks per requ
   const ack = await waitFor('the new process\'s hello_ack', () => host.received('rec', 'hello_ack')[1]);
   assert.equal(ack.provider, 'test');
   assert.equal(ack.model, 'scripted');
+});
+
+test('session_start in @zot: once per chat, at its first request, before the first step; not again for a later request of that chat', async (t) => {
+  const host = await startHost(t, [makeExt(tmpdir(), 'rec', { subscribe: { events: ['session_start', 'turn_start'] } })]);
+  participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, maxSteps: () => 5 });
+  const handler = vscode.participants.get(participant.PARTICIPANT_ID).handler;
+  const ask = (history) => handler({ prompt: 'hi', model: scriptedModel([{ text: 'hello' }]) }, { history }, { markdown: () => undefined, progress: () => undefined }, new lib.CancellationTokenSource().token);
+  await ask([]);
+  await ask([{ prompt: 'hi' }, { response: [] }]);
+  await ask([]);
+  const order = (await waitFor('three requests', () => {
+    const got = host.received('rec', 'event').map((f) => f.event);
+    return got.filter((e) => e === 'turn_start').length === 3 && got;
+  }));
+  assert.deepEqual(order, ['session_start', 'turn_start', 'turn_start', 'session_start', 'turn_start'], 'a new chat (no history) is a new session');
 });
