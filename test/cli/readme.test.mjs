@@ -66,3 +66,9 @@ test('the test scripts run what the README says, each test bounded', () => {
   assert.match(scripts.package, /scripts\/check-bundle\.mjs dist\/extension\.js/, 'package refuses a bundle with the test API');
   assert.match(scripts['package:test'], /--test-instruments.*-o dist\/zot-extensions-test\.vsix/);
 });
+
+test('a virtual workspace is declared unsupported, as "How extensions are found and run" says', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
+  assert.match(section('How extensions are found and run'), /virtual workspace \(no files on disk\) is not supported/);
+});
