@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { lib, makeExt, tmpdir, startHost, waitFor, alive, RecordingUI, sleep } from '../helpers.mjs';
+import { lib, makeExt, ROOT, tmpdir, startHost, waitFor, alive, RecordingUI, sleep } from '../helpers.mjs';
 
 const logText = (host, name) => fs.readFileSync(host.get(name).logPath, 'utf8');
 const count = (text, re) => (text.match(new RegExp(re, 'g')) ?? []).length;
@@ -28,6 +28,21 @@ describe('processes that leave the group', () => {
     await host.stopExtension('esc');
     await waitFor('escapees gone', () => pids.every((p) => !alive(p)), 3000);
     assert.match(logText(host, 'esc'), /ended 4 processes it started outside its process group/);
+  });
+
+  test('a host process that exits without stopping its extensions still ends them and their escapees', async () => {
+    const dir = makeExt(tmpdir(), 'left', { escapees: 2, ignoreShutdown: true, ignoreSigterm: true });
+    const home = tmpdir('zot-home-');
+    // A process embedding the host that exits as soon as the extension runs: no dispose, no stop.
+    const script = `const lib = require(${JSON.stringify(path.join(ROOT, 'dist', 'host.js'))});
+      const host = new lib.ZotHost({ cwd: ${JSON.stringify(home)}, zotHome: ${JSON.stringify(home)}, discover: false, extensionPaths: [${JSON.stringify(dir)}] });
+      host.onLog((e) => { if (e.line.startsWith('ESCAPEE ')) { seen.push(e.line.slice(8)); if (seen.length === 2) { console.log(JSON.stringify([host.get('left').pid, ...seen.map(Number)])); process.exit(0); } } });
+      const seen = [];
+      host.start();`;
+    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    const pids = JSON.parse(out.trim());
+    assert.equal(pids.length, 3);
+    await waitFor('the extension and its escapees gone', () => pids.every((p) => !alive(p)), 3000);
   });
 
   test('a crashed extension\'s escaped grandchildren are ended too', async (t) => {
