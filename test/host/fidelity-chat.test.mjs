@@ -101,8 +101,12 @@ function seen(host, from = 0) {
 /** Waits until the recorder's log has stopped growing, so "nothing more came" is a fact, not a race. */
 async function settled(host, from = 0) {
   let last = -1;
-  while (host.received('rec').length !== last) {
-    last = host.received('rec').length;
+  let quiet = 0;
+  // Two quiet spells in a row: under load a logged frame can lag the one before it.
+  while (quiet < 2) {
+    const now = host.received('rec').length;
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
     await sleep(300);
   }
   return seen(host, from);
