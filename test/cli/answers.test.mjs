@@ -4,13 +4,12 @@
 // what @zot's model reads (the chat's pure modules, bundled from src).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { CLI, makeExt, ROOT, tmpdir } from '../helpers.mjs';
+import { CLI, makeExt, ROOT, runCli, tmpdir } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -32,16 +31,7 @@ const CASES = {
 };
 const matches = (value, want) => (typeof want === 'string' ? assert.equal(value, want) : assert.match(value, want));
 
-function cli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--no-discover', '--ext', ext, '--home', tmpdir('zot-home-')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args) => runCli([...args, '--no-discover', '--ext', ext]);
 
 let scratch;
 let chat = {};
