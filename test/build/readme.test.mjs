@@ -3,6 +3,7 @@
 // default), the command titles it names, the view's inline actions, the
 // VS Code version and where the extension runs, the samples it ships.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -95,4 +96,14 @@ test('the two commands: npm test runs every test folder after installing what is
   assert.equal(pkg.scripts.start, 'node scripts/start.mjs');
   assert.match(start, /if \(!ensurePackages\(\)\) process.exit\(1\);/);
   assert.match(start, /await ensureEnv\(\{ browser: false/);
+});
+
+test('npm start -- --help lists its options and exits 0; an unknown option is refused', () => {
+  const start = (...args) => spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), ...args], { encoding: 'utf8', timeout: 30_000 });
+  const help = start('--help');
+  assert.equal(help.status, 0, help.stderr);
+  for (const option of ['--port', '--password', '--vsix', '--dir']) assert.match(help.stdout, new RegExp(`^  ${option} `, 'm'));
+  const bad = start('--nope');
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /unknown option --nope \(see --help\)/);
 });
