@@ -129,6 +129,19 @@ test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops wh
     });
     const frames = await stop.session.customRequest('stackTrace', { threadId: stop.body.threadId, levels: 1 });
     assert.equal(frames.stackFrames[0].line, line + 1, 'stopped on the handler line');
+    assert.equal(finished, undefined, 'the call waits while the extension is stopped');
+    // The tool timeout still applies: a second call, under a 1 s timeout, times out meanwhile.
+    const config = vscode.workspace.getConfiguration('zot');
+    await config.update('toolTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('the 1 s timeout', async () => (await snapshot()).timing.toolTimeoutMs === 1000);
+      const late = await exec('zot.runTool', 'fresh_node_reverse', { text: 'late' });
+      assert.equal(late.outcome, 'timed_out');
+    } finally {
+      await config.update('toolTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(finished, undefined, 'the first call still waits');
+    vscode.debug.removeBreakpoints([bp]);
     await stop.session.customRequest('continue', { threadId: stop.body.threadId });
     const result = await call;
     assert.equal(result.text, 'pb');
