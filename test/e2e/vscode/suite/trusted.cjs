@@ -169,6 +169,8 @@ test('open_panel: a QuickPick whose keys reach the extension', async () => {
     return panels.length === 1 && panels[0].visible && panels;
   });
   assert.equal(p.title, 'Fixture picker');
+  // zot.panels.style is quickPick in this suite: a command's panel, a webview by default, is a Quick Pick.
+  assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).length, 0, 'no webview');
   assert.deepEqual(p.lines, ['› one', '  two', '  three']);
   assert.equal(p.footer, '↑/↓ move · enter pick · x mark · esc close');
   await waitFor('the panel size', async () => (await channel('Zot: actions')).some((l) => l.includes('panel size 80x20')));
