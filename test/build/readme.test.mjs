@@ -68,6 +68,15 @@ test('the view\'s inline actions are the ones the README lists, keyed to what th
   const tree = readFileSync(path.join(repoRoot, 'src', 'vscode', 'views', 'tree.ts'), 'utf8');
   assert.match(tree, /contextValue = `zotExtension;\$\{[^`]+\};log;folder;`/);
   assert.match(section('Using it'), /inline actions allow \(when held\), start,\s+stop, restart, show the log and reveal the folder/);
+  // The context menu of an extension's row adds these three.
+  const menu = pkg.contributes.menus['view/item/context'].filter((m) => !m.group.startsWith('inline') && /viewItem =~/.test(m.when)).map((m) => m.command);
+  for (const c of ['zot.openManifest', 'zot.watchExtension', 'zot.debugExtension']) assert.ok(menu.includes(c), `${c} in the context menu`);
+  assert.match(section('Using it'), /the context menu adds \*Open Extension Manifest\*,\s+\*Watch Extension\* and \*Debug Extension\*/);
+});
+
+test('the prerequisite Node.js version is the one package.json declares', () => {
+  const [, major] = /^>=(\d+)$/.exec(pkg.engines.node);
+  assert.match(readme, new RegExp(`Prerequisites: Node\\.js ${major} or later with npm`));
 });
 
 test('Install: the VS Code version, where the extension runs, and the samples', () => {
