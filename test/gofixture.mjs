@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { describeFailure, ensureGo, EnvError } from '../scripts/vscode-test-env.mjs';
-import { ROOT } from './helpers.mjs';
+import { RecordingUI, ROOT, startHost, tmpdir, waitFor } from './helpers.mjs';
 
 const SOURCE = path.join(ROOT, 'test', 'fixtures', 'go');
 let built;
@@ -57,4 +57,15 @@ export function makeGoExt(root, bin, name = 'gofix') {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: bin, args: [name] }, null, 2));
   return dir;
+}
+
+/** A host with a recording UI over the Go fixture: its list panel opened, the rune `key` pressed in it, and the render that answered. */
+export async function goPanelAfterKey(t, bin, key) {
+  const ui = new RecordingUI();
+  const host = await startHost(t, [makeGoExt(tmpdir(), bin)], { ui });
+  await host.runCommand('go-panel', '');
+  const panel = ui.of('openPanel')[0].args[0];
+  ui.panel(panel).key('rune', key);
+  await waitFor('render', () => ui.of('renderPanel').length === 1);
+  return { host, render: ui.of('renderPanel')[0].args[1] };
 }

@@ -1,5 +1,6 @@
 // Shared test helpers: temporary extension folders, hosts with short timings
-// that are always disposed, and waiting on conditions.
+// that are always disposed, zot-host runs, and waiting on conditions.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,6 +34,21 @@ export const FAST = {
   restartBaseDelayMs: 50,
   restartMaxDelayMs: 200,
 };
+
+/**
+ * Runs zot-host (the built dist/cli.js) to its end with `args`, its zot home
+ * `home` (a fresh one when not given) and `env` over this environment.
+ */
+export function runCli(args, { home = tmpdir('zot-home-'), cwd, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ZOT_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 /** A host over the given folders, disposed when the test ends. */
 export async function startHost(t, extensionPaths, opts = {}) {

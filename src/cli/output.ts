@@ -5,6 +5,7 @@
  */
 
 import { terminalSafe } from '../host/index.js';
+import { firstEvent } from './firstEvent.js';
 
 // Everything the CLI prints goes through these, so no text from an extension reaches the terminal raw.
 function line(s: string): string {
@@ -17,18 +18,9 @@ export const err = (s: string): void => void process.stderr.write(line(s));
 /** Resolves once everything written to `stream` has been handed to the OS (or the reader went away). */
 export function drained(stream: NodeJS.WriteStream): Promise<void> {
   if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      stream.off('error', done);
-      stream.off('close', done);
-      resolve();
-    };
-    // A reader that closed early (`| head`) ends the wait instead of failing it.
-    stream.once('error', done);
-    stream.once('close', done);
-    // Writes complete in order: the callback of an empty write runs after every earlier one.
-    stream.write('', () => done());
-  });
+  // A reader that closed early (`| head`) ends the wait instead of failing it.
+  // Writes complete in order: the callback of an empty write runs after every earlier one.
+  return firstEvent(stream, ['error', 'close'], (done) => stream.write('', () => done()));
 }
 
 export async function flush(): Promise<void> {

@@ -7,6 +7,7 @@
  * Ends on SIGINT or SIGTERM with every process gone.
  */
 import { FolderWatcher, touchesManifest, type ZotHost } from '../host/index.js';
+import { firstEvent } from './firstEvent.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
 
@@ -45,15 +46,7 @@ export async function watch({ host }: Session): Promise<number> {
   follow();
   out(`watching ${watcher.names.length} folder${watcher.names.length === 1 ? '' : 's'}; Ctrl-C to stop`);
 
-  await new Promise<void>((resolve) => {
-    const end = (): void => {
-      process.off('SIGINT', end);
-      process.off('SIGTERM', end);
-      resolve();
-    };
-    process.on('SIGINT', end);
-    process.on('SIGTERM', end);
-  });
+  await firstEvent(process, ['SIGINT', 'SIGTERM']);
   ending = true;
   watcher.dispose();
   await queue;

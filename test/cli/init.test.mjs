@@ -2,23 +2,14 @@
 // ready with its command and tool, and both answer over real processes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ensureGo, EnvError, describeFailure } from '../../scripts/vscode-test-env.mjs';
-import { CLI, tmpdir } from '../helpers.mjs';
+import { runCli, tmpdir } from '../helpers.mjs';
 
-function run(args, { cwd, home } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ZOT_HOME: home ?? tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args, { cwd, home } = {}) => runCli(args, { cwd, home });
 
 /** init, then doctor, the tool and the command against the new folder. */
 async function initAndRun(language, build) {

@@ -2,19 +2,9 @@
 // error. 0 would silently mean "no deadline", so it is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { CLI, makeExt, tmpdir } from '../helpers.mjs';
+import { CLI, makeExt, runCli, tmpdir } from '../helpers.mjs';
 
-function run(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args) => runCli(args);
 
 test('--timeout 0, negative or fractional is a usage error (exit 2) for tool and command', { timeout: 30_000 }, async () => {
   const ext = makeExt(tmpdir(), 'cli-slow', { tools: [{ name: 'slow', behaviour: 'hang' }], commands: [{ name: 'slow', hang: true }] });

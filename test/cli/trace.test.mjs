@@ -2,19 +2,9 @@
 // untouched; long frames cut at the documented size; secrets never written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { CLI, lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { lib, makeExt, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
-function run(args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args, env) => runCli(args, { env });
 
 const traced = (stderr) => stderr.split('\n').filter((l) => l.startsWith('[traced] '));
 

@@ -5,16 +5,17 @@
 // definition. The first test runs in the extension host (test/e2e/agent-mode/suite.cjs);
 // the second drives the real UI with Playwright: a zot command picked from the
 // chat's / menu as an MCP prompt.
-import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { openWorkbench, startCodeServer } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
+import { closeWorkbench } from './workbenchUi.mjs';
 import { waitFor } from '../helpers.mjs';
-import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let scratch;
@@ -24,28 +25,18 @@ let userVsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-mode-'));
-  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
-  vsixPaths = [await testBundleVsix(scratch), fakeLm];
-  userVsixPaths = [await extensionVsix(scratch), fakeLm];
+  ({ test: vsixPaths, user: userVsixPaths } = await agentVsixes(scratch));
 });
 
 // On a fresh profile the workbench switches the built-in chat extension off unless this is set.
 const CHAT_ENABLED = { builtinChatExtensionEnablementMigration: 'true' };
 
+/** The agent fixtures, with a home folder of the user's own beside them. */
 async function stage(name) {
-  const root = await mkdtemp(path.join(scratch, `${name}-`));
-  await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
-  const workspace = path.join(root, 'workspace');
-  const userHome = path.join(root, 'user-home');
-  await mkdir(workspace);
+  const s = await stageAgentFixtures(scratch, name);
+  const userHome = path.join(s.root, 'user-home');
   await mkdir(userHome);
-  return { root, workspace, userHome, home: path.join(root, 'fixtures', 'home') };
-}
-
-function frames(home, role, type) {
-  const file = path.join(home, `${role}-frames.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
+  return { ...s, userHome };
 }
 
 /** Copilot Chat's log in a server's user data, once it exists. */
@@ -66,31 +57,17 @@ after(async () => {
 test('agent mode: the zot tools through the MCP server, an interactive tool, and Stop', { timeout: 420_000 }, async (t) => {
   const { root, workspace, userHome, home } = await stage('suite');
   const results = path.join(root, 'results.json');
-  const server = await startCodeServer({
+  await checkInnerSuite(t, {
     vsixPaths,
     // Copilot Chat writes ~/.copilot: keep it in the run's folder.
-    env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results, HOME: userHome },
+    env: { ZOT_HOME: home, HOME: userHome },
     settings: { 'chat.tools.global.autoApprove': true },
-  });
-  let run;
-  try {
-    run = await runExtensionTests({
-      server,
-      folder: workspace,
-      testsEntry: path.join(here, 'agent-mode', 'suite.cjs'),
-      trusted: true,
-      timeoutMs: 360_000,
-      globalState: CHAT_ENABLED,
-    });
-  } finally {
-    await server.stop();
-  }
-  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  const failure = () => `exit ${run.exitCode}; console (last 80 lines):\n${run.logs.slice(-80).join('\n')}`;
-  assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => r.name), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+    results,
+    folder: workspace,
+    testsEntry: path.join(here, 'agent-mode', 'suite.cjs'),
+    timeoutMs: 360_000,
+    globalState: CHAT_ENABLED,
+  }, { logLines: 80 });
 });
 
 test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command', { timeout: 300_000 }, async (t) => {
@@ -142,8 +119,6 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);
     throw error;
   } finally {
-    await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
-    await session?.close();
-    await server.stop();
+    await closeWorkbench(session, server);
   }
 });

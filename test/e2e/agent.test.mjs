@@ -13,15 +13,16 @@
 //    right frames, and dismissing cancels the call with tool_cancel. A tool
 //    run from the palette shows a progress notification whose Cancel cancels it.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { openWorkbench, startCodeServer } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
+import { closeWorkbench, failureScreenshot, findNotification, runFromPalette } from './workbenchUi.mjs';
 import { waitFor } from '../helpers.mjs';
-import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -35,46 +36,18 @@ let vsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-agent-'));
-  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
-  testVsixPaths = [await testBundleVsix(scratch), fakeLm];
-  vsixPaths = [await extensionVsix(scratch), fakeLm];
+  ({ test: testVsixPaths, user: vsixPaths } = await agentVsixes(scratch));
 });
 
 after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function stage(name) {
-  const root = await mkdtemp(path.join(scratch, `${name}-`));
-  await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
-  const workspace = path.join(root, 'workspace');
-  await mkdir(workspace);
-  return { root, home: path.join(root, 'fixtures', 'home'), workspace };
-}
-
-function frames(home, role, type) {
-  const file = path.join(home, `${role}-frames.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
-}
-
-/** The notification with that text: its toast, or (where toasts are not shown) its entry in the notification center. */
-async function notificationItem(page, text) {
-  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
-  if (await toast.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return toast;
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget').waitFor();
-  await page.keyboard.type('Notifications: Show Notifications');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Show Notifications' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  const entry = page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first();
-  await entry.waitFor({ timeout: 15_000 });
-  return entry;
-}
+const stage = (name) => stageAgentFixtures(scratch, name);
 
 /** Waits for a notification with that text, then puts the notification center away. */
 async function notification(page, text) {
-  await notificationItem(page, text);
+  await findNotification(page, text);
   await page.keyboard.press('Escape');
 }
 
@@ -83,22 +56,14 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
   test('@zot with zot tools, intercepts, images and Stop; the MCP definition with its token and cancellation', { timeout: 300_000 }, async (t) => {
     const s = await stage('agent');
     const results = path.join(s.root, 'results.json');
-    const server = await startCodeServer({
+    await checkInnerSuite(t, {
       vsixPaths: testVsixPaths,
-      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot, ZOT_E2E_RESULTS: results },
+      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot },
+      results,
+      folder: s.workspace,
+      testsEntry: path.join(here, 'agent', 'suite.cjs'),
+      timeoutMs: 240_000,
     });
-    let run;
-    try {
-      run = await runExtensionTests({ server, folder: s.workspace, testsEntry: path.join(here, 'agent', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
-    } finally {
-      await server.stop();
-    }
-    const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-    for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-    const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
-    assert.ok(outcome.length > 0, `no results\n${failure()}`);
-    assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => r.name), [], failure());
-    assert.equal(run.exitCode, 0, failure());
   });
 
   test('panels through the real UI: a webview takes keys and shows markup as text; a QuickPick serves an interactive call', { timeout: 300_000 }, async (t) => {
@@ -115,27 +80,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       const { page } = session;
       // The extension is up once its status bar item shows.
       await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
-      const palette = async (command, pick) => {
-        const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: command.replace(/^Zot: /, '') }).first();
-        // The palette lists contributed commands once the workbench has read them: retry until it does.
-        await waitFor(`"${command}" in the palette`, async () => {
-          await page.keyboard.press('F1');
-          await page.locator('.quick-input-widget').waitFor();
-          await page.keyboard.type(command);
-          if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return true;
-          await page.keyboard.press('Escape');
-          return false;
-        }, 30_000);
-        await page.keyboard.press('Enter');
-        if (pick) {
-          // The command's own picker, by its title, before typing into it.
-          const picker = page.locator('.quick-input-widget').filter({ hasText: pick.title });
-          await picker.waitFor({ timeout: 30_000 });
-          await picker.locator('.quick-input-box input').fill(pick.item);
-          await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: pick.item }).first().waitFor();
-          await page.keyboard.press('Enter');
-        }
-      };
+      const palette = (command, pick) => runFromPalette(page, command, pick);
 
       // A command's panel opens as a webview in the editor area.
       await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: '/show-panel' });
@@ -222,19 +167,16 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.locator('.quick-input-widget').filter({ hasText: 'hang — agent-tools' }).waitFor();
       await page.keyboard.press('Enter');
       const hangCall = await waitFor('the hang call delivered', () => frames(s.home, 'tools', 'tool_call').find((f) => f.name === 'hang'));
-      const progress = await notificationItem(page, 'Running hang');
+      const { item: progress } = await findNotification(page, 'Running hang');
       await progress.getByRole('button', { name: 'Cancel' }).click();
       await waitFor('tool_cancel from the progress Cancel', () => frames(s.home, 'tools', 'tool_cancel').some((f) => f.id === hangCall.id), 15_000);
       await notification(page, 'hang canceled by the user; the extension was told to stop');
       t.diagnostic('webview keys, markup as text, QuickPick navigation, accept and dismissal, progress Cancel verified');
     } catch (error) {
-      const shot = path.join(os.tmpdir(), `zot-e2e-panels-failure-${Date.now()}.png`);
-      await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
+      await failureScreenshot(t, session, 'panels');
       throw error;
     } finally {
-      await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
-      await session?.close();
-      await server.stop();
+      await closeWorkbench(session, server);
     }
   });
 });

@@ -3,13 +3,15 @@
 // schema and problems in the editor, the walkthrough. The checks themselves
 // are in authoring/suite.cjs.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isInside, liveProcesses, openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { isInside, liveProcesses, openWorkbench, startCodeServer } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
+import { runFromPalette } from './workbenchUi.mjs';
 import { extensionVsix, testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,19 +31,7 @@ test('authoring: New Extension…, the manifest schema and problems', { timeout:
   const home = path.join(scratch, 'home');
   mkdirSync(workspace);
   mkdirSync(path.join(home, 'extensions'), { recursive: true });
-  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results } });
-  let run;
-  try {
-    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'authoring', 'suite.cjs'), trusted: true, timeoutMs: 300_000 });
-  } finally {
-    await server.stop();
-  }
-  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
-  assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'authoring', 'suite.cjs'), timeoutMs: 300_000 });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });
 
@@ -68,16 +58,7 @@ test('the walkthrough, through the real UI: opened from the palette, and its fir
   try {
     session = await openWorkbench({ server, folder: workspace, trusted: true });
     const { page } = session;
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Open Walkthrough' }).first();
-    await waitUntil('"Open Walkthrough" in the palette', async () => {
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget').waitFor();
-      await page.keyboard.type('Open Walkthrough');
-      if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return true;
-      await page.keyboard.press('Escape');
-      return false;
-    });
-    await page.keyboard.press('Enter');
+    await runFromPalette(page, 'Open Walkthrough');
     const ours = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Get started with zot extensions' }).first();
     await ours.waitFor({ timeout: 30_000 });
     await ours.click();

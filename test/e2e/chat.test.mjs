@@ -4,14 +4,12 @@
 // (test/e2e/chat/suite.cjs): tool rounds replayed on the next turn, the true
 // ending of calls cut short by Stop, a 5 MiB result cut for the model, and
 // the choice among 206 tools.
-import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runExtensionTests, startCodeServer } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,20 +32,5 @@ test('@zot remembers its tool rounds, tells the truth after Stop, cuts large res
   await mkdir(workspace);
   const home = path.join(root, 'fixtures', 'home');
   const results = path.join(root, 'results.json');
-  const server = await startCodeServer({
-    vsixPaths,
-    env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results },
-  });
-  let run;
-  try {
-    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'chat', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
-  } finally {
-    await server.stop();
-  }
-  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
-  assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => r.name), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'chat', 'suite.cjs'), timeoutMs: 240_000 });
 });

@@ -3,14 +3,13 @@
 // turn, and what the model sees of a command's display text later. Runs in a real VS Code
 // (code-server + headless Chromium) with the scripted fake language model of
 // test/e2e/fake-lm; the checks themselves are in fidelity/suite.cjs.
-import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runExtensionTests, startCodeServer } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 import { BEHAVE } from '../helpers.mjs';
 
@@ -46,17 +45,5 @@ test('@zot: turn_end after every model step with its stop reason; display text n
   const results = path.join(scratch, 'results.json');
   const workspace = path.join(scratch, 'workspace');
   mkdirSync(workspace);
-  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home(scratch), ZOT_E2E_RESULTS: results } });
-  let run;
-  try {
-    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'fidelity', 'suite.cjs'), trusted: true, timeoutMs: 240_000 });
-  } finally {
-    await server.stop();
-  }
-  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
-  assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home(scratch) }, results, folder: workspace, testsEntry: path.join(here, 'fidelity', 'suite.cjs'), timeoutMs: 240_000 });
 });

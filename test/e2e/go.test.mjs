@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openWorkbench, startCodeServer } from './harness.mjs';
 import { extensionVsix } from './vsix.mjs';
+import { closeWorkbench, failureScreenshot, findNotification, runFromPalette } from './workbenchUi.mjs';
 import { goFixture } from '../gofixture.mjs';
 import { waitFor } from '../helpers.mjs';
 
@@ -41,15 +42,8 @@ const logText = (home) => {
 
 /** Waits for a notification with that text, its toast or (where toasts are not shown) its entry in the notification center. */
 async function notification(page, text) {
-  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
-  if (await toast.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget').waitFor();
-  await page.keyboard.type('Notifications: Show Notifications');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Show Notifications' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Escape');
+  const { inCenter } = await findNotification(page, text, 5_000);
+  if (inCenter) await page.keyboard.press('Escape');
 }
 
 describe('the Go fixture in VS Code', { skip: go.skip }, () => {
@@ -66,23 +60,7 @@ describe('the Go fixture in VS Code', { skip: go.skip }, () => {
       session = await openWorkbench({ server, folder: workspace, trusted: true });
       const { page } = session;
       await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
-      const palette = async (command, pick) => {
-        const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: command.replace(/^Zot: /, '') }).first();
-        await waitFor(`"${command}" in the palette`, async () => {
-          await page.keyboard.press('F1');
-          await page.locator('.quick-input-widget').waitFor();
-          await page.keyboard.type(command);
-          if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return true;
-          await page.keyboard.press('Escape');
-          return false;
-        }, 30_000);
-        await page.keyboard.press('Enter');
-        const picker = page.locator('.quick-input-widget').filter({ hasText: pick.title });
-        await picker.waitFor({ timeout: 30_000 });
-        await picker.locator('.quick-input-box input').fill(pick.item);
-        await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: pick.item }).first().waitFor();
-        await page.keyboard.press('Enter');
-      };
+      const palette = (command, pick) => runFromPalette(page, command, pick);
 
       // Its tool, through Run Extension Tool: the arguments typed, the result shown.
       await palette('Zot: Run Extension Tool', { title: 'Run Extension Tool', item: 'go_echo' });
@@ -116,13 +94,10 @@ describe('the Go fixture in VS Code', { skip: go.skip }, () => {
       await page.keyboard.press('Escape');
       await waitFor('panel_close', () => received(home, 'panel_close').length === 1, 15_000);
     } catch (error) {
-      const shot = path.join(os.tmpdir(), `zot-e2e-go-failure-${Date.now()}.png`);
-      await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
+      await failureScreenshot(t, session, 'go');
       throw error;
     } finally {
-      await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
-      await session?.close();
-      await server.stop();
+      await closeWorkbench(session, server);
     }
   });
 });

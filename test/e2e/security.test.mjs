@@ -3,13 +3,14 @@
 // .vscode/settings.json {"zot.home": ".zh"} does not make .zh/extensions run
 // without consent. The checks are in security/suite.cjs.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isInside, liveProcesses, runExtensionTests, startCodeServer } from './harness.mjs';
+import { isInside, liveProcesses } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,18 +47,6 @@ test('a zot home set by the workspace: its extensions are held until allowed', {
   writeFileSync(path.join(sneaky, 'index.js'), SNEAKY);
   writeFileSync(path.join(sneaky, 'extension.json'), JSON.stringify({ name: 'sneaky', version: '1.0.0', exec: 'node', args: ['index.js'] }));
   mkdirSync(path.join(home, 'extensions'), { recursive: true });
-  const server = await startCodeServer({ vsixPaths, env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results } });
-  let run;
-  try {
-    run = await runExtensionTests({ server, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), trusted: true, timeoutMs: 300_000 });
-  } finally {
-    await server.stop();
-  }
-  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
-  assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), timeoutMs: 300_000 });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });

@@ -27,7 +27,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isInside, liveProcesses, openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
+import { isInside, liveProcesses, openWorkbench, startCodeServer } from './harness.mjs';
+import { assertInnerSuitePassed, runInnerSuite } from './innerSuite.mjs';
+import { failureScreenshot } from './workbenchUi.mjs';
 import { extensionVsix, testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -102,31 +104,25 @@ function serverEnv(s, scenario) {
     ZOT_HOME: s.home,
     ZOT_E2E_SCENARIO: scenario,
     ZOT_E2E_FIXTURES: s.staged,
-    ZOT_E2E_RESULTS: path.join(s.root, 'results.json'),
     ZOT_ACTIVATE_MS_FILE: path.join(s.root, 'activate-ms.json'),
   };
 }
 
 async function runSuite(t, scenario, trusted) {
   const s = await stage(scenario);
-  const started = Date.now();
-  // These suites test the QuickPick presentation of panels; agent.test.mjs tests the webview.
-  const server = await startCodeServer({ vsixPaths: [testVsix], env: serverEnv(s, scenario), settings: { 'zot.panels.style': 'quickPick' } });
-  t.diagnostic(`code-server up after ${Date.now() - started} ms`);
-  let run;
-  try {
-    run = await runExtensionTests({ server, folder: s.workspace, testsEntry: TESTS_ENTRY, trusted, timeoutMs: 300_000 });
-  } finally {
-    await server.stop();
-  }
-  t.diagnostic(`suite and shutdown done after ${Date.now() - started} ms`);
-  const results = existsSync(path.join(s.root, 'results.json')) ? JSON.parse(readFileSync(path.join(s.root, 'results.json'), 'utf8')) : [];
-  for (const r of results) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  for (const line of run.logs.filter((l) => l.includes('ZOTTEST activate_ms') || l.includes('ZOTTEST chat'))) t.diagnostic(line.slice(line.indexOf('ZOTTEST')));
-  const failure = () => `exit ${run.exitCode}; browser console (last 80 lines):\n${run.logs.slice(-80).join('\n')}`;
-  assert.ok(results.length > 0, `no results written\n${failure()}`);
-  assert.deepEqual(results.filter((r) => !r.ok).map((r) => r.name), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+  const done = await runInnerSuite(t, {
+    vsixPaths: [testVsix],
+    env: serverEnv(s, scenario),
+    // These suites test the QuickPick presentation of panels; agent.test.mjs tests the webview.
+    settings: { 'zot.panels.style': 'quickPick' },
+    results: path.join(s.root, 'results.json'),
+    folder: s.workspace,
+    testsEntry: TESTS_ENTRY,
+    trusted,
+    timeoutMs: 300_000,
+  });
+  for (const line of done.run.logs.filter((l) => l.includes('ZOTTEST activate_ms') || l.includes('ZOTTEST chat'))) t.diagnostic(line.slice(line.indexOf('ZOTTEST')));
+  assertInnerSuitePassed(t, done, { logLines: 80 });
   const left = await waitForNoProcesses(s.root, s.runId);
   assert.deepEqual(left, [], 'extension processes left after the window closed');
   // activate() as measured inside VS Code, for npm run bench.
@@ -273,8 +269,7 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       await session.close();
       session = undefined;
     } catch (error) {
-      const shot = path.join(os.tmpdir(), `zot-e2e-ui-failure-${Date.now()}.png`);
-      await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
+      await failureScreenshot(t, session, 'ui');
       throw error;
     } finally {
       await session?.close();

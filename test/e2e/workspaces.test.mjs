@@ -3,13 +3,14 @@
 // and added back, and a window with no folder. The checks themselves are in
 // workspaces/suite.cjs and workspaces/nofolder.cjs.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isInside, liveProcesses, runExtensionTests, startCodeServer } from './harness.mjs';
+import { isInside, liveProcesses } from './harness.mjs';
+import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -35,19 +36,7 @@ function whereExtension(root, name) {
 /** Runs a suite file in a code-server over `folder` (undefined: no folder) and checks its results. */
 async function runSuite(t, { folder, home, suite }) {
   const results = path.join(scratch, `${suite}.results.json`);
-  const server = await startCodeServer({ vsixPaths: [vsix], env: { ZOT_HOME: home, ZOT_E2E_RESULTS: results } });
-  let run;
-  try {
-    run = await runExtensionTests({ server, folder, testsEntry: path.join(here, 'workspaces', suite), trusted: true, timeoutMs: 300_000 });
-  } finally {
-    await server.stop();
-  }
-  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
-  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
-  const failure = () => `exit ${run.exitCode}; console (last 60 lines):\n${run.logs.slice(-60).join('\n')}`;
-  assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
-  assert.equal(run.exitCode, 0, failure());
+  await checkInnerSuite(t, { vsixPaths: [vsix], env: { ZOT_HOME: home }, results, folder, testsEntry: path.join(here, 'workspaces', suite), timeoutMs: 300_000 });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 }
 

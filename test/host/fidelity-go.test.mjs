@@ -3,34 +3,18 @@
 // reads them, and nothing sent to it that zot never sends.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
-import { goFixture, makeGoExt } from '../gofixture.mjs';
+import { RecordingUI, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { goFixture, goPanelAfterKey, makeGoExt } from '../gofixture.mjs';
 
 const go = await goFixture();
 
-function zotHost(args, home) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const zotHost = (args, home) => runCli(args, { home });
 
 describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => {
   test('emptying its list: the render leaves out lines, footer and title, and the panel shows no line and the old title', async (t) => {
-    const ui = new RecordingUI();
-    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
-    await host.runCommand('go-panel', '');
-    const key = ui.of('openPanel')[0].args[0];
-    ui.panel(key).key('rune', 'x');
-    await waitFor('render', () => ui.of('renderPanel').length === 1);
-    const p = ui.of('renderPanel')[0].args[1];
+    const { render: p } = await goPanelAfterKey(t, go.bin, 'x');
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', [], '']);
   });
 

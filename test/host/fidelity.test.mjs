@@ -5,11 +5,10 @@
 // in the chat loop and are tested in test/e2e/fidelity.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { CLI, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { CLI, makeExt, RecordingUI, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -18,16 +17,7 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 /** The zot release whose extension protocol this host speaks. */
 const ZOT_PROTOCOL_RELEASE = '0.3.73';
 
-function zotHost(args, home) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const zotHost = (args, home) => runCli(args, { home });
 
 /** The frames an extension received, in order, from its log (the fixture logs each as `RECV <json>`). */
 function received(home, name) {

@@ -5,25 +5,15 @@
 // checked in fidelity-go.test.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, lib, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
-import { goFixture, makeGoExt } from '../gofixture.mjs';
+import { lib, RecordingUI, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { goFixture, goPanelAfterKey, makeGoExt } from '../gofixture.mjs';
 
 const { CancellationTokenSource } = lib;
 const go = await goFixture();
 
-function zotHost(args, home) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const zotHost = (args, home) => runCli(args, { home });
 
 describe('the Go fixture extension', { skip: go.skip }, () => {
   test('registers as a Go SDK extension does: every command and tool, its subscriptions, and no problem', async (t) => {
@@ -108,13 +98,7 @@ describe('the Go fixture extension', { skip: go.skip }, () => {
   });
 
   test('its panel: keys reach it, and a render with fewer lines replaces the list', async (t) => {
-    const ui = new RecordingUI();
-    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
-    await host.runCommand('go-panel', '');
-    const key = ui.of('openPanel')[0].args[0];
-    ui.panel(key).key('rune', 'd');
-    await waitFor('render', () => ui.of('renderPanel').length === 1);
-    const p = ui.of('renderPanel')[0].args[1];
+    const { host, render: p } = await goPanelAfterKey(t, go.bin, 'd');
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', ['first item', 'second item'], 'd: drop the last item · x: clear the list']);
     assert.deepEqual(host.received('gofix', 'panel_key')[0], { type: 'panel_key', panel_id: 'list', key: 'rune', text: 'd' });
   });

@@ -5,19 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { lib, makeExt, RecordingUI, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { makeExt, RecordingUI, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { collect } from './splitter.mjs';
 
-const { LineSplitter } = lib;
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
-const dec = new TextDecoder();
-
-function collect(max) {
-  const lines = [];
-  const oversized = [];
-  const s = new LineSplitter({ line: (b, start, end) => lines.push(dec.decode(b.subarray(start, end))), oversized: (n, head) => oversized.push({ n, head: dec.decode(head) }) }, max);
-  return { s, lines, oversized };
-}
 
 test('a 1 MiB line without a newline holds no more than the limit while it streams in', async () => {
   const { s, lines, oversized } = collect(1024);

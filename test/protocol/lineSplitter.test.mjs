@@ -1,17 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lib } from '../helpers.mjs';
+import { collect } from './splitter.mjs';
 
-const { LineSplitter, DEFAULT_MAX_LINE_BYTES } = lib;
+const { DEFAULT_MAX_LINE_BYTES } = lib;
 const enc = new TextEncoder();
-const dec = new TextDecoder();
-
-function collect(max) {
-  const lines = [];
-  const oversized = [];
-  const s = new LineSplitter({ line: (b, start, end) => lines.push(dec.decode(b.subarray(start, end))), oversized: (n, head) => oversized.push({ n, head: dec.decode(head) }) }, max);
-  return { s, lines, oversized };
-}
 
 test('the maximum line is documented as at least 4 MiB', () => {
   assert.ok(DEFAULT_MAX_LINE_BYTES >= 4 * 1024 * 1024);

@@ -35,6 +35,46 @@ export function headBytes(text: string, maxBytes: number): string {
   return buf.subarray(0, end).toString('utf8');
 }
 
+/** A text part of a tool result; `note`: the chat's own note of a cut, kept whole and outside the bounds. */
+export interface TextPart {
+  kind: 'text';
+  text: string;
+  note?: boolean;
+}
+
+const isOwnText = (p: { kind: string }): p is TextPart => p.kind === 'text' && !(p as TextPart).note;
+
+/** Bytes of the parts' own text (the chat's notes do not count). */
+export function textBytes(parts: readonly { kind: string }[]): number {
+  let n = 0;
+  for (const p of parts) if (isOwnText(p)) n += byteLength(p.text);
+  return n;
+}
+
+/**
+ * The parts with their own text cut to the first `maxBytes` bytes across
+ * them, other parts and notes kept whole, and a note from `say(total)` at the
+ * end; a copy of the parts as they are when their text fits.
+ */
+export function cutParts<P extends { kind: string }>(parts: readonly P[], maxBytes: number, say: (total: number) => string): (P | TextPart)[] {
+  const total = textBytes(parts);
+  if (total <= maxBytes) return [...parts];
+  const out: (P | TextPart)[] = [];
+  let budget = maxBytes;
+  for (const p of parts) {
+    if (!isOwnText(p)) {
+      out.push(p);
+      continue;
+    }
+    if (budget <= 0) continue;
+    const kept = headBytes(p.text, budget);
+    budget -= byteLength(kept);
+    if (kept) out.push({ kind: 'text', text: kept });
+  }
+  out.push({ kind: 'text', text: say(total), note: true });
+  return out;
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${trim(n / 1024)} KiB`;

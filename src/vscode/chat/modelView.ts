@@ -6,12 +6,12 @@
  */
 import type { ContentBlock } from '../../protocol/index.js';
 import { blocksText, decodableImage } from '../../host/content.js';
-import { byteLength, formatBytes, headBytes, RESULT_TEXT_MAX_BYTES } from './limits.js';
+import { cutParts, formatBytes, RESULT_TEXT_MAX_BYTES, type TextPart } from './limits.js';
 import { wordsForModel, type CallEnding } from './callOutcome.js';
 import type { SeenPart } from './rounds.js';
 
 /** `note`: a part the chat added to say what it cut; the history keeps it whole. */
-export type LivePart = { kind: 'text'; text: string; note?: boolean } | { kind: 'image'; mime: string; data: string };
+export type LivePart = TextPart | { kind: 'image'; mime: string; data: string };
 
 /** Image types common chat models take as input. */
 const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -54,24 +54,8 @@ function toPart(b: ContentBlock, model: ModelAbilities): LivePart {
 }
 
 /** Keeps the first RESULT_TEXT_MAX_BYTES of the result's text, across its text parts, and says so when it cuts. */
-export function cutText(parts: LivePart[]): LivePart[] {
-  let total = 0;
-  for (const p of parts) if (p.kind === 'text') total += byteLength(p.text);
-  if (total <= RESULT_TEXT_MAX_BYTES) return parts;
-  const out: LivePart[] = [];
-  let budget = RESULT_TEXT_MAX_BYTES;
-  for (const p of parts) {
-    if (p.kind !== 'text') {
-      out.push(p);
-      continue;
-    }
-    if (budget <= 0) continue;
-    const kept = headBytes(p.text, budget);
-    budget -= byteLength(kept);
-    if (kept) out.push({ kind: 'text', text: kept });
-  }
-  out.push({ kind: 'text', text: `[cut: the tool returned ${formatBytes(total)} of text; the model sees the first ${formatBytes(RESULT_TEXT_MAX_BYTES)}]`, note: true });
-  return out;
+function cutText(parts: LivePart[]): LivePart[] {
+  return cutParts(parts, RESULT_TEXT_MAX_BYTES, (total) => `[cut: the tool returned ${formatBytes(total)} of text; the model sees the first ${formatBytes(RESULT_TEXT_MAX_BYTES)}]`);
 }
 
 /** The result as it is stored for the history: images by type and size only. */

@@ -5,7 +5,7 @@
  * request's history carries at most HISTORY_TOTAL_MAX_BYTES of tool results,
  * newest first. Every cut leaves a note that says what is missing.
  */
-import { byteLength, formatBytes, headBytes, HISTORY_RESULT_MAX_BYTES, HISTORY_TOTAL_MAX_BYTES } from './limits.js';
+import { cutParts, formatBytes, HISTORY_RESULT_MAX_BYTES, HISTORY_TOTAL_MAX_BYTES, textBytes, type TextPart } from './limits.js';
 import type { CallEnd } from './callOutcome.js';
 
 /**
@@ -13,7 +13,7 @@ import type { CallEnd } from './callOutcome.js';
  * description: their data is not stored. `note`: the chat's own note of a
  * cut, kept whole and outside the bounds.
  */
-export type SeenPart = { kind: 'text'; text: string; note?: boolean } | { kind: 'image'; mime: string; bytes: number };
+export type SeenPart = TextPart | { kind: 'image'; mime: string; bytes: number };
 
 export interface RoundCall {
   callId: string;
@@ -35,22 +35,7 @@ export interface Round {
 
 /** The result as it is kept for later turns: text past HISTORY_RESULT_MAX_BYTES is cut, with a note. */
 export function keepForHistory(result: readonly SeenPart[]): SeenPart[] {
-  const total = textBytes(result);
-  if (total <= HISTORY_RESULT_MAX_BYTES) return [...result];
-  const out: SeenPart[] = [];
-  let budget = HISTORY_RESULT_MAX_BYTES;
-  for (const p of result) {
-    if (p.kind !== 'text' || p.note) {
-      out.push(p);
-      continue;
-    }
-    if (budget <= 0) continue;
-    const kept = headBytes(p.text, budget);
-    budget -= byteLength(kept);
-    if (kept) out.push({ kind: 'text', text: kept });
-  }
-  out.push({ kind: 'text', text: `[cut for the chat history: the model saw ${formatBytes(total)} of this result's text; the first ${formatBytes(HISTORY_RESULT_MAX_BYTES)} are kept]`, note: true });
-  return out;
+  return cutParts(result, HISTORY_RESULT_MAX_BYTES, (total) => `[cut for the chat history: the model saw ${formatBytes(total)} of this result's text; the first ${formatBytes(HISTORY_RESULT_MAX_BYTES)} are kept]`);
 }
 
 /**
@@ -82,13 +67,6 @@ export function boundHistory(turns: readonly (readonly Round[])[]): Round[][] {
 /** How an image from an earlier turn appears in the history. */
 export function imageNote(p: { mime: string; bytes: number }): string {
   return `[an image (${p.mime}, ${formatBytes(p.bytes)}) the model saw in an earlier turn; images are not kept in the chat history]`;
-}
-
-/** Bytes of the result's own text (the chat's notes do not count). */
-export function textBytes(parts: readonly SeenPart[]): number {
-  let n = 0;
-  for (const p of parts) if (p.kind === 'text' && !p.note) n += byteLength(p.text);
-  return n;
 }
 
 /** Reads rounds back from a result's metadata, dropping anything that is not shaped as this module wrote it. */

@@ -8,16 +8,9 @@ const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+const { frames, requests, resultsIn: lastResults } = require('../vscode/suite/fakeChat.cjs');
 
-const HOME = process.env.ZOT_HOME;
-const frames = (role, type) => {
-  const file = path.join(HOME, `${role}-frames.jsonl`);
-  if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
-};
-const requests = () => exec('zotFake.requests');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const lastResults = (request) => request.messages.at(-1).parts.filter((p) => p.kind === 'result');
 
 /** Sends a prompt to the agent with the fake model, in a new chat; does not wait for the answer. */
 async function agent(query) {

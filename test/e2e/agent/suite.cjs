@@ -2,31 +2,13 @@
 // model, zot tools through the MCP server definition, panels bound to tool
 // calls. Fixture extensions record every frame they receive in $ZOT_HOME.
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, logs, testApi, waitState } = require('../vscode/suite/helpers.cjs');
+const { chat, frames, resultsIn } = require('../vscode/suite/fakeChat.cjs');
 
-const HOME = process.env.ZOT_HOME;
 const REPO = process.env.ZOT_E2E_REPO;
-const frames = (role, type) => {
-  const file = path.join(HOME, `${role}-frames.jsonl`);
-  if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
-};
-const requests = () => exec('zotFake.requests');
-
-/** Sends `@zot <text>` through the chat view, as a user would; resolves when the fake model has seen `count` requests. */
-async function chat(text, expectRequests) {
-  const before = (await requests()).length;
-  await exec('workbench.action.chat.open', { query: `@zot ${text}` });
-  if (expectRequests) await waitFor(`${expectRequests} model request(s) for "${text}"`, async () => (await requests()).length >= before + expectRequests, 30_000);
-  return (await requests()).slice(before);
-}
-
-/** The tool results the model received in a request's last message (earlier ones are the chat's history). */
-const resultsIn = (request) => request.messages.at(-1).parts.filter((p) => p.kind === 'result');
 
 test('the extension activates and the fixtures run', async () => {
   await activated();

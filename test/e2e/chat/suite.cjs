@@ -3,19 +3,11 @@
 // replayed, calls cut short by Stop come back with how they really ended,
 // large results are cut, and 200 tools are chosen from.
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, logs, waitState } = require('../vscode/suite/helpers.cjs');
+const { frames, requests } = require('../vscode/suite/fakeChat.cjs');
 
-const HOME = process.env.ZOT_HOME;
-const frames = (role, type) => {
-  const file = path.join(HOME, `${role}-frames.jsonl`);
-  if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => !type || f.type === type);
-};
-const requests = () => exec('zotFake.requests');
 /** How many @zot requests have ended, with how (the host log's line for each: `turn_end` is per model step, and a Stop while tools run sends none, as in zot). */
 const ended = async (stop) => Object.values(await logs()).flat().filter((l) => /@zot: the request ended \(/.test(l) && (!stop || l.includes(`(${stop})`))).length;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -13,14 +13,8 @@ function received(name, type) {
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
 }
-const requests = () => exec('zotFake.requests');
-
-async function chat(text, expectRequests) {
-  const before = (await requests()).length;
-  await exec('workbench.action.chat.open', { query: `@zot ${text}` });
-  if (expectRequests) await waitFor(`${expectRequests} model request(s) for "${text}"`, async () => (await requests()).length >= before + expectRequests, 30_000);
-  return (await requests()).slice(before);
-}
+// What the fake model was sent, and @zot prompts sent to it.
+const { chat, requests } = require('../vscode/suite/fakeChat.cjs');
 
 test('the extension activates and the fixtures run', async () => {
   await activated();

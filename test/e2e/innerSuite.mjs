@@ -1,0 +1,49 @@
+// The outer half of an e2e file whose checks run inside VS Code's extension
+// host: start code-server with the VSIXes, run the inner suite (a file built
+// on vscode/suite/runner.cjs), read the results it wrote to $ZOT_E2E_RESULTS
+// and assert that every one passed. Each e2e file keeps its own fixtures and
+// any checks of its own after this.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { runExtensionTests, startCodeServer } from './harness.mjs';
+
+/**
+ * Runs `testsEntry` in a fresh code-server and returns the run (`exitCode`,
+ * browser console `logs`) with the results the suite wrote to `results`
+ * (an empty list when it wrote none). `env` is the server's environment;
+ * ZOT_E2E_RESULTS is set to `results`.
+ */
+export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState }) {
+  const started = Date.now();
+  const server = await startCodeServer({ vsixPaths, env: { ...env, ZOT_E2E_RESULTS: results }, settings });
+  t.diagnostic(`code-server up after ${Date.now() - started} ms`);
+  let run;
+  try {
+    run = await runExtensionTests({ server, folder, testsEntry, trusted, timeoutMs, globalState });
+  } finally {
+    await server.stop();
+  }
+  t.diagnostic(`suite and shutdown done after ${Date.now() - started} ms`);
+  const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+  return { run, outcome };
+}
+
+/**
+ * Reports each inner result as a diagnostic, then asserts that there were
+ * results, that none failed and that the extension host exited 0; a failure
+ * shows the last `logLines` lines of the browser console.
+ */
+export function assertInnerSuitePassed(t, { run, outcome }, { logLines = 60 } = {}) {
+  for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
+  const failure = () => `exit ${run.exitCode}; console (last ${logLines} lines):\n${run.logs.slice(-logLines).join('\n')}`;
+  assert.ok(outcome.length > 0, `no results\n${failure()}`);
+  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
+  assert.equal(run.exitCode, 0, failure());
+}
+
+/** runInnerSuite, then assertInnerSuitePassed. */
+export async function checkInnerSuite(t, options, { logLines } = {}) {
+  const done = await runInnerSuite(t, options);
+  assertInnerSuitePassed(t, done, { logLines });
+  return done;
+}

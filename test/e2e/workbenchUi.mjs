@@ -1,0 +1,63 @@
+// Steps through the real workbench UI (Playwright) that several e2e files
+// take the same way: a command run from the palette, a notification found
+// whether or not its toast shows, and a UI test's screenshot and close.
+import os from 'node:os';
+import path from 'node:path';
+import { waitFor } from '../helpers.mjs';
+
+/**
+ * Runs `command` from the palette (F1). `pick`, when given: an item typed into
+ * the command's own picker, found by its `title`, and accepted.
+ */
+export async function runFromPalette(page, command, pick) {
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: command.replace(/^Zot: /, '') }).first();
+  // The palette lists contributed commands once the workbench has read them: retry until it does.
+  await waitFor(`"${command}" in the palette`, async () => {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget').waitFor();
+    await page.keyboard.type(command);
+    if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return true;
+    await page.keyboard.press('Escape');
+    return false;
+  }, 30_000);
+  await page.keyboard.press('Enter');
+  if (pick) {
+    // The command's own picker, by its title, before typing into it.
+    const picker = page.locator('.quick-input-widget').filter({ hasText: pick.title });
+    await picker.waitFor({ timeout: 30_000 });
+    await picker.locator('.quick-input-box input').fill(pick.item);
+    await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: pick.item }).first().waitFor();
+    await page.keyboard.press('Enter');
+  }
+}
+
+/**
+ * The notification with that text: its toast if one shows within `toastMs`,
+ * or else (where toasts are not shown) its entry in the notification center,
+ * which is then left open (`inCenter`).
+ */
+export async function findNotification(page, text, toastMs = 3_000) {
+  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
+  if (await toast.waitFor({ timeout: toastMs }).then(() => true, () => false)) return { item: toast, inCenter: false };
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget').waitFor();
+  await page.keyboard.type('Notifications: Show Notifications');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Show Notifications' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  const entry = page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first();
+  await entry.waitFor({ timeout: 15_000 });
+  return { item: entry, inCenter: true };
+}
+
+/** A screenshot of the page of a UI test that failed, in the temp folder, named after `name`; its path goes to the test's diagnostics. */
+export async function failureScreenshot(t, session, name) {
+  const shot = path.join(os.tmpdir(), `zot-e2e-${name}-failure-${Date.now()}.png`);
+  await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
+}
+
+/** Ends a UI test: the page closed as a user closes the window (its unload handlers run), then the browser and the server. */
+export async function closeWorkbench(session, server) {
+  await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
+  await session?.close();
+  await server.stop();
+}
