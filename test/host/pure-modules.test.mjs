@@ -17,12 +17,13 @@ let fingerprint;
 let limiter;
 let install;
 let jsonc;
+let folderWatch;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
   const outdir = path.join(scratch, 'out');
   await esbuild.build({
-    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc']
+    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc', 'extension/folderWatch']
       .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'host', `${m}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
   });
@@ -32,6 +33,7 @@ before(async () => {
   limiter = require(path.join(outdir, 'noteLimiter.js'));
   install = require(path.join(outdir, 'install.js'));
   jsonc = require(path.join(outdir, 'jsonc.js'));
+  folderWatch = require(path.join(outdir, 'folderWatch.js'));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -185,12 +187,25 @@ describe('consent fingerprint', () => {
 describe('note limiter', () => {
   test('at most three per extension in ten seconds, duplicates once', () => {
     let now = 0;
-    const l = new limiter.NoteLimiter(3, 10_000, () => now);
+    // The defaults, as the VS Code layer uses them (new NoteLimiter()).
+    const l = new limiter.NoteLimiter(undefined, undefined, () => now);
     const admit = (ext, text) => { const a = l.admit(ext, 'warn', text); return a.show ? 'show' : a.why; };
     assert.deepEqual(['a', 'b', 'a', 'c', 'd'].map((t) => admit('x', t)), ['show', 'show', 'duplicate', 'show', 'rate']);
     assert.equal(admit('y', 'a'), 'show', 'per extension');
+    now = 9_999;
+    assert.equal(admit('x', 'e'), 'rate', 'still inside ten seconds');
     now = 10_001;
     assert.equal(admit('x', 'a'), 'show', 'the window passed');
+  });
+});
+
+describe('folder watch', () => {
+  test('300 ms after the last change; node_modules, .git, __pycache__ and editors\' swap files do not count', () => {
+    assert.equal(folderWatch.WATCH_DEBOUNCE_MS, 300);
+    for (const p of ['node_modules/left-pad/index.js', '.git/HEAD', 'lib/__pycache__/a.cpython-312.pyc', '.index.mjs.swp', 'index.mjs~', '#index.mjs#', '4913']) {
+      assert.equal(folderWatch.isIgnoredChange(p), true, p);
+    }
+    for (const p of ['index.mjs', 'lib/tool.py', 'extension.json', 'README.md']) assert.equal(folderWatch.isIgnoredChange(p), false, p);
   });
 });
 
