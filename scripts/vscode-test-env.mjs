@@ -150,45 +150,59 @@ export async function ensureGo({ log = defaultLog } = {}) {
  * Linux (its prebuilt download is unreachable on machines without general
  * network); macOS has them in the system.
  */
+export const SYSTEM_PACKAGES = {
+  go: { name: 'Go', debian: 'golang-go', why: 'the tests build the Go fixture extension with it' },
+  debugpy: { name: 'debugpy', debian: 'python3-debugpy', why: 'the tests debug a Python extension with it' },
+  kerberos: { name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" },
+  chromium: { name: 'Chromium', debian: 'chromium', why: 'the end-to-end tests open VS Code in it, headless' },
+};
+
 export function systemMissing({ browser, go = false, codeServer = true }) {
   const missing = [];
-  if (go && !findGo()) {
-    missing.push({ name: 'Go', debian: 'golang-go', why: 'the tests build the Go fixture extension with it' });
-  }
+  if (go && !findGo()) missing.push(SYSTEM_PACKAGES.go);
   // The debug test starts a Python extension under debugpy; only Linux has a
   // system package for it (elsewhere the test says it is skipped and why).
   if (go && process.platform === 'linux' && existsSync('/usr/bin/apt-get') && !existsSync('/usr/lib/python3/dist-packages/debugpy/__init__.py')) {
-    missing.push({ name: 'debugpy', debian: 'python3-debugpy', why: 'the tests debug a Python extension with it' });
+    missing.push(SYSTEM_PACKAGES.debugpy);
   }
   if (codeServer && process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
-    missing.push({ name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" });
+    missing.push(SYSTEM_PACKAGES.kerberos);
   }
   if (browser && process.env.ZOT_CHROMIUM && !existsSync(process.env.ZOT_CHROMIUM)) {
     throw new EnvError(`ZOT_CHROMIUM names ${process.env.ZOT_CHROMIUM}, which does not exist: point it at a Chromium-based browser, or unset it`);
   }
   if (browser && !existsSync(findChromium(process.env))) {
-    missing.push({ name: 'Chromium', debian: 'chromium', why: 'the end-to-end tests open VS Code in it, headless' });
+    missing.push(SYSTEM_PACKAGES.chromium);
   }
   return missing;
+}
+
+/**
+ * What to do about missing system packages: install them with apt-get (root on
+ * a Debian-like Linux), or the message that says how to. Pure, for the tests.
+ */
+export function installPlan(missing, { platform = process.platform, aptGet = existsSync('/usr/bin/apt-get'), uid = process.getuid?.() } = {}) {
+  const list = missing.map((m) => `${m.name} (${m.why})`).join('; ');
+  const debian = missing.map((m) => m.debian).join(' ');
+  if (platform !== 'linux' || !aptGet) {
+    const hint = (missing.some((m) => m.name === 'Chromium') ? ' Install Chromium or Google Chrome, or set ZOT_CHROMIUM to a Chromium-based browser.' : '')
+      + (missing.some((m) => m.name === 'Go') ? ' Install Go 1.19 or later (https://go.dev/dl/) and put `go` on PATH.' : '');
+    return { error: `missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}` };
+  }
+  if (uid !== 0) return { error: `missing: ${list}. Install ${missing.length > 1 ? 'them' : 'it'} with: sudo apt-get update && sudo apt-get install -y ${debian}` };
+  return { aptGet: missing.map((m) => m.debian), list, debian };
 }
 
 async function ensureSystemPackages(wanted, log) {
   const missing = systemMissing(wanted);
   if (missing.length === 0) return;
-  const list = missing.map((m) => `${m.name} (${m.why})`).join('; ');
-  const debian = missing.map((m) => m.debian).join(' ');
-  if (process.platform !== 'linux' || !existsSync('/usr/bin/apt-get')) {
-    const hint = (missing.some((m) => m.name === 'Chromium') ? ' Install Chromium or Google Chrome, or set ZOT_CHROMIUM to a Chromium-based browser.' : '')
-      + (missing.some((m) => m.name === 'Go') ? ' Install Go 1.19 or later (https://go.dev/dl/) and put `go` on PATH.' : '');
-    throw new EnvError(`missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}`);
-  }
-  if (process.getuid?.() !== 0) {
-    throw new EnvError(`missing: ${list}. Install ${missing.length > 1 ? 'them' : 'it'} with: sudo apt-get update && sudo apt-get install -y ${debian}`);
-  }
+  const plan = installPlan(missing);
+  if (plan.error) throw new EnvError(plan.error);
+  const { list, debian } = plan;
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   log(`apt-get install ${debian} (${list})`);
   await run('apt-get', ['update', '-q'], { env }, 'apt-get update');
-  await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing.map((m) => m.debian)], { env }, `apt-get install ${debian}`);
+  await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...plan.aptGet], { env }, `apt-get install ${debian}`);
   const still = systemMissing(wanted);
   if (still.length) throw new EnvError(`apt-get finished but ${still.map((m) => m.name).join(', ')} still missing`);
 }

@@ -90,7 +90,9 @@
       vscode.postMessage({ type: 'key', key: named });
       return;
     }
-    if (e.key.length === 1 && !e.ctrlKey && !e.metaKey) {
+    // A typed character: one code point, not a Ctrl/Cmd shortcut (AltGr on Windows reports Ctrl+Alt).
+    const typed = !e.metaKey && (!e.ctrlKey || e.getModifierState('AltGraph'));
+    if ([...e.key].length === 1 && typed) {
       e.preventDefault();
       vscode.postMessage({ type: 'key', key: 'rune', text: e.key });
     }

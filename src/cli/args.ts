@@ -14,7 +14,8 @@ usage:
   zot-host mcp     [options]           MCP server on stdio
   zot-host mcp --http [--port <n>] [options]
                    MCP server over Streamable HTTP on 127.0.0.1; prints
-                   {"url":…,"token":…} and serves until SIGINT or SIGTERM
+                   {"url":…,"token":…} and serves until SIGINT, SIGTERM
+                   or SIGHUP
   zot-host watch   [options]           keep the extensions running, restart one
                    when a file in its folder changes; prints state changes
                    until Ctrl-C

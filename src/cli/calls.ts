@@ -13,6 +13,8 @@ export async function tool({ host, cancel, interrupted }: Session, p: Parsed, ar
     const text = o.content.map(blockText).join('\n');
     if (text) (o.isError ? err : out)(text);
     if (o.outcome !== 'completed') err(`${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);
+    // An answer the host could not use (an error frame, a reply over the limit): say so, not only its text.
+    else if (o.message) err(`${name}: ${o.message}`);
     else if (o.isError && !text) err(`${name}: the tool reported an error`);
   }
   if (interrupted()) return 130;

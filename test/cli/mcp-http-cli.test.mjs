@@ -58,6 +58,8 @@ test('mcp --http prints one line with url and token, serves an MCP client, and s
 
   const pid = Number(await waitFor('the extension started', () => /started process (\d+)/.exec(s.stderr())?.[1]));
   assert.ok(alive(pid));
+  // The defaults it runs with, as it states them on stderr: 4 MiB bodies, 32 sessions, 30 minutes idle.
+  assert.match(s.stderr(), /bodies up to 4194304 bytes, 32 sessions, idle ones closed after 1800 s/);
   s.child.kill('SIGTERM');
   const { code } = await s.exited;
   assert.equal(code, 0, s.stderr());

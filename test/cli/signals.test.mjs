@@ -25,6 +25,11 @@ const cases = [
   ['command', 'SIGTERM', ['command', 'wait'], {}],
   ['doctor', 'SIGHUP', ['doctor'], { helloDelayMs: 60000 }],
   ['mcp', 'SIGHUP', ['mcp'], {}],
+  ['mcp --http', 'SIGHUP', ['mcp', '--http'], {}],
+  // Ctrl-C: the call is cancelled, then the CLI stops everything as it exits.
+  ['tool', 'SIGINT', ['tool', 'hang'], {}],
+  ['command', 'SIGINT', ['command', 'wait'], {}],
+  ['mcp', 'SIGINT', ['mcp'], {}],
 ];
 
 for (const [verb, signal, args, extra] of cases) {

@@ -58,6 +58,21 @@ test('--trace: a long frame is cut at the documented size; secret values from th
   assert.equal(shown.length, lib.TRACE_VERBOSE_MAX_CHARS);
 });
 
+test('--trace: which environment variables count as secret, by name, and how long a value must be', async () => {
+  const ext = makeExt(tmpdir(), 'traced', { tools: [{ name: 'echo' }] });
+  const secret = { GH_TOKEN: 'value-of-token', APP_SECRET: 'value-of-secret', DB_PASSWORD: 'value-of-password', DB_PASSWD: 'value-of-passwd', MY_API_KEY: 'value-of-api-key', MY_APIKEY: 'value-of-apikey', SSH_PRIVATE: 'value-of-private', BASIC_AUTH: 'value-of-auth', AWS_CREDENTIALS: 'value-of-credential' };
+  const plain = { SHORT_TOKEN: 'short12', MY_KEYBOARD: 'value-of-keyboard', EDITOR_NAME: 'value-of-editor' };
+  const args = Object.fromEntries(Object.entries({ ...secret, ...plain }).map(([k, v]) => [k.toLowerCase(), v]));
+  const r = await run(['tool', 'echo', JSON.stringify(args), '--no-discover', '--ext', ext, '--trace'], { ...secret, ...plain });
+  assert.equal(r.code, 0, r.stderr);
+  const call = traced(r.stderr).find((l) => l.includes('→ tool_call'));
+  for (const [name, value] of Object.entries(secret)) assert.ok(!call.includes(value), `${name} is redacted: ${call}`);
+  assert.equal(call.split(lib.REDACTED).length - 1, Object.keys(secret).length);
+  // Under 8 characters, or a name that does not say secret: shown as it is.
+  for (const [name, value] of Object.entries(plain)) assert.ok(call.includes(value), `${name} is shown`);
+  assert.equal(lib.TRACE_VERBOSE_MAX_CHARS, 2000);
+});
+
 test('setTrace applies to connections already open, and off stops it at once', async (t) => {
   const ext = makeExt(tmpdir(), 'live', { tools: [{ name: 'echo' }] });
   const host = await startHost(t, [ext]);

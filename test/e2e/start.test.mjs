@@ -3,6 +3,7 @@
 // samples running; then Ctrl-C, and nothing it started may be left.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,7 @@ test('npm start: the printed address shows the Zot view with the samples; Ctrl-C
     const url = /Open:\s+(\S+)/.exec(out)[1];
     const password = /Password:\s+(\S+)/.exec(out)[1];
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?folder=/, 'loopback only');
+    assert.ok(existsSync(path.join(new URL(url).searchParams.get('folder'), 'WELCOME.md')), 'the demo workspace has WELCOME.md');
     t.diagnostic(`npm start printed ${url}`);
 
     session = await launchBrowser();

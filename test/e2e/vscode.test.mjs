@@ -209,6 +209,11 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       await row('local').waitFor();
       await expand('todo', 'todo_add');
       await expand('local', 'waiting for your permission');
+      // The inline actions of a running extension's row, as a user sees them on hover.
+      await row('todo').hover();
+      for (const action of ['Restart Extension', 'Stop Extension', 'Show Extension Log', 'Reveal Extension Folder']) {
+        await row('todo').locator(`.actions [aria-label="${action}"]`).waitFor({ timeout: 10_000 });
+      }
       await page.mouse.move(900, 400);
       await page.waitForTimeout(800);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'zot-view.png') });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { lib, makeExt, tmpdir, startHost, waitFor, alive, RecordingUI, sleep } from '../helpers.mjs';
+import { lib, makeExt, ROOT, tmpdir, startHost, waitFor, alive, RecordingUI, sleep } from '../helpers.mjs';
 
 const logText = (host, name) => fs.readFileSync(host.get(name).logPath, 'utf8');
 const count = (text, re) => (text.match(new RegExp(re, 'g')) ?? []).length;
@@ -28,6 +28,21 @@ describe('processes that leave the group', () => {
     await host.stopExtension('esc');
     await waitFor('escapees gone', () => pids.every((p) => !alive(p)), 3000);
     assert.match(logText(host, 'esc'), /ended 4 processes it started outside its process group/);
+  });
+
+  test('a host process that exits without stopping its extensions still ends them and their escapees', async () => {
+    const dir = makeExt(tmpdir(), 'left', { escapees: 2, ignoreShutdown: true, ignoreSigterm: true });
+    const home = tmpdir('zot-home-');
+    // A process embedding the host that exits as soon as the extension runs: no dispose, no stop.
+    const script = `const lib = require(${JSON.stringify(path.join(ROOT, 'dist', 'host.js'))});
+      const host = new lib.ZotHost({ cwd: ${JSON.stringify(home)}, zotHome: ${JSON.stringify(home)}, discover: false, extensionPaths: [${JSON.stringify(dir)}] });
+      host.onLog((e) => { if (e.line.startsWith('ESCAPEE ')) { seen.push(e.line.slice(8)); if (seen.length === 2) { console.log(JSON.stringify([host.get('left').pid, ...seen.map(Number)])); process.exit(0); } } });
+      const seen = [];
+      host.start();`;
+    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    const pids = JSON.parse(out.trim());
+    assert.equal(pids.length, 3);
+    await waitFor('the extension and its escapees gone', () => pids.every((p) => !alive(p)), 3000);
   });
 
   test('a crashed extension\'s escaped grandchildren are ended too', async (t) => {
@@ -130,6 +145,24 @@ describe('spontaneous panels are bounded', () => {
     assert.equal(refused.length, 1, 'one diagnostic for the whole flood');
     assert.match(refused[0].message, /at most 8/);
   });
+  test('closing them again does not reset the rate: at most 20 within 10 s', async (t) => {
+    const open = (i) => JSON.stringify({ type: 'open_panel', panel: { id: `p${i}`, title: 'again', lines: ['x'] } }) + '\n';
+    const close = (i) => JSON.stringify({ type: 'panel_close', panel_id: `p${i}` }) + '\n';
+    const frames = [];
+    // Three rounds of 8 opened and closed by the extension itself, never more than 8 open at a time.
+    for (let round = 0; round < 3; round++) {
+      for (let i = round * 8; i < round * 8 + 8; i++) frames.push(open(i));
+      for (let i = round * 8; i < round * 8 + 8; i++) frames.push(close(i));
+    }
+    const dir = makeExt(tmpdir(), 'again', { raw: frames });
+    const ui = new RecordingUI();
+    const host = await startHost(t, [dir], { ui });
+    await waitFor('the refusals reach the extension', () => host.received('again', 'panel_close').length >= 4);
+    assert.equal(ui.of('openPanel').length, 20);
+    const refused = host.get('again').problems.filter((p) => /open_panel refused/.test(p.message));
+    assert.equal(refused.length, 1);
+    assert.match(refused[0].message, /opened 20 panels within 10 s that no tool call asked for \(at most 20\)/);
+  });
 });
 
 describe('log files', () => {
@@ -153,6 +186,7 @@ describe('log files', () => {
     const file = host.get('noisy').logPath;
     const size = fs.statSync(file).size;
     const older = fs.statSync(`${file}.1`).size;
+    assert.equal(lib.MAX_LOG_BYTES, 8 * 1024 * 1024, 'the bound is 8 MiB');
     assert.ok(size <= lib.MAX_LOG_BYTES + 64 * 1024, `current file ${size}`);
     assert.ok(older <= lib.MAX_LOG_BYTES + 64 * 1024, `.1 file ${older}`);
     assert.deepEqual(fs.readdirSync(path.dirname(file)).sort(), ['ext-noisy.log', 'ext-noisy.log.1']);

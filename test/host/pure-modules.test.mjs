@@ -17,12 +17,13 @@ let fingerprint;
 let limiter;
 let install;
 let jsonc;
+let folderWatch;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
   const outdir = path.join(scratch, 'out');
   await esbuild.build({
-    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc']
+    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc', 'extension/folderWatch']
       .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'host', `${m}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
   });
@@ -32,6 +33,7 @@ before(async () => {
   limiter = require(path.join(outdir, 'noteLimiter.js'));
   install = require(path.join(outdir, 'install.js'));
   jsonc = require(path.join(outdir, 'jsonc.js'));
+  folderWatch = require(path.join(outdir, 'folderWatch.js'));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -159,6 +161,20 @@ describe('consent fingerprint', () => {
     assert.ok(Object.keys(bounded.files).some((k) => k.endsWith(`${path.sep}node`)), 'the executable it names is hashed whatever the bound');
     assert.match(bounded.skipped.join(), /22 files in its folder \(past 10 files or 1 MiB\) are not checked/);
   });
+  test('by default the walk takes 20,000 files and 256 MiB; .git is not part of it', async () => {
+    assert.equal(fingerprint.MAX_FOLDER_FILES, 20_000);
+    assert.equal(fingerprint.MAX_FOLDER_BYTES, 256 * 1024 * 1024);
+    const dir = extensionFolder('fp-git', { 'index.js': 'x', '.git/HEAD': 'ref: main', '.git/objects/ab': 'blob' }, { exec: 'node', args: ['index.js'] });
+    const found = { dir, manifest: { name: 'g', exec: 'node', args: ['index.js'], enabled: true, skills: [] } };
+    const run = await fingerprint.describeRun(found);
+    assert.ok('index.js' in run.files);
+    assert.deepEqual(Object.keys(run.files).filter((k) => k.includes('.git')), []);
+    const before = await fingerprint.runFingerprint(found);
+    writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: other');
+    assert.equal(await fingerprint.runFingerprint(found), before, 'a commit does not ask again');
+    writeFileSync(path.join(dir, 'index.js'), 'y');
+    assert.notEqual(await fingerprint.runFingerprint(found), before);
+  });
   test('an executable on PATH is named, and its content hashed', async () => {
     const dir = extensionFolder('onpath', {}, { exec: 'sh' });
     const run = await fingerprint.describeRun({ dir, manifest: { name: 'onpath', exec: 'sh', args: [], enabled: true, skills: [] } });
@@ -171,12 +187,25 @@ describe('consent fingerprint', () => {
 describe('note limiter', () => {
   test('at most three per extension in ten seconds, duplicates once', () => {
     let now = 0;
-    const l = new limiter.NoteLimiter(3, 10_000, () => now);
+    // The defaults, as the VS Code layer uses them (new NoteLimiter()).
+    const l = new limiter.NoteLimiter(undefined, undefined, () => now);
     const admit = (ext, text) => { const a = l.admit(ext, 'warn', text); return a.show ? 'show' : a.why; };
     assert.deepEqual(['a', 'b', 'a', 'c', 'd'].map((t) => admit('x', t)), ['show', 'show', 'duplicate', 'show', 'rate']);
     assert.equal(admit('y', 'a'), 'show', 'per extension');
+    now = 9_999;
+    assert.equal(admit('x', 'e'), 'rate', 'still inside ten seconds');
     now = 10_001;
     assert.equal(admit('x', 'a'), 'show', 'the window passed');
+  });
+});
+
+describe('folder watch', () => {
+  test('300 ms after the last change; node_modules, .git, __pycache__ and editors\' swap files do not count', () => {
+    assert.equal(folderWatch.WATCH_DEBOUNCE_MS, 300);
+    for (const p of ['node_modules/left-pad/index.js', '.git/HEAD', 'lib/__pycache__/a.cpython-312.pyc', '.index.mjs.swp', 'index.mjs~', '#index.mjs#', '4913']) {
+      assert.equal(folderWatch.isIgnoredChange(p), true, p);
+    }
+    for (const p of ['index.mjs', 'lib/tool.py', 'extension.json', 'README.md']) assert.equal(folderWatch.isIgnoredChange(p), false, p);
   });
 });
 

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { alive, lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import * as path from 'node:path';
+import { alive, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const grandchildPid = (host, name) => waitFor('grandchild pid', () => Number(host.stderrOf(name).find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
 
@@ -22,6 +23,17 @@ test('the effective default timings are zot\'s', async (t) => {
   assert.equal(d.restartMax, 4, 'at most 4 restarts…');
   assert.equal(d.restartWindowMs, 180_000, '…within 3 min');
   assert.equal(d.toolTimeoutMs, 60_000, 'a tool call times out after 60 s');
+  assert.equal(d.commandTimeoutMs, 30_000, 'a command times out after 30 s');
+  // Every field, so a new or changed default is a decision this test sees.
+  assert.deepEqual({ ...d }, {
+    helloTimeoutMs: 10_000, readyGraceMs: 3_000, autoReadyMs: 250, toolTimeoutMs: 60_000, commandTimeoutMs: 30_000,
+    interceptTimeoutMs: 5_000, writeTimeoutMs: 5_000, shutdownGraceMs: 2_000, killAfterMs: 1_000,
+    restartMax: 4, restartWindowMs: 180_000, restartBaseDelayMs: 500, restartMaxDelayMs: 8_000,
+  });
+  // The editor's settings default to the same values.
+  const settings = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+  assert.equal(settings['zot.toolTimeoutSeconds'].default * 1000, d.toolTimeoutMs);
+  assert.equal(settings['zot.readyGraceSeconds'].default * 1000, d.readyGraceMs);
   // An override changes only what it names.
   const other = new lib.ZotHost({ cwd: home, zotHome: home, discover: false, extensionPaths: [], timing: { toolTimeoutMs: 5 } });
   t.after(() => other.dispose());
@@ -115,4 +127,69 @@ test('a grandchild that ignores SIGTERM, left by an extension that crashed, is k
   const gpid = await grandchildPid(host, 'crasher');
   assert.equal((await host.invokeTool('boom', {})).outcome, 'disconnected');
   await waitFor('the grandchild gone', () => !alive(gpid), 300 + 2000);
+});
+
+/** A host at the default timings (startHost shortens them), disposed when the test ends. */
+async function defaultHost(t, dirs) {
+  const home = tmpdir('zot-home-');
+  const host = new lib.ZotHost({ cwd: home, zotHome: home, discover: false, extensionPaths: dirs });
+  t.after(() => host.dispose());
+  const began = performance.now();
+  await host.start();
+  host.startedIn = performance.now() - began;
+  return host;
+}
+
+const timed = async (fn) => {
+  const began = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - began };
+};
+
+test('at the default timings: the 3 s ready grace, stop 2 s then SIGTERM then SIGKILL 1 s later, the 5 s intercept and write bounds', async (t) => {
+  const root = tmpdir();
+  const checks = [
+    // Registers for 8 s without ready: loading goes on without it after 3 s.
+    (async () => {
+      const host = await defaultHost(t, [makeExt(root, 'slow', { trickle: { count: 160, everyMs: 50 } })]);
+      assert.equal(host.get('slow').state, 'ready_timed_out');
+      assert.ok(host.startedIn >= 2_950 && host.startedIn < 4_500, `loading took ${host.startedIn.toFixed(0)} ms, not 3 s`);
+    })(),
+    // Ignores shutdown, dies of SIGTERM: stopped 2 s after shutdown.
+    (async () => {
+      const host = await defaultHost(t, [makeExt(root, 'deaf', { ignoreShutdown: true })]);
+      const { ms } = await timed(() => host.stopExtension('deaf'));
+      assert.ok(ms >= 1_950 && ms < 2_900, `stop took ${ms.toFixed(0)} ms, not 2 s`);
+      assert.match(fs.readFileSync(host.get('deaf').logPath, 'utf8'), /did not exit within 2 s of shutdown; sending SIGTERM/);
+    })(),
+    // Ignores SIGTERM too: SIGKILL 1 s after it.
+    (async () => {
+      const host = await defaultHost(t, [makeExt(root, 'stubborn', { ignoreShutdown: true, ignoreSigterm: true })]);
+      const { ms } = await timed(() => host.stopExtension('stubborn'));
+      assert.ok(ms >= 2_950 && ms < 4_000, `stop took ${ms.toFixed(0)} ms, not 2 s + 1 s`);
+      assert.match(fs.readFileSync(host.get('stubborn').logPath, 'utf8'), /ignored SIGTERM; sending SIGKILL/);
+    })(),
+    // An interceptor that never answers: the call goes ahead, allowed, after 5 s.
+    (async () => {
+      const host = await defaultHost(t, [
+        makeExt(root, 'guard', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: 'ignore' } }),
+        makeExt(root, 'worker', { tools: [{ name: 'echo' }] }),
+      ]);
+      const { value: o, ms } = await timed(() => host.runToolCall('echo', { n: 1 }));
+      assert.equal(o.outcome, 'completed');
+      assert.equal(o.content[0].text, '{"n":1}');
+      assert.ok(ms >= 4_950 && ms < 6_500, `the call waited ${ms.toFixed(0)} ms for the intercept, not 5 s`);
+      assert.ok(host.get('guard').problems.some((p) => /did not answer the tool_call intercept within 5 s; treated as allow/.test(p.message)));
+    })(),
+    // Stops reading: a 4 MiB request cannot be written, and the connection is given up after 5 s.
+    (async () => {
+      const host = await defaultHost(t, [makeExt(root, 'tools', { tools: [{ name: 'stop', behaviour: 'stop_reading' }, { name: 'big_in' }] })]);
+      assert.equal((await host.invokeTool('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');
+      const { value: o, ms } = await timed(() => host.invokeTool('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 30_000 }));
+      assert.equal(o.outcome, 'disconnected');
+      assert.match(o.message, /stopped reading its stdin/);
+      assert.ok(ms >= 4_950 && ms < 7_000, `given up after ${ms.toFixed(0)} ms, not 5 s`);
+    })(),
+  ];
+  await Promise.all(checks);
 });

@@ -111,6 +111,28 @@ test('a call cancelled elsewhere closes its bound panel in the UI and tells the 
   assert.equal(host.openPanels.length, 0);
 });
 
+test('without tool_call_id a panel is bound to the newest interactive call that has no panel yet', async (t) => {
+  const ext = makeExt(tmpdir(), 'asker3', { caps: ['tools', 'panels', 'tool_cancel'], tools: [{ name: 'ask', interactive: true, behaviour: 'cancellable' }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [ext], { ui });
+  const first = new CancellationTokenSource();
+  const second = new CancellationTokenSource();
+  const call1 = host.invokeTool('ask', { n: 1 }, { token: first.token });
+  await waitFor('first delivered', () => host.received('asker3', 'tool_call').length === 1);
+  const call2 = host.invokeTool('ask', { n: 2 }, { token: second.token });
+  await waitFor('second delivered', () => host.received('asker3', 'tool_call').length === 2);
+  await host.openPanel(host.get('asker3'), { id: 'for-newest', lines: ['a'] });
+  await host.openPanel(host.get('asker3'), { id: 'for-older', lines: ['b'] });
+  second.cancel();
+  assert.equal((await call2).outcome, 'canceled');
+  await waitFor('its panel closed', () => host.received('asker3', 'panel_close').length === 1);
+  assert.deepEqual(host.received('asker3', 'panel_close').map((f) => f.panel_id), ['for-newest']);
+  assert.deepEqual(host.openPanels.map((p) => p.id), ['for-older']);
+  first.cancel();
+  assert.equal((await call1).outcome, 'canceled');
+  await waitFor('the other closed', () => host.openPanels.length === 0);
+});
+
 test('a UI handler that blocks never stops replies from being read', async (t) => {
   let release;
   const ui = new RecordingUI({ notify: () => new Promise((r) => (release = r)) });

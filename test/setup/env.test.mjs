@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CODE_SERVER_VERSION, envPaths, innerNpmEnv } from '../../scripts/vscode-test-env.mjs';
+import { readFileSync } from 'node:fs';
+import { cacheRoot, CODE_SERVER_VERSION, envPaths, innerNpmEnv, installPlan, SYSTEM_PACKAGES } from '../../scripts/vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let cache;
@@ -21,6 +22,26 @@ before(async () => {
 });
 after(async () => {
   await rm(cache, { recursive: true, force: true });
+});
+
+test('the cache folder: $ZOT_VSCODE_TEST_CACHE, else $XDG_CACHE_HOME/zot-extensions, else the user cache folder', () => {
+  assert.equal(cacheRoot({ ZOT_VSCODE_TEST_CACHE: '/tmp/c', XDG_CACHE_HOME: '/x' }), '/tmp/c');
+  assert.equal(cacheRoot({ XDG_CACHE_HOME: '/x' }), '/x/zot-extensions');
+  const user = process.platform === 'darwin' ? path.join(os.homedir(), 'Library', 'Caches', 'zot-extensions') : path.join(os.homedir(), '.cache', 'zot-extensions');
+  assert.equal(cacheRoot({}), user);
+  assert.ok(!cacheRoot({}).startsWith(repo), 'outside the clone');
+});
+
+test('system packages: the README names them all; apt-get installs them as root, otherwise the exact command is printed', () => {
+  const readme = readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const named = /\(Debian\/Ubuntu `([^`]+)`/.exec(readme)[1].split(' ');
+  assert.deepEqual(named.sort(), Object.values(SYSTEM_PACKAGES).map((p) => p.debian).sort());
+  const missing = [SYSTEM_PACKAGES.chromium, SYSTEM_PACKAGES.kerberos];
+  assert.deepEqual(installPlan(missing, { platform: 'linux', aptGet: true, uid: 0 }).aptGet, ['chromium', 'libkrb5-dev']);
+  const user = installPlan(missing, { platform: 'linux', aptGet: true, uid: 1000 });
+  assert.equal(user.aptGet, undefined);
+  assert.match(user.error, /Install them with: sudo apt-get update && sudo apt-get install -y chromium libkrb5-dev$/);
+  assert.match(installPlan(missing, { platform: 'darwin', aptGet: false, uid: 501 }).error, /Install Chromium or Google Chrome/);
 });
 
 test('innerNpmEnv drops what an outer npm run set and keeps the rest', () => {

@@ -117,7 +117,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
-  registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line) });
+  registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), trace });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));

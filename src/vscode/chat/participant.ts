@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ZotHost } from '../../host/index.js';
+import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
 import { runModelLoop } from './modelLoop.js';
 
@@ -15,6 +16,7 @@ export interface ChatDeps {
   maxSteps(): number;
   /** A line for the host log. */
   log?(line: string): void;
+  trace?: UiTrace;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
@@ -24,9 +26,13 @@ export interface ZotChatResult extends vscode.ChatResult {
 export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatDeps): vscode.ChatParticipant {
   // zot tools @zot called in this window, the newest first: they are sent first when not all tools fit.
   const recentTools: string[] = [];
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
-    handleRequest(deps, recentTools, request, chatContext, stream, token),
-  );
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
+    const written: string[] = [];
+    const result = await handleRequest(deps, recentTools, request, chatContext, recordingMarkdown(stream, written), token);
+    // A chat reply has no API to read it back: the UI trace keeps what @zot wrote.
+    deps.trace?.record('chat-reply', { command: request.command ?? null, prompt: request.prompt, stop: result.metadata.stop, markdown: written.join('') });
+    return result;
+  });
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = {
     provideFollowups: () => [{ prompt: '/help', label: 'What can zot extensions do here?', command: 'help' }],
@@ -92,6 +98,29 @@ async function handleRequest(
     if (action !== 'prompt') return done(action);
   }
   return runModelLoop({ host, maxSteps: deps.maxSteps(), recentTools, log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
+}
+
+/**
+ * The stream, with every markdown part also kept in `into`. A plain object of
+ * bound methods, not a Proxy: VS Code hands out a frozen stream, and a Proxy
+ * of a frozen object may not change what its properties are.
+ */
+function recordingMarkdown(stream: vscode.ChatResponseStream, into: string[]): vscode.ChatResponseStream {
+  const source = stream as unknown as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const key of Object.getOwnPropertyNames(o)) {
+      if (key === 'constructor' || key in copy) continue;
+      const v = source[key];
+      copy[key] = typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(stream) : v;
+    }
+  }
+  copy['markdown'] = (value: string | vscode.MarkdownString): vscode.ChatResponseStream => {
+    into.push(typeof value === 'string' ? value : value.value);
+    stream.markdown(value);
+    return copy as unknown as vscode.ChatResponseStream;
+  };
+  return copy as unknown as vscode.ChatResponseStream;
 }
 
 function commandList(host: ZotHost): string {

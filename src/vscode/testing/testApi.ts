@@ -83,6 +83,8 @@ function snapshot(d: Wired) {
     projectDirs: [...host.projectDirs],
     timing: { toolTimeoutMs: host.timing.toolTimeoutMs, readyGraceMs: host.timing.readyGraceMs },
     statusBar: d.statusBar.text,
+    statusBarCommand: d.statusBar.command ?? null,
+    viewVisible: d.tree.view.visible,
     viewMessage: d.tree.view.message ?? null,
     viewBadge: d.tree.view.badge ? { value: d.tree.view.badge.value, tooltip: d.tree.view.badge.tooltip } : null,
     extensions: host.extensions.map((rt) => ({

@@ -29,6 +29,12 @@ export class StatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** The command a click runs. */
+  get command(): string | undefined {
+    const c = this.item.command;
+    return typeof c === 'string' ? c : c?.command;
+  }
+
   updateSoon(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {

@@ -47,6 +47,13 @@ test('an image result reaches the model as data', async () => {
   assert.deepEqual(result.content.map((c) => c.kind), ['text', 'data']);
   assert.equal(result.content[1].mimeType, 'image/png');
   assert.ok(result.content[1].bytes > 60);
+  // The next turn replays that result with the image as its description, not its data.
+  await new Promise((r) => setTimeout(r, 1500)); // the turn's result reaches the chat view
+  const [next] = await chat('what was in that picture?', 1);
+  const replayed = next.messages.slice(0, -1).flatMap((m) => m.parts).filter((p) => p.kind === 'result').at(-1);
+  assert.ok(replayed, `the image result is replayed: ${JSON.stringify(next.messages).slice(0, 1500)}`);
+  assert.deepEqual(replayed.content.map((c) => c.kind), ['text', 'text']);
+  assert.match(replayed.content[1].text, /^\[an image \(image\/png, \d+ B\) the model saw in an earlier turn; images are not kept in the chat history\]$/);
 });
 
 test('Stop while a tool hangs ends the turn, and the extension receives tool_cancel with that call id', async () => {
@@ -107,6 +114,26 @@ test('the MCP server definition is listed, refuses a request without its token, 
     await waitFor('tool_cancel over MCP', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
   } finally {
     await client.close();
+  }
+});
+
+/** The zot panel webviews open in the editor area. */
+const webviewTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('zot.panel'));
+
+test('zot.panels.style webview: even a panel bound to a tool call is a webview; closing its tab cancels the call', async () => {
+  const config = vscode.workspace.getConfiguration('zot');
+  await config.update('panels.style', 'webview', vscode.ConfigurationTarget.Global);
+  try {
+    const before = frames('ask', 'tool_call').length;
+    const result = exec('zot.runTool', 'ask', { choices: ['left', 'right'] });
+    const [tab] = await waitFor('a webview tab', () => webviewTabs().length === 1 && webviewTabs());
+    assert.equal(tab.label, 'Choose');
+    const call = frames('ask', 'tool_call')[before];
+    await vscode.window.tabGroups.close(tab);
+    assert.equal((await result).outcome, 'canceled');
+    await waitFor('tool_cancel for that call', () => frames('ask', 'tool_cancel').some((f) => f.id === call.id));
+  } finally {
+    await config.update('panels.style', undefined, vscode.ConfigurationTarget.Global);
   }
 });
 

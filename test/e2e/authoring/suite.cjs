@@ -5,6 +5,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, snapshot, testApi, waitState } = require('../vscode/suite/helpers.cjs');
@@ -52,6 +53,12 @@ test('zot.trace: each frame of a tool call in the extension\'s output channel, a
     const call = await waitFor('the tool_call frame', () => channel().find((l) => /\[trace\] → tool_call #\S+ \d+ B \{/.test(l) && l.includes('"traced"')));
     const id = /#(\S+)/.exec(call)[1];
     await waitFor('its tool_result frame', () => channel().find((l) => l.includes(`[trace] ← tool_result #${id} `) && l.includes('decart')));
+    // The MCP server's bearer token is never written, even when an extension is handed it.
+    const [def] = await testApi().mcpDefinitions();
+    const token = def.headers.Authorization.replace(/^Bearer /, '');
+    await exec('zot.runTool', 'fresh_node_reverse', { text: token });
+    await waitFor('the call with the token', () => channel().find((l) => /\[trace\] → tool_call .*«redacted»/.test(l)));
+    assert.ok(!channel().some((l) => l.includes(token)), 'the token is not in the channel');
     await config.update('trace', 'messages', vscode.ConfigurationTarget.Global);
     await waitFor('messages level', () => (testApi().logs()['Zot Extensions'] ?? []).some((l) => l.includes('protocol trace: messages')));
     await exec('zot.runTool', 'fresh_node_reverse', { text: 'short' });
@@ -122,6 +129,19 @@ test('Debug Extension: a breakpoint in a Node extension\'s tool handler stops wh
     });
     const frames = await stop.session.customRequest('stackTrace', { threadId: stop.body.threadId, levels: 1 });
     assert.equal(frames.stackFrames[0].line, line + 1, 'stopped on the handler line');
+    assert.equal(finished, undefined, 'the call waits while the extension is stopped');
+    // The tool timeout still applies: a second call, under a 1 s timeout, times out meanwhile.
+    const config = vscode.workspace.getConfiguration('zot');
+    await config.update('toolTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('the 1 s timeout', async () => (await snapshot()).timing.toolTimeoutMs === 1000);
+      const late = await exec('zot.runTool', 'fresh_node_reverse', { text: 'late' });
+      assert.equal(late.outcome, 'timed_out');
+    } finally {
+      await config.update('toolTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(finished, undefined, 'the first call still waits');
+    vscode.debug.removeBreakpoints([bp]);
     await stop.session.customRequest('continue', { threadId: stop.body.threadId });
     const result = await call;
     assert.equal(result.text, 'pb');
@@ -150,6 +170,58 @@ test('a Python extension from New Extension… runs too', async () => {
   assert.equal(await testApi().answerConsent('fresh-py', 'Allow'), true);
   await waitState('fresh-py', 'ready');
   assert.deepEqual(await offered('fresh-py'), { commands: ['fresh-py'], tools: ['fresh_py_reverse'] });
+});
+
+test('Debug Extension on a Python extension says what is missing, and how to install it', async () => {
+  const hasDebugpy = spawnSync('python3', ['-c', 'import debugpy']).status === 0;
+  const pid = (await snapshot()).extensions.find((e) => e.name === 'fresh-py').pid;
+  assert.equal(await exec('zot.debugExtension', 'fresh-py'), undefined);
+  const line = await waitFor('the reason in its log', () => (testApi().logs()['Zot: fresh-py'] ?? []).find((l) => l.includes('Debug fresh-py:')));
+  // code-server has no Python Debugger extension; whether python3 has debugpy depends on the machine.
+  if (hasDebugpy) assert.match(line, /needs the Python Debugger extension \(ms-python\.debugpy\) in VS Code: install it/);
+  else assert.match(line, /debugpy is not installed for python3 .*install it with `python3 -m pip install debugpy`/);
+  const after = await waitState('fresh-py', 'ready');
+  assert.equal(after.pid, pid, 'left running as it was');
+});
+
+test('New Extension… into the zot home: runs without asking', async () => {
+  const result = await exec('zot.newExtension', { language: 'node', name: 'fresh-home', where: 'global' });
+  assert.equal(result.dir, path.join(process.env.ZOT_HOME, 'extensions', 'fresh-home'));
+  await waitState('fresh-home', 'ready');
+  assert.ok(!(await testApi().pendingConsent()).includes('fresh-home'));
+  assert.equal((await exec('zot.runTool', 'fresh_home_reverse', { text: 'ab' })).text, 'ba');
+});
+
+test('zot.watch: a change in a folder of zot.extensionPaths restarts its extension', async () => {
+  const config = vscode.workspace.getConfiguration('zot');
+  const dir = path.join(path.dirname(process.env.ZOT_HOME), 'paths', 'watched-path');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'watched-path', exec: 'node', args: ['index.mjs'] }));
+  fs.writeFileSync(path.join(dir, 'index.mjs'), [
+    "const send = (f) => process.stdout.write(JSON.stringify(f) + '\\n');",
+    "send({ type: 'hello', name: 'watched-path', version: '1.0.0', capabilities: [] });",
+    "send({ type: 'ready' });",
+    "process.stdin.on('data', (d) => { if (String(d).includes('\"shutdown\"')) { send({ type: 'shutdown_ack' }); process.exit(0); } });",
+    '',
+  ].join('\n'));
+  const pid = async () => (await snapshot()).extensions.find((e) => e.name === 'watched-path')?.pid;
+  await config.update('extensionPaths', [dir], vscode.ConfigurationTarget.Global);
+  try {
+    await waitState('watched-path', ['ready', 'auto_ready']);
+    const first = await pid();
+    await config.update('watch', true, vscode.ConfigurationTarget.Global);
+    // The setting reaches the watcher through a configuration event: edit until a restart shows.
+    await waitFor('a restart after an edit', async () => {
+      fs.appendFileSync(path.join(dir, 'index.mjs'), '// edited\n');
+      await new Promise((r) => setTimeout(r, 1500));
+      const now = await pid();
+      return now && now !== first;
+    }, 30_000);
+    await waitState('watched-path', ['ready', 'auto_ready']);
+  } finally {
+    await config.update('watch', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('extensionPaths', undefined, vscode.ConfigurationTarget.Global);
+  }
 });
 
 test('New Extension… refuses a bad name and an existing folder, saying why', async () => {

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
-const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+const { activated, exec, testApi, waitEvents, waitState } = require('../vscode/suite/helpers.cjs');
 
 /** Frames an extension received, from its log (the fixture logs each as `RECV <json>`). */
 function received(name, type) {
@@ -70,6 +70,52 @@ test('a blocked turn_start: its event has gone out, then turn_end with stop "err
     assert.equal((await requests()).length, asked, 'no model request');
   } finally {
     await exec('zot.stopExtension', 'stepguard');
+  }
+});
+
+/** Sends `@zot <text>` in a new chat; resolves with what @zot wrote (the test bundle's trace of the reply). */
+async function reply(text) {
+  await exec('workbench.action.chat.newChat');
+  await new Promise((r) => setTimeout(r, 500));
+  testApi().trace({ clear: true });
+  await exec('workbench.action.chat.open', { query: `@zot ${text}` });
+  const [r] = await waitEvents('chat-reply', () => true, 30_000);
+  return r;
+}
+
+test('@zot /help lists the commands and tools the extensions offer, and the built-ins', async () => {
+  const asked = (await requests()).length;
+  const r = await reply('/help');
+  assert.equal(r.command, 'help');
+  assert.match(r.markdown, /`\/show` .*\*\(shower\)\*/);
+  assert.match(r.markdown, /`echo` — echoes its args \*\(tools\)\*/);
+  assert.match(r.markdown, /Built-ins: `\/help`, `\/reload`\./);
+  assert.equal((await requests()).length, asked, 'the model is not asked');
+});
+
+test('@zot /name args runs that zot command with its arguments, without the model', async () => {
+  const before = received('shower', 'command_invoked').length;
+  const asked = (await requests()).length;
+  const r = await reply('/show two words');
+  const [invoked] = received('shower', 'command_invoked').slice(before);
+  assert.deepEqual({ name: invoked.name, args: invoked.args }, { name: 'show', args: 'two words' });
+  assert.equal(r.markdown, 'shown to the user only: 4711');
+  assert.equal((await requests()).length, asked, 'the model is not asked');
+  assert.match((await reply('/nosuch')).markdown, /There is no zot command `\/nosuch`\. Available: .*`\/show`/);
+});
+
+test('zot.chat.maxSteps: 25 by default; at 1, a request that wants a second step stops after one', async () => {
+  const config = vscode.workspace.getConfiguration('zot');
+  assert.equal(config.get('chat.maxSteps'), 25);
+  await config.update('chat.maxSteps', 1, vscode.ConfigurationTarget.Global);
+  try {
+    const asked = (await requests()).length;
+    const r = await reply('CALL echo {"text":"only one step"}');
+    assert.equal(r.stop, 'max_steps');
+    assert.match(r.markdown, /Stopped after 1 steps \(the `zot\.chat\.maxSteps` setting\)/);
+    assert.equal((await requests()).length, asked + 1, 'one model request');
+  } finally {
+    await config.update('chat.maxSteps', undefined, vscode.ConfigurationTarget.Global);
   }
 });
 

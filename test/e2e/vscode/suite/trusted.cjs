@@ -49,8 +49,11 @@ test('the view shows state, icon, tooltip, actions and children', async () => {
   assert.match(actions.contextValue, /;stop;/);
   assert.match(actions.contextValue, /;restart;/);
   assert.match(actions.contextValue, /;log;/);
+  assert.match(actions.contextValue, /;folder;/, 'Reveal Extension Folder is offered');
   assert.doesNotMatch(actions.contextValue, /;allow;|;start;/);
+  // The hover: version, folder, capabilities, log.
   assert.match(actions.tooltip, /1\.2\.3/);
+  assert.ok(actions.tooltip.includes(`Folder: \`${path.join(process.env.ZOT_HOME, 'extensions', 'actions')}\``), actions.tooltip);
   assert.match(actions.tooltip, /Capabilities: `commands`, `tools`, `panels`, `tool_cancel`/);
   assert.match(actions.tooltip, /ext-actions\.log/);
   const labels = actions.children.map((c) => c.label);
@@ -78,6 +81,16 @@ test('the view shows state, icon, tooltip, actions and children', async () => {
   });
   assert.equal(snap.viewBadge?.value, 2, JSON.stringify(snap.viewBadge));
   assert.equal(snap.viewBadge?.tooltip, '2 waiting for your permission');
+});
+
+test('the status bar item opens the Zot view', async () => {
+  await exec('workbench.view.explorer');
+  await waitFor('the Zot view hidden', async () => (await snapshot()).viewVisible === false);
+  const { statusBarCommand } = await snapshot();
+  assert.equal(statusBarCommand, 'zotExtensions.focus');
+  await exec(statusBarCommand);
+  await waitFor('the Zot view shown', async () => (await snapshot()).viewVisible === true);
+  await exec('workbench.view.explorer');
 });
 
 test('insert: at the cursor of the active editor', async () => {
@@ -156,6 +169,8 @@ test('open_panel: a QuickPick whose keys reach the extension', async () => {
     return panels.length === 1 && panels[0].visible && panels;
   });
   assert.equal(p.title, 'Fixture picker');
+  // zot.panels.style is quickPick in this suite: a command's panel, a webview by default, is a Quick Pick.
+  assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).length, 0, 'no webview');
   assert.deepEqual(p.lines, ['› one', '  two', '  three']);
   assert.equal(p.footer, '↑/↓ move · enter pick · x mark · esc close');
   await waitFor('the panel size', async () => (await channel('Zot: actions')).some((l) => l.includes('panel size 80x20')));
@@ -203,6 +218,7 @@ test('notes: warnings are rate-limited and de-duplicated, the rest logged', asyn
     const n = t.filter((e) => e.kind === 'notify' || e.kind === 'notify-suppressed');
     return n.length === 6 && t;
   });
+  assert.ok(all.filter((e) => e.kind === 'notify').every((e) => e.shownAs === 'notification'), 'warnings are notifications');
   const shown = all.filter((e) => e.kind === 'notify').map((e) => e.message);
   const held = all.filter((e) => e.kind === 'notify-suppressed');
   assert.deepEqual(shown, ['burst 1', 'burst 2', 'burst 3']);
@@ -394,6 +410,24 @@ test('settings: changing zot.extensionPaths restarts the host', async () => {
   await waitState('wsext', 'ready');
 });
 
+test('settings: changing zot.home restarts the extensions from the new home', async () => {
+  const config = vscode.workspace.getConfiguration('zot');
+  const pid = (await extension('actions')).pid;
+  const other = fs.mkdtempSync(path.join(path.dirname(process.env.ZOT_HOME), 'other-home-'));
+  fs.mkdirSync(path.join(other, 'extensions'));
+  await config.update('home', other, vscode.ConfigurationTarget.Global);
+  try {
+    await waitFor('the new home', async () => (await snapshot()).zotHome === other);
+    await waitFor('the old home\'s extensions gone', async () => !(await extension('actions')) && !(await extension('crashy')));
+  } finally {
+    await config.update('home', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await waitFor('$ZOT_HOME again', async () => (await snapshot()).zotHome === process.env.ZOT_HOME);
+  const back = await waitState('actions', 'ready');
+  assert.notEqual(back.pid, pid);
+  await waitState('crashy', 'ready');
+});
+
 test('settings: a timeout change applies at once, without restarting anything', async () => {
   const config = vscode.workspace.getConfiguration('zot');
   const pid = (await extension('actions')).pid;
@@ -403,14 +437,28 @@ test('settings: a timeout change applies at once, without restarting anything', 
   assert.equal((await extension('actions')).pid, pid);
   await config.update('toolTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
   await waitFor('the default again', async () => (await snapshot()).timing.toolTimeoutMs === 60_000);
+  assert.equal((await snapshot()).timing.readyGraceMs, 3000);
+  await config.update('readyGraceSeconds', 1, vscode.ConfigurationTarget.Global);
+  await waitFor('the new ready grace', async () => (await snapshot()).timing.readyGraceMs === 1000);
+  await config.update('readyGraceSeconds', undefined, vscode.ConfigurationTarget.Global);
+  await waitFor('its default again', async () => (await snapshot()).timing.readyGraceMs === 3000);
+  assert.equal((await extension('actions')).pid, pid);
 });
 
 test('logs: suppressed notes are summed up after their window', async () => {
-  await waitFor('the summary line', async () => (await channel('Zot: actions')).some((l) => /3 notifications suppressed/.test(l)), 15_000);
+  await waitFor('the summary line', async () => (await channel('Zot: actions')).some((l) => /3 notifications suppressed \(at most 3 per 10 s/.test(l)), 15_000);
 }, { timeoutMs: 20_000 });
+
+/** Output channels on screen (the Output panel's editor has the `output` scheme). */
+const outputShown = () => vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'output').map((e) => e.document.uri.toString());
+
+test('logs never reveal themselves: after crashes, warnings, errors and restarts no output is on screen', async () => {
+  assert.deepEqual(outputShown(), []);
+});
 
 test('show log, open manifest, reveal folder', async () => {
   assert.equal(await exec('zot.showLog', 'actions'), 'Zot: actions');
+  await waitFor('the log on screen', () => outputShown().length > 0);
   const manifest = await exec('zot.openManifest', 'actions');
   assert.equal(manifest, path.join(process.env.ZOT_HOME, 'extensions', 'actions', 'extension.json'));
   await waitFor('the manifest editor', () => vscode.window.activeTextEditor?.document.uri.fsPath === manifest);
@@ -424,3 +472,11 @@ test('reset permissions: the workspace asks again', async () => {
   for (const name of ['local', 'wsext']) assert.match((await waitState(name, 'held')).error, /waiting for your permission/);
   await waitEvents('consent-asked', (e) => e.extension === 'wsext');
 });
+
+test('chat: with no language model, VS Code does not hand a request to @zot', async () => {
+  assert.deepEqual(await vscode.lm.selectChatModels(), [], 'no language model here');
+  await trace(true);
+  await exec('workbench.action.chat.open', { query: '@zot hello' });
+  await new Promise((r) => setTimeout(r, 8000));
+  assert.deepEqual(await events('chat-reply'), [], '@zot was asked');
+}, { timeoutMs: 30_000 });

@@ -1,0 +1,118 @@
+// What the README says about the extension's manifest, checked against
+// package.json so neither drifts: the settings table (every setting, its true
+// default), the command titles it names, the view's inline actions, the
+// VS Code version and where the extension runs, the samples it ships.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+
+/** The text of a `## ` section, up to the next one. */
+function section(title) {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  assert.ok(start >= 0, `README has a "## ${title}" section`);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/** A default as the README's table writes it. */
+function shown(value) {
+  if (value === '') return 'empty';
+  if (typeof value === 'number') return String(value);
+  return `\`${JSON.stringify(value).replace(/^"|"$/g, '')}\``;
+}
+
+test('the settings table lists every setting of package.json with its default, and nothing else', () => {
+  const rows = section('Settings').split('\n').filter((l) => /^\| `zot\./.test(l))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const table = Object.fromEntries(rows.map(([name, def]) => [name.replace(/`/g, ''), def]));
+  const properties = pkg.contributes.configuration.properties;
+  assert.deepEqual(Object.keys(table).sort(), Object.keys(properties).sort());
+  for (const [name, spec] of Object.entries(properties)) assert.equal(table[name], shown(spec.default), `${name}'s default`);
+});
+
+test('every command the README names is a command of package.json, by its title', () => {
+  const titles = new Set(pkg.contributes.commands.map((c) => `${c.category}: ${c.title}`));
+  // *Zot: Title* anywhere (a title may wrap), except the output channels' *Zot: <name>*.
+  const named = [...readme.matchAll(/\*Zot: ([^*<]+)\*/g)].map((m) => `Zot: ${m[1].replace(/\s+/g, ' ')}`);
+  // The command palette list under "Using it" names them without the category; "A / B / C Extension" is three.
+  const palette = /- \*\*Command palette\*\*[\s\S]*?\n- \*\*/.exec(section('Using it'))[0];
+  for (const [, title] of palette.matchAll(/(?<!\*)\*([^*]+?)\*(?!\*)/g)) {
+    if (title === 'Zot') continue;
+    const parts = title.replace(/\s+/g, ' ').split(' / ');
+    const last = parts.at(-1).split(' ');
+    for (const p of parts) named.push(`Zot: ${p.includes(' ') ? p : `${p} ${last.slice(1).join(' ')}`}`);
+  }
+  assert.ok(named.length >= 15, `found ${named.length} command names`);
+  assert.deepEqual(named.filter((n) => !titles.has(n)), []);
+});
+
+test('the view\'s inline actions are the ones the README lists, keyed to what the tree offers', () => {
+  const inline = pkg.contributes.menus['view/item/context'].filter((m) => m.group.startsWith('inline') && /viewItem =~/.test(m.when));
+  const byCommand = Object.fromEntries(inline.map((m) => [m.command, /viewItem =~ \/;(\w+);\//.exec(m.when)[1]]));
+  assert.deepEqual(byCommand, {
+    'zot.allowExtension': 'allow',
+    'zot.startExtension': 'start',
+    'zot.stopExtension': 'stop',
+    'zot.restartExtension': 'restart',
+    'zot.showLog': 'log',
+    'zot.revealExtensionFolder': 'folder',
+  });
+  // The tree item's contextValue carries those keys (src/vscode/views/tree.ts).
+  const tree = readFileSync(path.join(repoRoot, 'src', 'vscode', 'views', 'tree.ts'), 'utf8');
+  assert.match(tree, /contextValue = `zotExtension;\$\{[^`]+\};log;folder;`/);
+  assert.match(section('Using it'), /inline actions allow \(when held\), start,\s+stop, restart, show the log and reveal the folder/);
+  // The context menu of an extension's row adds these three.
+  const menu = pkg.contributes.menus['view/item/context'].filter((m) => !m.group.startsWith('inline') && /viewItem =~/.test(m.when)).map((m) => m.command);
+  for (const c of ['zot.openManifest', 'zot.watchExtension', 'zot.debugExtension']) assert.ok(menu.includes(c), `${c} in the context menu`);
+  assert.match(section('Using it'), /the context menu adds \*Open Extension Manifest\*,\s+\*Watch Extension\* and \*Debug Extension\*/);
+});
+
+test('the prerequisite Node.js version is the one package.json declares', () => {
+  const [, major] = /^>=(\d+)$/.exec(pkg.engines.node);
+  assert.match(readme, new RegExp(`Prerequisites: Node\\.js ${major} or later with npm`));
+});
+
+test('Install: the VS Code version, where the extension runs, and the samples', () => {
+  const install = section('Install');
+  const [, major, minor] = /^\^(\d+)\.(\d+)\.0$/.exec(pkg.engines.vscode);
+  assert.match(install, new RegExp(`VS Code ${major}\\.${minor} or later`));
+  assert.deepEqual(pkg.extensionKind, ['workspace']);
+  assert.match(install, /`extensionKind`\s+workspace/);
+  assert.deepEqual(readdirSync(path.join(repoRoot, 'samples')).sort(), ['ask-user', 'todo', 'word-count']);
+  const py = JSON.parse(readFileSync(path.join(repoRoot, 'samples', 'word-count', 'extension.json'), 'utf8'));
+  assert.match(`${py.exec} ${(py.args ?? []).join(' ')}`, /python|\.py\b/);
+  assert.match(readme.split('\n## ')[0], /three sample zot extensions/);
+});
+
+test('the two commands: npm test runs every test folder after installing what is missing; npm start installs too', () => {
+  const folders = readdirSync(path.join(repoRoot, 'test'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && readdirSync(path.join(repoRoot, 'test', d.name)).some((f) => f.endsWith('.test.mjs')))
+    .map((d) => d.name);
+  for (const f of ['protocol', 'host', 'cli', 'e2e']) assert.ok(folders.includes(f), `test/${f}`);
+  const run = pkg.scripts.test;
+  for (const f of folders) assert.ok(run.includes(`test/${f}/*.test.mjs`), `npm test runs test/${f}`);
+  // The packages first (pretest), then Node 24, code-server and the system packages, then the tests.
+  assert.equal(pkg.scripts.pretest, 'node scripts/ensure-packages.mjs');
+  assert.ok(run.indexOf('node scripts/vscode-test-env.mjs') >= 0 && run.indexOf('node scripts/vscode-test-env.mjs') < run.indexOf('node --test'), run);
+  const start = readFileSync(path.join(repoRoot, 'scripts', 'start.mjs'), 'utf8');
+  assert.equal(pkg.scripts.start, 'node scripts/start.mjs');
+  assert.match(start, /if \(!ensurePackages\(\)\) process.exit\(1\);/);
+  assert.match(start, /await ensureEnv\(\{ browser: false/);
+});
+
+test('npm start -- --help lists its options and exits 0; an unknown option is refused', () => {
+  const start = (...args) => spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), ...args], { encoding: 'utf8', timeout: 30_000 });
+  const help = start('--help');
+  assert.equal(help.status, 0, help.stderr);
+  for (const option of ['--port', '--password', '--vsix', '--dir']) assert.match(help.stdout, new RegExp(`^  ${option} `, 'm'));
+  const bad = start('--nope');
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /unknown option --nope \(see --help\)/);
+});

@@ -1,0 +1,88 @@
+// An answer the host cannot use as a result, an `error` frame or a reply over
+// the frame limit, ends its call as `completed` with `is_error`, and every
+// front end says what was wrong: zot-host tool (text and --json), MCP, and
+// what @zot's model reads (the chat's pure modules, bundled from src).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { CLI, makeExt, ROOT, runCli, tmpdir } from '../helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+
+const LIMIT = 8 * 1024 * 1024;
+const ext = makeExt(tmpdir(), 'answers', {
+  tools: [
+    { name: 'refuses', behaviour: 'error_frame' },
+    { name: 'huge', behaviour: 'big', size: LIMIT + 1 },
+  ],
+});
+const CASES = {
+  refuses: { text: 'cannot do that', message: 'the extension answered with an error frame' },
+  huge: {
+    text: /^malformed tool_result: dropped a line of \d+ bytes: longer than the 8388608-byte limit$/,
+    message: /^the extension sent a malformed tool_result: dropped a line of \d+ bytes: longer than the 8388608-byte limit$/,
+  },
+};
+const matches = (value, want) => (typeof want === 'string' ? assert.equal(value, want) : assert.match(value, want));
+
+const cli = (args) => runCli([...args, '--no-discover', '--ext', ext]);
+
+let scratch;
+let chat = {};
+before(async () => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-answers-'));
+  const names = ['callOutcome', 'modelView'];
+  await esbuild.build({
+    entryPoints: Object.fromEntries(names.map((n) => [n, path.join(ROOT, 'src', 'vscode', 'chat', `${n}.ts`)])),
+    outdir: scratch, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
+  });
+  for (const n of names) chat[n] = require(path.join(scratch, `${n}.js`));
+});
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+for (const [tool, want] of Object.entries(CASES)) {
+  test(`zot-host tool, an unusable answer (${tool}): completed, is_error, the text and the message say what was wrong, exit 1`, async () => {
+    const j = await cli(['tool', tool, '--json']);
+    assert.equal(j.code, 1, j.stderr);
+    const o = JSON.parse(j.stdout);
+    assert.equal(o.outcome, 'completed');
+    assert.equal(o.is_error, true);
+    assert.equal(o.content.length, 1);
+    matches(o.content[0].text, want.text);
+    matches(o.message, want.message);
+
+    const t = await cli(['tool', tool]);
+    assert.equal(t.code, 1);
+    assert.equal(t.stdout, '', 'an error result goes to stderr');
+    const [text, said] = t.stderr.trimEnd().split('\n');
+    matches(text, want.text);
+    assert.ok(said.startsWith(`${tool}: `), said);
+    matches(said.slice(tool.length + 2), want.message);
+
+    // What @zot's model reads for this outcome: the chat's words for a failed call, then the text.
+    const ending = chat.callOutcome.callEnd({ outcome: o.outcome, extension: o.extension, isError: o.is_error, content: o.content, message: o.message });
+    assert.equal(ending.end, 'error');
+    const parts = chat.modelView.resultForModel(ending, false, { images: true });
+    assert.equal(parts[0].text, 'The tool reported an error:');
+    matches(parts[1].text, want.text);
+  });
+}
+
+test('zot-host mcp: the same two answers are isError results with the same text', async (t) => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', '--ext', ext], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'pipe' });
+  const client = new Client({ name: 'answers', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  for (const [tool, want] of Object.entries(CASES)) {
+    const r = await client.callTool({ name: tool, arguments: {} });
+    assert.equal(r.isError, true, tool);
+    assert.equal(r.content.length, 1);
+    matches(r.content[0].text, want.text);
+  }
+});

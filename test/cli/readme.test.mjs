@@ -1,0 +1,74 @@
+// The README's zot-host and Development sections against what they describe:
+// the usage block is what --help prints, every script and path it names
+// exists, and the test scripts are bounded as it says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, ROOT } from '../helpers.mjs';
+
+const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+
+/** The text of a `## ` section, up to the next one. */
+function section(title) {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  assert.ok(start >= 0, `the README has a "${title}" section`);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+test('the README\'s zot-host usage block is what zot-host --help prints', () => {
+  const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  const block = /```\n(usage:\n[\s\S]*?)```/.exec(section('The headless host: `zot-host`'))?.[1];
+  assert.ok(block, 'the section has the usage block');
+  assert.equal(block, help.stdout.slice(help.stdout.indexOf('usage:')));
+  for (const verb of ['init', 'doctor', 'tool', 'command', 'mcp', 'watch']) assert.match(block, new RegExp(`zot-host ${verb} `));
+  for (const flag of ['--cwd', '--home', '--ext', '--no-discover', '--provider', '--model', '--trace', '--trace=messages', '--json', '--timeout', '--http', '--port', '--language', '--name']) {
+    assert.ok(block.includes(flag), `the usage names ${flag}`);
+  }
+});
+
+test('every npm script the README names is in package.json', () => {
+  const named = new Set([...readme.matchAll(/npm (?:run ([a-z0-9-]+(?::[a-z0-9-]+)?)|(start|test)\b)/g)].map((m) => m[1] ?? m[2]));
+  for (const n of ['build', 'watch', 'test:host', 'test:e2e', 'test:desktop', 'screenshots', 'bench', 'package', 'package:test', 'soak']) assert.ok(named.has(n), `the README names npm run ${n}`);
+  for (const n of named) assert.ok(n in scripts, `npm run ${n} is not a script of package.json`);
+});
+
+test('every path the Development section names exists', () => {
+  const dev = section('Development');
+  const layout = /```\n([\s\S]*?)```/.exec(dev)[1];
+  const paths = [
+    ...[...layout.matchAll(/^(\S+\/)\s/gm)].map((m) => m[1]),
+    ...[...dev.matchAll(/`((?:src|scripts|test|bench)\/[^`\s]+)`/g)].map((m) => m[1]),
+    ...[...layout.matchAll(/(run\.mjs|peers\.mjs|measure\/|report\.mjs)/g)].map((m) => `bench/${m[1]}`),
+  ];
+  assert.ok(paths.length >= 15, `found ${paths.length} paths`);
+  for (const p of paths) assert.ok(fs.existsSync(path.join(ROOT, p)), `${p} does not exist`);
+  // The CLI is a folder of modules, each one the layout names.
+  for (const m of /src\/cli\/\s+zot-host: (.+)/.exec(layout)[1].split(', ')) assert.ok(fs.existsSync(path.join(ROOT, 'src', 'cli', `${m}.ts`)), `src/cli/${m}.ts`);
+  assert.deepEqual(fs.readdirSync(path.join(ROOT, 'src', 'cli')).map((f) => f.replace(/\.ts$/, '')).sort(), /src\/cli\/\s+zot-host: (.+)/.exec(layout)[1].split(', ').sort());
+});
+
+test('the test scripts run what the README says, each test bounded', () => {
+  assert.match(scripts.build, /^node scripts\/check-layers\.mjs && npm run typecheck && node esbuild\.mjs$/, 'build: the layer check, the type check, the bundle');
+  assert.equal(scripts.watch, 'node esbuild.mjs --watch');
+  assert.deepEqual(scripts['test:host'].match(/test\/\S+\*\.test\.mjs/g), ['test/build/*.test.mjs', 'test/protocol/*.test.mjs', 'test/host/*.test.mjs', 'test/cli/*.test.mjs']);
+  assert.deepEqual(scripts['test:e2e'].match(/test\/\S+\*\.test\.mjs/g), ['test/e2e/*.test.mjs']);
+  for (const name of ['test', 'test:host', 'test:e2e', 'screenshots']) {
+    assert.match(scripts[name], /node --test --test-timeout=\d+ .*--import \.\/test\/per-test-timeout\.mjs/, `${name} bounds each test`);
+  }
+  assert.match(scripts.screenshots, /ZOT_UPDATE_SCREENSHOTS=1 .*test\/e2e\/vscode\.test\.mjs test\/e2e\/agent\.test\.mjs/);
+  // Neither the benchmark nor the mutation pass is part of npm test.
+  assert.doesNotMatch(scripts.test, /bench|mutate/);
+  assert.match(scripts.package, /scripts\/check-bundle\.mjs dist\/extension\.js/, 'package refuses a bundle with the test API');
+  assert.match(scripts['package:test'], /--test-instruments.*-o dist\/zot-extensions-test\.vsix/);
+});
+
+test('a virtual workspace is declared unsupported, as "How extensions are found and run" says', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
+  assert.match(section('How extensions are found and run'), /virtual workspace \(no files on disk\) is not supported/);
+});

@@ -1,0 +1,265 @@
+// @zot's model loop (src/vscode/chat/modelLoop.ts, bundled from src) run
+// against a real host and a real extension that logs every frame it reads,
+// with a scripted model in place of VS Code's: what the extension sees of a
+// request, step by step, is what zot's agent loop sends (internal/core/agent.go).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+const require = createRequire(import.meta.url);
+let scratch;
+let loop;
+let participant;
+let vscode;
+
+before(async () => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-chat-loop-'));
+  // The bundle's `require('vscode')` finds the API stand-in as a package beside it.
+  mkdirSync(path.join(scratch, 'node_modules', 'vscode'), { recursive: true });
+  writeFileSync(path.join(scratch, 'node_modules', 'vscode', 'index.js'), `module.exports = require(${JSON.stringify(path.join(ROOT, 'test', 'vscode-chat-api.cjs'))});\n`);
+  await esbuild.build({
+    entryPoints: Object.fromEntries(['modelLoop', 'participant'].map((n) => [n, path.join(ROOT, 'src', 'vscode', 'chat', `${n}.ts`)])),
+    outdir: scratch, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning',
+  });
+  loop = require(path.join(scratch, 'modelLoop.js'));
+  participant = require(path.join(scratch, 'participant.js'));
+  vscode = require(path.join(scratch, 'node_modules', 'vscode'));
+});
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * A model that answers each step from the script: `{ text, calls: [[name, args]] }`,
+ * `'throw'`, or `'hang'` (streams nothing until the request is cancelled).
+ */
+function scriptedModel(script) {
+  let step = 0;
+  return {
+    vendor: 'test', id: 'scripted', capabilities: {},
+    sendRequest: async (_messages, _opts, token) => {
+      const s = script[Math.min(step++, script.length - 1)];
+      if (s === 'throw') throw new Error('the provider is down');
+      return {
+        stream: (async function* () {
+          if (s === 'hang') {
+            while (!token.isCancellationRequested) await sleep(10);
+            return;
+          }
+          if (s.text) yield new vscode.LanguageModelTextPart(s.text);
+          for (const [i, [name, input]] of (s.calls ?? []).entries()) yield new vscode.LanguageModelToolCallPart(`call-${step}-${i}`, name, input);
+        })(),
+      };
+    },
+  };
+}
+
+/** One @zot request through the real loop; `onStart(source)` may cancel it. */
+async function request(host, script, { maxSteps = 25, onStart } = {}) {
+  const shown = [];
+  const cancel = new lib.CancellationTokenSource();
+  onStart?.(cancel);
+  const { metadata } = await loop.runModelLoop(
+    { host, maxSteps, recentTools: [], log: () => undefined },
+    { model: scriptedModel(script) },
+    { history: [] },
+    'do the thing',
+    { markdown: (s) => shown.push(s), progress: () => undefined },
+    cancel.token,
+  );
+  return { metadata, shown: shown.join('') };
+}
+
+const EVENTS = ['turn_start', 'turn_end', 'assistant_message', 'tool_call'];
+const INTERCEPTS = ['before_agent_start', 'turn_start', 'assistant_message', 'tool_call'];
+
+/** The recorder: subscribed to every event and intercept, owner of the tools. */
+function recorder(root, cfg = {}) {
+  return makeExt(root, 'rec', {
+    subscribe: { events: EVENTS, intercept: INTERCEPTS },
+    tools: [{ name: 'echo' }, { name: 'hang', behaviour: 'hang' }],
+    ...cfg,
+  });
+}
+
+/** What the recorder read, one short line a frame: `event turn_end {"stop":"end"}`, `intercept turn_start`, `call echo {...}`. */
+function seen(host, from = 0) {
+  return host.received('rec').slice(from).flatMap((f) => {
+    if (f.type === 'event') {
+      const { type: _t, event, ...rest } = f;
+      return [`event ${event}${Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : ''}`];
+    }
+    if (f.type === 'event_intercept') return [`intercept ${f.event}`];
+    if (f.type === 'tool_call') return [`call ${f.name} ${JSON.stringify(f.args)}`];
+    return [];
+  });
+}
+
+/** Waits until the recorder's log has stopped growing, so "nothing more came" is a fact, not a race. */
+async function settled(host, from = 0) {
+  let last = -1;
+  let quiet = 0;
+  // Two quiet spells in a row: under load a logged frame can lag the one before it.
+  while (quiet < 2) {
+    const now = host.received('rec').length;
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+    await sleep(300);
+  }
+  return seen(host, from);
+}
+
+test('order in a step: turn_start event, its intercept, the model, assistant_message intercept and event, a tool_call event per call, turn_end, then each call', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir())]);
+  const r = await request(host, [
+    { text: 'looking', calls: [['echo', { a: 1 }], ['echo', { a: 2 }]] },
+    { calls: [['echo', { a: 3 }]] },
+    { text: 'done' },
+  ]);
+  assert.equal(r.metadata.stop, 'end_turn');
+  const lines = await settled(host);
+  const ids = (host.received('rec', 'event').filter((f) => f.event === 'tool_call')).map((f) => f.tool_id);
+  assert.deepEqual(lines.map((l) => l.replace(/"tool_id":"[^"]+",?/, '')), [
+    'intercept before_agent_start',
+    'event turn_start {"step":1}', 'intercept turn_start',
+    'intercept assistant_message', 'event assistant_message {"text":"looking"}',
+    'event tool_call {"tool_name":"echo","tool_args":{"a":1}}', 'event tool_call {"tool_name":"echo","tool_args":{"a":2}}',
+    'event turn_end {"stop":"tool_use"}',
+    'intercept tool_call', 'call echo {"a":1}', 'intercept tool_call', 'call echo {"a":2}',
+    // A message of tool calls only: the event without text.
+    'event turn_start {"step":2}', 'intercept turn_start',
+    'event assistant_message',
+    'event tool_call {"tool_name":"echo","tool_args":{"a":3}}',
+    'event turn_end {"stop":"tool_use"}',
+    'intercept tool_call', 'call echo {"a":3}',
+    'event turn_start {"step":3}', 'intercept turn_start',
+    'intercept assistant_message', 'event assistant_message {"text":"done"}',
+    'event turn_end {"stop":"end"}',
+  ]);
+  assert.equal(new Set(ids).size, 3, 'each call its own tool_id');
+});
+
+test('a model that fails: turn_end with stop "error" and the message, then nothing', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir())]);
+  const r = await request(host, ['throw']);
+  assert.equal(r.metadata.stop, 'error');
+  assert.deepEqual((await settled(host)).slice(1), [
+    'event turn_start {"step":1}', 'intercept turn_start',
+    'event turn_end {"stop":"error","error":"The language model failed: the provider is down"}',
+  ]);
+});
+
+test('a blocked turn_start: its event has gone out, then turn_end with stop "error" and the reason; the model is not asked', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir(), { interceptReplies: { turn_start: { block: true, reason: 'not now' } } })]);
+  const r = await request(host, [{ text: 'never' }]);
+  assert.equal(r.metadata.stop, 'blocked');
+  assert.equal(r.metadata.steps, 1);
+  assert.doesNotMatch(r.shown, /never/, 'the model was not asked');
+  assert.deepEqual((await settled(host)).slice(1), ['event turn_start {"step":1}', 'intercept turn_start', 'event turn_end {"stop":"error","error":"not now"}']);
+  assert.match(r.shown, /Turn blocked by the zot extension `rec`:\*\* not now/);
+
+  // Without a reason: "blocked by <extension>".
+  const quiet = await startHost(t, [recorder(tmpdir(), { interceptReplies: { turn_start: { block: true } } })]);
+  await request(quiet, [{ text: 'never' }]);
+  assert.equal((await settled(quiet)).at(-1), 'event turn_end {"stop":"error","error":"blocked by rec"}');
+});
+
+test('Stop while the model replies: turn_end with stop "aborted" and "context canceled"; Stop while tools run: nothing more', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir(), { caps: ['tools', 'tool_cancel'] })]);
+  const replying = await request(host, ['hang'], { onStart: (c) => setTimeout(() => c.cancel(), 300) });
+  assert.equal(replying.metadata.stop, 'canceled');
+  assert.deepEqual((await settled(host)).slice(1), ['event turn_start {"step":1}', 'intercept turn_start', 'event turn_end {"stop":"aborted","error":"context canceled"}']);
+
+  const mark = host.received('rec').length;
+  const running = request(host, [{ calls: [['hang', {}]] }, { text: 'never asked' }], {
+    onStart: (c) => waitFor('the call delivered', () => host.received('rec', 'tool_call').some((f) => f.name === 'hang')).then(() => c.cancel()),
+  });
+  assert.equal((await running).metadata.stop, 'canceled');
+  const lines = (await settled(host, mark)).map((l) => l.replace(/"tool_id":"[^"]+",?/, ''));
+  // After the call only its tool_cancel (not in these lines): no turn_end, no next step.
+  assert.deepEqual(lines.slice(-3), ['event turn_end {"stop":"tool_use"}', 'intercept tool_call', 'call hang {}']);
+  assert.equal(lines.filter((l) => l.startsWith('event turn_')).length, 2, 'one step: its turn_start and turn_end');
+  assert.equal(host.received('rec', 'tool_cancel').length, 1, 'the extension was told to stop');
+});
+
+test('the step limit: the last step\'s calls run after its turn_end, and no step follows', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir())]);
+  const r = await request(host, [{ calls: [['echo', { n: 1 }]] }], { maxSteps: 2 });
+  assert.equal(r.metadata.stop, 'max_steps');
+  assert.equal(r.metadata.steps, 2);
+  const lines = (await settled(host)).map((l) => l.replace(/"tool_id":"[^"]+",?/, ''));
+  assert.equal(lines.filter((l) => l.startsWith('event turn_start')).length, 2);
+  assert.deepEqual(lines.slice(-3), ['event turn_end {"stop":"tool_use"}', 'intercept tool_call', 'call echo {"n":1}']);
+  assert.match(r.shown, /Stopped after 2 steps \(the `zot\.chat\.maxSteps` setting\)/);
+  const settings = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+  assert.equal(settings['zot.chat.maxSteps'].default, 25, 'the limit a chat request has unless set');
+});
+
+test('a blocked assistant_message sends no event, and the chat says something was hidden', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir(), { interceptReplies: { assistant_message: { block: true, reason: 'secret' } } })]);
+  const r = await request(host, [{ text: 'the secret' }]);
+  const lines = await settled(host);
+  assert.deepEqual(lines.slice(1), ['event turn_start {"step":1}', 'intercept turn_start', 'intercept assistant_message', 'event turn_end {"stop":"end"}']);
+  assert.doesNotMatch(r.shown, /the secret/);
+  assert.match(r.shown, /A message was hidden by the zot extension `rec`: secret/);
+});
+
+test('before_agent_start: asked once per request with the prompt, before the first step; a block ends the request with a note and no turn_end', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir())]);
+  await request(host, [{ calls: [['echo', {}]] }, { text: 'done' }]);
+  const asked = host.received('rec', 'event_intercept').filter((f) => f.event === 'before_agent_start');
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0].text, 'do the thing');
+  assert.equal((await settled(host))[0], 'intercept before_agent_start');
+
+  const blocking = await startHost(t, [recorder(tmpdir(), { interceptReplies: { before_agent_start: { block: true, reason: 'no agents today' } } })]);
+  const r = await request(blocking, [{ text: 'never' }]);
+  assert.equal(r.metadata.stop, 'blocked');
+  assert.deepEqual(await settled(blocking), ['intercept before_agent_start']);
+  assert.match(r.shown, /Blocked by the zot extension `rec`:\*\* no agents today/);
+});
+
+test('a blocked tool call: the model reads the reason and which extension blocked it; the tool never runs', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir(), { interceptReplies: { tool_call: { block: true, reason: 'not that file' } } })]);
+  let read;
+  const model = scriptedModel([{ calls: [['echo', { f: 1 }]] }, { text: 'ok' }]);
+  const send = model.sendRequest;
+  model.sendRequest = async (messages, opts, token) => {
+    const results = messages.flatMap((m) => m.content).filter((p) => p instanceof vscode.LanguageModelToolResultPart);
+    if (results.length) read = results[0].content.map((p) => p.value).join('\n');
+    return send(messages, opts, token);
+  };
+  const cancel = new lib.CancellationTokenSource();
+  await loop.runModelLoop({ host, maxSteps: 5, recentTools: [], log: () => undefined }, { model }, { history: [] }, 'go', { markdown: () => undefined, progress: () => undefined }, cancel.token);
+  assert.match(read, /not that file/);
+  assert.match(read, /rec/);
+  assert.equal(host.received('rec', 'tool_call').length, 0);
+});
+
+test('hello_ack in @zot names the request\'s model, which VS Code picks per request', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir())]);
+  await request(host, [{ text: 'hi' }]);
+  // The model applies to extensions that start from now on, as zot's is fixed when an extension starts.
+  await host.restartExtension('rec');
+  const ack = await waitFor('the new process\'s hello_ack', () => host.received('rec', 'hello_ack')[1]);
+  assert.equal(ack.provider, 'test');
+  assert.equal(ack.model, 'scripted');
+});
+
+test('session_start in @zot: once per chat, at its first request, before the first step; not again for a later request of that chat', async (t) => {
+  const host = await startHost(t, [makeExt(tmpdir(), 'rec', { subscribe: { events: ['session_start', 'turn_start'] } })]);
+  participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, maxSteps: () => 5 });
+  const handler = vscode.participants.get(participant.PARTICIPANT_ID).handler;
+  const ask = (history) => handler({ prompt: 'hi', model: scriptedModel([{ text: 'hello' }]) }, { history }, { markdown: () => undefined, progress: () => undefined }, new lib.CancellationTokenSource().token);
+  await ask([]);
+  await ask([{ prompt: 'hi' }, { response: [] }]);
+  await ask([]);
+  const order = (await waitFor('three requests', () => {
+    const got = host.received('rec', 'event').map((f) => f.event);
+    return got.filter((e) => e === 'turn_start').length === 3 && got;
+  }));
+  assert.deepEqual(order, ['session_start', 'turn_start', 'turn_start', 'session_start', 'turn_start'], 'a new chat (no history) is a new session');
+});

@@ -1,0 +1,38 @@
+// The part of VS Code's API that @zot's model loop (src/vscode/chat) uses:
+// the language-model message and part classes, as plain data holders, so the
+// loop runs in a host test against a real ZotHost and real extensions. The
+// model itself is the test's own, scripted; nothing here decides anything.
+'use strict';
+
+class LanguageModelTextPart { constructor(value) { this.value = value; } }
+class LanguageModelToolCallPart { constructor(callId, name, input) { this.callId = callId; this.name = name; this.input = input; } }
+class LanguageModelToolResultPart { constructor(callId, content) { this.callId = callId; this.content = content; } }
+class LanguageModelDataPart {
+  constructor(data, mimeType) { this.data = data; this.mimeType = mimeType; }
+  static image(data, mimeType) { return new LanguageModelDataPart(data, mimeType); }
+}
+class LanguageModelChatMessage {
+  constructor(role, content) { this.role = role; this.content = typeof content === 'string' ? [new LanguageModelTextPart(content)] : content; }
+  static User(content) { return new LanguageModelChatMessage('user', content); }
+  static Assistant(content) { return new LanguageModelChatMessage('assistant', content); }
+}
+class LanguageModelError extends Error {
+  constructor(message, code) { super(message); this.code = code; }
+}
+LanguageModelError.NoPermissions = { name: 'NoPermissions' };
+LanguageModelError.NotFound = { name: 'NotFound' };
+LanguageModelError.Blocked = { name: 'Blocked' };
+class ChatRequestTurn {}
+class ChatResponseTurn {}
+class ChatResponseMarkdownPart { constructor(value) { this.value = { value }; } }
+
+// The participant registers its handler here; a test takes it from `participants` and calls it.
+const participants = new Map();
+const chat = { createChatParticipant: (id, handler) => { const p = { id, handler, dispose() {} }; participants.set(id, p); return p; } };
+const Uri = { joinPath: (base, ...parts) => ({ path: [base?.path ?? '', ...parts].join('/') }) };
+
+module.exports = {
+  chat, participants, Uri,
+  LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart, LanguageModelDataPart,
+  LanguageModelChatMessage, LanguageModelError, ChatRequestTurn, ChatResponseTurn, ChatResponseMarkdownPart,
+};
