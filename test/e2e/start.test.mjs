@@ -3,12 +3,13 @@
 // samples running; then Ctrl-C, and nothing it started may be left.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { RESULTS, SIZE_MARGIN, sizeDrift } from '../../scripts/readme-perf.mjs';
 import { isInside, launchBrowser, liveProcesses } from './harness.mjs';
 import { extensionVsix } from './vsix.mjs';
 
@@ -24,6 +25,11 @@ before(async () => {
 
 after(async () => {
   await rm(scratch, { recursive: true, force: true });
+});
+
+test(`the VSIX a user installs, built now, is within ${SIZE_MARGIN * 100}% of the size the README gives from bench/results.json`, () => {
+  const doc = JSON.parse(readFileSync(RESULTS, 'utf8'));
+  assert.equal(sizeDrift(path.basename(vsix), statSync(vsix).size / 1024, doc, 'vsix_kb'), null);
 });
 
 /** Processes whose command line or working directory is inside `dir`. */
