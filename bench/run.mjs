@@ -158,28 +158,25 @@ if (typeof globalThis.gc !== 'function') {
 // Loaded only now: the peers load the host library, which the re-run above must not pay for.
 const { cleanup } = await import('./util.mjs');
 
+/** Runs one part in this child process and prints its figures as one JSON line. */
+function runPart(measured) {
+  measured.then((m) => {
+    cleanup();
+    process.stdout.write(JSON.stringify(m) + '\n');
+    process.exit(0);
+  }, (err) => {
+    cleanup();
+    console.error(err);
+    process.exit(1);
+  });
+}
+
 if (PART === 'memory') {
   const { memoryPart } = await import('./measure/memory.mjs');
-  memoryPart(value('--peer') ?? 'host').then((m) => {
-    cleanup();
-    process.stdout.write(JSON.stringify(m) + '\n');
-    process.exit(0);
-  }, (err) => {
-    cleanup();
-    console.error(err);
-    process.exit(1);
-  });
+  runPart(memoryPart(value('--peer') ?? 'host'));
 } else if (PART === 'instructions') {
   const { instructionsPart } = await import('./measure/instructions.mjs');
-  instructionsPart(value('--peer') ?? 'host', Number(value('--calls'))).then((m) => {
-    cleanup();
-    process.stdout.write(JSON.stringify(m) + '\n');
-    process.exit(0);
-  }, (err) => {
-    cleanup();
-    console.error(err);
-    process.exit(1);
-  });
+  runPart(instructionsPart(value('--peer') ?? 'host', Number(value('--calls'))));
 } else {
   const { main } = await import('./main.mjs');
   main().then((code) => {
