@@ -64,13 +64,14 @@ export async function startHost(t, extensionPaths, opts = {}) {
   return host;
 }
 
-export async function waitFor(what, fn, ms = 5000) {
+/** Polls fn every `everyMs` until it returns a truthy value, which it returns; fails naming `what` after `ms`. */
+export async function waitFor(what, fn, ms = 5000, everyMs = 10) {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../helpers.mjs';
 import { isInside, liveProcesses, openWorkbench, startCodeServer } from './harness.mjs';
 import { checkInnerSuite } from './innerSuite.mjs';
 import { runFromPalette } from './workbenchUi.mjs';
@@ -35,16 +36,6 @@ test('authoring: New Extension…, the manifest schema and problems', { timeout:
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });
 
-/** Polls fn until it returns a truthy value. */
-async function waitUntil(what, fn, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 test('the walkthrough, through the real UI: opened from the palette, and its first step completed by its button', { timeout: 300_000 }, async () => {
   const vsix = await extensionVsix(scratch);
@@ -71,8 +62,8 @@ test('the walkthrough, through the real UI: opened from the palette, and its fir
     assert.equal(await done(), false, 'not complete before its action');
     await step.click();
     await step.getByRole('button', { name: 'Install Sample Extensions' }).click();
-    await waitUntil('the samples in the zot home', () => existsSync(path.join(home, 'extensions', 'todo', 'extension.json')));
-    await waitUntil('the step to show as complete', done);
+    await waitFor('the samples in the zot home', () => existsSync(path.join(home, 'extensions', 'todo', 'extension.json')), 30_000, 200);
+    await waitFor('the step to show as complete', done, 30_000, 200);
     // The other steps are still to do.
     assert.equal(await done(page.locator('.getting-started-step').filter({ hasText: 'Create your own' }).first()), false);
   } catch (error) {

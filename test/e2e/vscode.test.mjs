@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../helpers.mjs';
 import { isInside, liveProcesses, openWorkbench, startCodeServer } from './harness.mjs';
 import { assertInnerSuitePassed, runInnerSuite } from './innerSuite.mjs';
 import { failureScreenshot } from './workbenchUi.mjs';
@@ -172,10 +173,10 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       // Expands an extension's item, again if a refresh (a reload) collapsed it meanwhile.
       const expand = async (label, child) => {
         const item = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
-        await waitUntil(async () => {
+        await waitFor(`${child} under ${label}`, async () => {
           if ((await item.getAttribute('aria-expanded')) === 'false') await item.locator('.monaco-tl-twistie').click();
           return row(child).isVisible();
-        }, 30_000);
+        }, 30_000, 200);
       };
 
       // The Zot view, opened from its activity bar icon: nothing installed yet, so its welcome.
@@ -186,10 +187,10 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       await page.screenshot({ path: path.join(SCREENSHOTS, 'welcome.png') });
       await installSamples.click();
       await row('todo').waitFor({ timeout: 30_000 });
-      const running = await waitUntil(() => {
+      const running = await waitFor('three extension processes', () => {
         const p = processesOf(s.root, s.runId);
         return p.length >= 3 && p;
-      }, 30_000);
+      }, 30_000, 200);
       t.diagnostic(`${running.length} extension processes running after "Install Sample Extensions"`);
       writeFileSync(path.join(s.home, 'extensions', 'todo', 'todos.json'), JSON.stringify({
         items: [
@@ -279,12 +280,3 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
   });
 });
 
-async function waitUntil(fn, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
