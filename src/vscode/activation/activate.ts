@@ -64,6 +64,8 @@ export interface Instruments {
   consentQuestion?: ConsentQuestion;
   /** Called once everything is wired, before any extension starts. */
   wired?: (parts: Wired) => void;
+  /** Keeps what each @zot reply wrote in the UI trace (a reply has no API to read it back). */
+  chatReplies?: boolean;
 }
 
 export function activateWith(context: vscode.ExtensionContext, instruments: Instruments = {}): void {
@@ -117,7 +119,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
-  registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), trace });
+  registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: instruments.chatReplies ? trace : undefined });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));

@@ -16,7 +16,8 @@ export interface ChatDeps {
   maxSteps(): number;
   /** A line for the host log. */
   log?(line: string): void;
-  trace?: UiTrace;
+  /** Where each reply's markdown is recorded; only a test bundle sets it, so the product wraps no stream. */
+  replies?: UiTrace;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
@@ -27,10 +28,11 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
   // zot tools @zot called in this window, the newest first: they are sent first when not all tools fit.
   const recentTools: string[] = [];
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
+    const replies = deps.replies;
+    if (!replies) return handleRequest(deps, recentTools, request, chatContext, stream, token);
     const written: string[] = [];
     const result = await handleRequest(deps, recentTools, request, chatContext, recordingMarkdown(stream, written), token);
-    // A chat reply has no API to read it back: the UI trace keeps what @zot wrote.
-    deps.trace?.record('chat-reply', { command: request.command ?? null, prompt: request.prompt, stop: result.metadata.stop, markdown: written.join('') });
+    replies.record('chat-reply', { command: request.command ?? null, prompt: request.prompt, stop: result.metadata.stop, markdown: written.join('') });
     return result;
   });
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
