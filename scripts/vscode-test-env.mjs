@@ -190,7 +190,7 @@ export function installPlan(missing, { platform = process.platform, aptGet = exi
     return { error: `missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}` };
   }
   if (uid !== 0) return { error: `missing: ${list}. Install ${missing.length > 1 ? 'them' : 'it'} with: sudo apt-get update && sudo apt-get install -y ${debian}` };
-  return { aptGet: missing.map((m) => m.debian), list, debian };
+  return { aptGet: missing.map((m) => m.debian), list };
 }
 
 async function ensureSystemPackages(wanted, log) {
@@ -198,7 +198,8 @@ async function ensureSystemPackages(wanted, log) {
   if (missing.length === 0) return;
   const plan = installPlan(missing);
   if (plan.error) throw new EnvError(plan.error);
-  const { list, debian } = plan;
+  const { list } = plan;
+  const debian = plan.aptGet.join(' ');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   log(`apt-get install ${debian} (${list})`);
   await run('apt-get', ['update', '-q'], { env }, 'apt-get update');
