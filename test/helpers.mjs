@@ -13,6 +13,20 @@ export const BEHAVE = path.join(ROOT, 'test', 'fixtures', 'node', 'behave.js');
 export const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 
+/**
+ * Bundles modules of `src/<folder>` (names relative to it, e.g. 'trust/consent')
+ * into `outdir` with esbuild and loads them, keyed by base name: for unit tests
+ * of modules the product bundles into a larger file.
+ */
+export async function bundleSources(outdir, folder, names, { external = [] } = {}) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: Object.fromEntries(names.map((n) => [path.basename(n), path.join(ROOT, 'src', folder, `${n}.ts`)])),
+    outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external, logLevel: 'warning',
+  });
+  return Object.fromEntries(names.map((n) => [path.basename(n), require(path.join(outdir, `${path.basename(n)}.js`))]));
+}
+
 export function tmpdir(prefix = 'zot-test-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }

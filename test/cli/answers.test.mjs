@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
-import { CLI, makeExt, ROOT, runCli, tmpdir } from '../helpers.mjs';
+import { bundleSources, CLI, makeExt, ROOT, runCli, tmpdir } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -37,12 +36,7 @@ let scratch;
 let chat = {};
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-answers-'));
-  const names = ['callOutcome', 'modelView'];
-  await esbuild.build({
-    entryPoints: Object.fromEntries(names.map((n) => [n, path.join(ROOT, 'src', 'vscode', 'chat', `${n}.ts`)])),
-    outdir: scratch, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
-  });
-  for (const n of names) chat[n] = require(path.join(scratch, `${n}.js`));
+  Object.assign(chat, await bundleSources(scratch, 'vscode/chat', ['callOutcome', 'modelView']));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

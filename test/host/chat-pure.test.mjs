@@ -3,26 +3,17 @@
 // bundled from src/vscode/chat with esbuild: they import nothing from VS Code.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import { bundleSources } from '../helpers.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let scratch;
 let m = {};
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-chat-pure-'));
-  const names = ['limits', 'rounds', 'modelView', 'callOutcome', 'toolChoice'];
-  await esbuild.build({
-    entryPoints: Object.fromEntries(names.map((n) => [n, path.join(repoRoot, 'src', 'vscode', 'chat', `${n}.ts`)])),
-    outdir: scratch, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
-  });
-  const require = createRequire(import.meta.url);
-  for (const n of names) m[n] = require(path.join(scratch, `${n}.js`));
+  m = await bundleSources(scratch, 'vscode/chat', ['limits', 'rounds', 'modelView', 'callOutcome', 'toolChoice']);
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -8,8 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
-import { lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { bundleSources, lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 let scratch;
@@ -22,12 +21,7 @@ before(async () => {
   // The bundle's `require('vscode')` finds the API stand-in as a package beside it.
   mkdirSync(path.join(scratch, 'node_modules', 'vscode'), { recursive: true });
   writeFileSync(path.join(scratch, 'node_modules', 'vscode', 'index.js'), `module.exports = require(${JSON.stringify(path.join(ROOT, 'test', 'vscode-chat-api.cjs'))});\n`);
-  await esbuild.build({
-    entryPoints: Object.fromEntries(['modelLoop', 'participant'].map((n) => [n, path.join(ROOT, 'src', 'vscode', 'chat', `${n}.ts`)])),
-    outdir: scratch, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning',
-  });
-  loop = require(path.join(scratch, 'modelLoop.js'));
-  participant = require(path.join(scratch, 'participant.js'));
+  ({ modelLoop: loop, participant } = await bundleSources(scratch, 'vscode/chat', ['modelLoop', 'participant'], { external: ['vscode'] }));
   vscode = require(path.join(scratch, 'node_modules', 'vscode'));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));

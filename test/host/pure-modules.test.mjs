@@ -3,12 +3,11 @@
 // bundled from src/host with esbuild since the host library does not export them.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync, statSync, openSync, writeSync, closeSync, utimesSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import { bundleSources } from '../helpers.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let scratch;
@@ -21,19 +20,8 @@ let folderWatch;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
-  const outdir = path.join(scratch, 'out');
-  await esbuild.build({
-    entryPoints: Object.fromEntries(['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc', 'extension/folderWatch']
-      .map((m) => [path.basename(m), path.join(repoRoot, 'src', 'host', `${m}.ts`)])),
-    outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
-  });
-  const require = createRequire(import.meta.url);
-  consent = require(path.join(outdir, 'consent.js'));
-  fingerprint = require(path.join(outdir, 'fingerprint.js'));
-  limiter = require(path.join(outdir, 'noteLimiter.js'));
-  install = require(path.join(outdir, 'install.js'));
-  jsonc = require(path.join(outdir, 'jsonc.js'));
-  folderWatch = require(path.join(outdir, 'folderWatch.js'));
+  ({ consent, fingerprint, noteLimiter: limiter, install, jsonc, folderWatch } = await bundleSources(path.join(scratch, 'out'), 'host',
+    ['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc', 'extension/folderWatch']));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
