@@ -134,16 +134,20 @@ describe('held workspace code shadows nothing', () => {
 });
 
 describe('spontaneous panels are bounded', () => {
+  /** A host with one extension that sends `frames` at start; `refused()` lists its open_panel refusals. */
+  async function panelsHost(t, name, frames) {
+    const ui = new RecordingUI();
+    const host = await startHost(t, [makeExt(tmpdir(), name, { raw: frames })], { ui });
+    const refused = () => host.get(name).problems.filter((p) => /open_panel refused/.test(p.message));
+    return { host, ui, refused };
+  }
   test('a flood of open_panel frames opens at most the bound, with one diagnostic, and the extension is told', async (t) => {
     const frames = Array.from({ length: 200 }, (_, i) => JSON.stringify({ type: 'open_panel', panel: { id: `p${i}`, title: 'flood', lines: ['x'] } }) + '\n');
-    const dir = makeExt(tmpdir(), 'flood', { raw: frames });
-    const ui = new RecordingUI();
-    const host = await startHost(t, [dir], { ui });
+    const { host, ui, refused } = await panelsHost(t, 'flood', frames);
     await waitFor('refusals reach the extension', () => host.received('flood', 'panel_close').length >= 192);
     assert.equal(ui.of('openPanel').length, 8);
-    const refused = host.get('flood').problems.filter((p) => /open_panel refused/.test(p.message));
-    assert.equal(refused.length, 1, 'one diagnostic for the whole flood');
-    assert.match(refused[0].message, /at most 8/);
+    assert.equal(refused().length, 1, 'one diagnostic for the whole flood');
+    assert.match(refused()[0].message, /at most 8/);
   });
   test('closing them again does not reset the rate: at most 20 within 10 s', async (t) => {
     const open = (i) => JSON.stringify({ type: 'open_panel', panel: { id: `p${i}`, title: 'again', lines: ['x'] } }) + '\n';
@@ -154,14 +158,11 @@ describe('spontaneous panels are bounded', () => {
       for (let i = round * 8; i < round * 8 + 8; i++) frames.push(open(i));
       for (let i = round * 8; i < round * 8 + 8; i++) frames.push(close(i));
     }
-    const dir = makeExt(tmpdir(), 'again', { raw: frames });
-    const ui = new RecordingUI();
-    const host = await startHost(t, [dir], { ui });
+    const { host, ui, refused } = await panelsHost(t, 'again', frames);
     await waitFor('the refusals reach the extension', () => host.received('again', 'panel_close').length >= 4);
     assert.equal(ui.of('openPanel').length, 20);
-    const refused = host.get('again').problems.filter((p) => /open_panel refused/.test(p.message));
-    assert.equal(refused.length, 1);
-    assert.match(refused[0].message, /opened 20 panels within 10 s that no tool call asked for \(at most 20\)/);
+    assert.equal(refused().length, 1);
+    assert.match(refused()[0].message, /opened 20 panels within 10 s that no tool call asked for \(at most 20\)/);
   });
 });
 
