@@ -20,7 +20,7 @@ export async function discoverGated(opts: Omit<DiscoveryOptions, 'yielding'>, ga
     for (const f of found) {
       const key = path.resolve(f.dir);
       if (decisions.has(key) || f.error || f.shadowedBy || !f.manifest?.enabled || f.assetsOnly) continue;
-      decisions.set(key, gate ? await gate(f) : { start: true });
+      decisions.set(key, gate ? await askGate(gate, f) : { start: true });
     }
   };
   let found = discoverExtensions(opts);
@@ -31,4 +31,13 @@ export async function discoverGated(opts: Omit<DiscoveryOptions, 'yielding'>, ga
     await decide(found);
   }
   return { found, decisions };
+}
+
+/** The gate's answer; a gate that fails holds the extension, saying why. */
+async function askGate(gate: NonNullable<HostOptions['gate']>, f: FoundExtension): Promise<GateDecision> {
+  try {
+    return await gate(f);
+  } catch (err) {
+    return { start: false, reason: `could not check whether it may run: ${(err as Error)?.message ?? String(err)}` };
+  }
 }

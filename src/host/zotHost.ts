@@ -9,6 +9,7 @@ import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, typ
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { makeTap, type TraceSink } from './connection/frameTrace.js';
+import { envSecrets, makeRedactor } from './connection/redact.js';
 import type { TapSlot } from './connection/transport.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
 import * as path from 'node:path';
@@ -59,6 +60,8 @@ export class ZotHost {
   private readonly extraEnv = new Map<string, NodeJS.ProcessEnv>();
   /** Values the trace never writes (an MCP token), whatever the sink. */
   private readonly secrets = new Set<string>();
+  /** Hides those values, and the environment's secret-looking ones, in what the host says about an extension. */
+  private readonly redact: (text: string) => string;
 
   private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
   private readonly registryEmitter = this.store.add(new Emitter<void>());
@@ -79,6 +82,8 @@ export class ZotHost {
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
+    const fromEnv = envSecrets(options.env ?? process.env);
+    this.redact = makeRedactor(() => [...fromEnv, ...this.secrets]);
     if (options.trace) this.setTrace(options.trace);
   }
 
@@ -285,18 +290,19 @@ export class ZotHost {
     };
   }
 
-  /** Announces new runtimes, asks the gate about each startable one, and starts those it lets through. */
+  /**
+   * Announces new runtimes and starts the startable ones. Each launch asks
+   * the gate itself (runtime.ts); one the gate held during this discovery
+   * (to settle a name clash) is held at once rather than asked twice.
+   */
   private async admit(rts: readonly ExtensionRuntime[], decisions?: ReadonlyMap<string, GateDecision>): Promise<void> {
     for (const rt of rts) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
     const toStart: ExtensionRuntime[] = [];
     for (const rt of rts) {
       if (!rt.startable) continue;
-      const decision = decisions?.get(path.resolve(rt.dir)) ?? (this.options.gate ? await this.options.gate(rt.found) : { start: true as const });
-      if (decision.start) toStart.push(rt);
-      else {
-        const clash = rt.found.yieldedTo ? `; ${rt.found.yieldedTo} has the same name and runs instead while this one is held` : '';
-        rt.hold(decision.hold ?? 'consent', decision.reason + clash);
-      }
+      const decision = decisions?.get(path.resolve(rt.dir));
+      if (decision && !decision.start) rt.hold(decision.hold ?? 'consent', decision.reason);
+      else toStart.push(rt);
     }
     await this.startWithGrace(toStart);
   }
@@ -341,6 +347,8 @@ export class ZotHost {
       maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       restart: { max: t.restartMax, windowMs: t.restartWindowMs, baseDelayMs: t.restartBaseDelayMs, maxDelayMs: t.restartMaxDelayMs },
       model: () => this.model,
+      gate: this.options.gate,
+      redact: this.redact,
       trace: this.traceSlot,
       envFor: (name) => {
         const extra = this.extraEnv.get(name);

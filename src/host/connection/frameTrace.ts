@@ -6,6 +6,7 @@
  * values of environment variables whose names say they are secret, in case
  * an extension echoes one. The environment itself never travels in a frame.
  */
+import { envSecrets, makeRedactor } from './redact.js';
 import type { FrameTap } from './transport.js';
 
 export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;
@@ -22,21 +23,11 @@ export interface TraceSink {
   secrets?: () => readonly string[];
 }
 
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE|CREDENTIAL|AUTH/i;
-/** Shorter values are too likely to be ordinary words to replace. */
-const MIN_SECRET_LENGTH = 8;
-
-export const REDACTED = '«redacted»';
-
-/** The values of secret-looking variables of `env`. */
-export function envSecrets(env: NodeJS.ProcessEnv): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(k)) out.push(v);
-  return out;
-}
+export { envSecrets, REDACTED } from './redact.js';
 
 export function makeTap(sink: TraceSink, env: NodeJS.ProcessEnv): FrameTap {
   const fromEnv = envSecrets(env);
+  const redact = makeRedactor(() => [...fromEnv, ...(sink.secrets?.() ?? [])]);
   return (extension, direction, text, frame) => {
     const body = text.endsWith('\n') ? text.slice(0, -1) : text;
     const bytes = Buffer.byteLength(body);
@@ -44,21 +35,9 @@ export function makeTap(sink: TraceSink, env: NodeJS.ProcessEnv): FrameTap {
     const what = frame ? `${frame.type}${frame.id !== undefined ? ` #${frame.id}` : ''}` : '(invalid frame)';
     let line = `${arrow} ${what} ${bytes} B`;
     if (sink.level === 'verbose') {
-      const shown = redact(body, [...fromEnv, ...(sink.secrets?.() ?? [])]);
+      const shown = redact(body);
       line += ` ${shown.length > TRACE_VERBOSE_MAX_CHARS ? `${shown.slice(0, TRACE_VERBOSE_MAX_CHARS)}… (${shown.length - TRACE_VERBOSE_MAX_CHARS} more characters)` : shown}`;
     }
     sink.line(extension, line);
   };
-}
-
-function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s.length < MIN_SECRET_LENGTH) continue;
-    if (out.includes(s)) out = out.split(s).join(REDACTED);
-    // The same value as it appears inside a JSON string.
-    const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
-  }
-  return out;
 }

@@ -8,10 +8,15 @@ export class Problems {
   readonly items: { time: number; message: string }[] = [];
   dropped = 0;
 
-  /** `log` writes the problem where the extension's log lines go, marked as a warning. */
-  constructor(private readonly log: (line: string) => void) {}
+  /**
+   * `log` writes the problem where the extension's log lines go, marked as a
+   * warning; `redact` hides secrets first (a problem may quote what the
+   * extension wrote, such as a line that was not JSON).
+   */
+  constructor(private readonly log: (line: string) => void, private readonly redact: (text: string) => string = (t) => t) {}
 
-  add(message: string): void {
+  add(raw: string): void {
+    const message = this.redact(raw);
     if (this.items.length >= MAX_PROBLEMS) {
       this.items.shift();
       this.dropped++;

@@ -9,6 +9,7 @@ import { PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type EventInterceptResponseFrom
 import type { PendingRequest, ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
+import type { GateDecision } from '../options.js';
 import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 import { ExtensionProcess, within } from '../process/child.js';
 import { resolveExec } from '../process/resolveExec.js';
@@ -32,6 +33,14 @@ export interface RuntimeConfig extends LaunchConfig {
   killAfterMs: number;
   restart: RestartBudget;
   model(): { provider: string; model: string };
+  /**
+   * Whether this code may run now (workspace trust, consent), asked before
+   * every launch: the first start, Start, Restart, a crash restart, a
+   * debugger's or a watcher's restart. Absent: every launch may run.
+   */
+  gate?: (found: FoundExtension) => GateDecision | Promise<GateDecision>;
+  /** Hides secrets in what the host writes about the extension (its problems). Default: as is. */
+  redact?: (text: string) => string;
 }
 
 /** How the runtime reports to the host. Every call is synchronous and cheap except `handle`. */
@@ -69,7 +78,7 @@ export class ExtensionRuntime implements ExtensionView {
     this.logPath = extensionLogPath(config.zotHome, found.name);
     this.version = found.manifest?.version;
     this.restartPolicy = restartBudget(config.restart);
-    this.problemList = new Problems((line) => this.log(line, 'warn'));
+    this.problemList = new Problems((line) => this.log(line, 'warn'), config.redact);
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
     if (found.error) this.current = { kind: 'failed', message: found.error };
     else if (found.shadowedBy) this.current = { kind: 'disabled', why: `not loaded: ${found.shadowedBy} has the same ${found.manifest ? 'name' : 'folder name'} and comes first` };
@@ -143,7 +152,10 @@ export class ExtensionRuntime implements ExtensionView {
   /** Withheld by the embedding UI (trust, consent): listed, never started. */
   hold(reason: HoldReason, message: string): void {
     if (this.live) return;
-    this.transition({ kind: 'held', reason, message });
+    const s = this.current;
+    if (s.kind === 'restarting') clearTimeout(s.timer);
+    const clash = this.found.yieldedTo ? `; ${this.found.yieldedTo} has the same name and runs instead while this one is held` : '';
+    this.transition({ kind: 'held', reason, message: message + clash });
   }
 
   /** The stop ladder; resolves when every process it started is gone. A second stop while stopping forces the kill. */
@@ -151,6 +163,9 @@ export class ExtensionRuntime implements ExtensionView {
     const s = this.current;
     if (s.kind === 'restarting') {
       clearTimeout(s.timer);
+      this.transition({ kind: 'stopped' });
+    } else if (s.kind === 'checking') {
+      // The gate's answer, when it comes, finds another state and starts nothing.
       this.transition({ kind: 'stopped' });
     } else if (s.kind === 'starting' || s.kind === 'running') {
       const launch = s.launch;
@@ -199,7 +214,31 @@ export class ExtensionRuntime implements ExtensionView {
 
   // ---- process life ----
 
+  /**
+   * The one way a process of this extension starts: the gate is asked first,
+   * every time, so code that changed since it was allowed is held, whatever
+   * asked for the launch. A stop (or a hold) while the gate is asked wins.
+   */
   private launch(): void {
+    const gate = this.config.gate;
+    if (!gate) return this.spawn();
+    const checking: Status = { kind: 'checking' };
+    this.transition(checking);
+    void Promise.resolve()
+      .then(() => gate(this.found))
+      .then(
+        (d) => {
+          if (this.current !== checking) return;
+          if (d.start) this.spawn();
+          else this.hold(d.hold ?? 'consent', d.reason);
+        },
+        (err: unknown) => {
+          if (this.current === checking) this.fail(`could not check whether it may run: ${(err as Error)?.message ?? String(err)}`);
+        },
+      );
+  }
+
+  private spawn(): void {
     const m = this.found.manifest!;
     const exec = resolveExec(m.exec!, this.dir, this.config.env);
     if (!exec.ok) return this.fail(exec.error);
@@ -385,7 +424,8 @@ export class ExtensionRuntime implements ExtensionView {
     }, this.config.autoReadyMs);
   }
 
-  log(line: string, level: LogLevel): void {
+  log(raw: string, level: LogLevel): void {
+    const line = this.config.redact ? this.config.redact(raw) : raw;
     const l = this.live ?? [...this.ending][0];
     l?.process.log.hostLine(line);
     this.delegate.log(this, line, 'host', level);

@@ -17,6 +17,8 @@ export type Readiness = 'registering' | 'ready' | 'auto_ready' | 'timed_out';
 
 export type ExtensionStatus<L = unknown> =
   | { kind: 'stopped' }
+  /** About to launch: the host's gate (trust, consent) is asked whether this code may run. Nothing is spawned yet. */
+  | { kind: 'checking' }
   /** Spawned; hello not yet received. */
   | { kind: 'starting'; launch: L }
   /** Said hello: its connection serves calls. */
@@ -35,6 +37,7 @@ export type ExtensionState =
   | 'stopped' | 'starting' | 'ready' | 'auto_ready' | 'ready_timed_out' | 'stopping' | 'restarting' | 'failed' | 'held' | 'disabled';
 
 export function stateName(s: ExtensionStatus): ExtensionState {
+  if (s.kind === 'checking') return 'starting';
   if (s.kind !== 'running') return s.kind;
   switch (s.readiness) {
     case 'registering': return 'starting';
@@ -62,4 +65,4 @@ export const isServing = (s: ExtensionStatus): boolean => s.kind === 'running';
 
 /** Still on its way: the host's ready wait is not over for it. */
 export const isSettling = (s: ExtensionStatus): boolean =>
-  s.kind === 'starting' || s.kind === 'restarting' || (s.kind === 'running' && s.readiness === 'registering');
+  s.kind === 'checking' || s.kind === 'starting' || s.kind === 'restarting' || (s.kind === 'running' && s.readiness === 'registering');

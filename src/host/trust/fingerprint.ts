@@ -1,25 +1,68 @@
 /**
  * The fingerprint a consent is keyed on: what the extension can run, hashed
- * so that any change asks again. That is exec, args and where exec resolves;
- * the content of every file in its folder (what it requires, sources or
- * imports lives there, node_modules included), bounded in count and size with
- * what was left out said; and the content of what it names outside the folder
- * (the executable, files named in args). Content is hashed, never trusted by
- * mtime; a digest is reused only while the file's ctime, which a user cannot
- * set back, is unchanged. Pure Node (no 'vscode').
+ * so that any change to code asks again, and only to code.
+ *
+ * Code: exec, args and where exec resolves; the content of the executable and
+ * of every file `args` names, wherever they are; and the content of the files
+ * in its folder (what it requires, sources or imports lives there,
+ * node_modules included), bounded in count and size with what was left out
+ * said. A symbolic link counts as what it points to, wherever that is: a
+ * linked file by its content, a linked folder by the files in it.
+ *
+ * Data is not code. zot gives an extension its own folder as `data_dir`, so
+ * extensions save their data there (the todo sample's todos.json). When the
+ * folder is in a git work tree, a file that git does not track and that is not
+ * code by its kind (not executable, no script or library suffix, not a
+ * manifest, not under a dependency folder) is the extension's data: it may
+ * change without a new question. Whatever a repository brings is tracked (a
+ * clone cannot bring untracked files), so every change a pull or checkout
+ * makes asks again; a file moving from data to tracked changes the set and
+ * asks again too. Outside a git work tree (or where git cannot say) every
+ * file counts. git is asked with its file-system monitor off, and nothing
+ * else of the repository's configuration runs.
+ *
+ * Content is hashed, never trusted by mtime; a digest is reused only while
+ * the file's ctime, which a user cannot set back, is unchanged. Pure Node (no
+ * 'vscode').
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { resolveExec, type FoundExtension } from '../index.js';
 
 /** Bump when the fingerprint's inputs change, so old consents ask again. */
-const FINGERPRINT_VERSION = 2;
+const FINGERPRINT_VERSION = 3;
 /** Bounds of the folder walk: past them files are left out, and the consent prompt says how many. */
 export const MAX_FOLDER_FILES = 20_000;
 export const MAX_FOLDER_BYTES = 256 * 1024 * 1024;
 /** Never part of what runs, and changed by every fetch. */
 const SKIPPED_FOLDERS = new Set(['.git']);
+
+/** Suffixes of files that run, or that a runtime loads as code. */
+const CODE_SUFFIXES = new Set([
+  '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx', '.node', '.wasm', '.map',
+  '.py', '.pyc', '.pyo', '.pyd', '.pyi', '.pth', '.so', '.dylib', '.dll', '.exe', '.a',
+  '.sh', '.bash', '.zsh', '.fish', '.ps1', '.bat', '.cmd', '.go', '.rb', '.pl', '.pm', '.php', '.lua', '.tcl',
+  '.jar', '.class', '.rs', '.c', '.h', '.cc', '.cpp', '.java', '.kt', '.swift', '.cs', '.r', '.jl', '.ex', '.exs', '.erl', '.beam',
+]);
+/** Files that decide what runs though they hold no program. */
+const CODE_NAMES = new Set([
+  'extension.json', 'package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnp.cjs',
+  'go.mod', 'go.sum', 'go.work', 'pyproject.toml', 'setup.cfg', 'requirements.txt', 'pyvenv.cfg', 'Pipfile', 'Pipfile.lock',
+  'Makefile', 'Gemfile', 'Gemfile.lock', 'Cargo.toml', 'Cargo.lock', '.env', 'tsconfig.json', 'deno.json', 'bunfig.toml',
+]);
+/** Folders whose every file is code: dependencies and interpreters' caches. */
+const CODE_FOLDERS = new Set(['node_modules', 'site-packages', 'dist-packages', '.venv', 'venv', '__pycache__', 'vendor']);
+
+/** Whether a file is code by its kind (the rule for files git does not track). */
+export function isCodeFile(relative: string, mode: number): boolean {
+  if (mode & 0o111) return true;
+  const parts = relative.split(/[\\/]/);
+  const base = parts[parts.length - 1] ?? '';
+  if (CODE_NAMES.has(base) || CODE_SUFFIXES.has(path.extname(base).toLowerCase())) return true;
+  return parts.slice(0, -1).some((p) => CODE_FOLDERS.has(p));
+}
 
 export interface RunDescription {
   exec: string;
@@ -30,6 +73,10 @@ export interface RunDescription {
   files: Record<string, string>;
   /** What the fingerprint does not cover, in words for the consent prompt; empty when it covers everything. */
   skipped: string[];
+  /** Files in its folder counted as its data (untracked in a git work tree, not code), relative, sorted. */
+  data: string[];
+  /** Whether the folder is in a git work tree whose tracked files decided what is data. */
+  git: boolean;
 }
 
 /** What would run, as far as it can be known before running it. */
@@ -55,8 +102,11 @@ export async function describeRun(found: Pick<FoundExtension, 'dir' | 'manifest'
     const digest = await hashFile(p).catch(() => undefined);
     if (digest !== undefined) files[key(p)] = digest;
   }
-  await walk(root, root, files, skipped, { files: 0, bytes: 0, over: 0, ...limits });
-  return { exec, args, resolved, files, skipped };
+  const tracked = await trackedFiles(root, env);
+  const data: string[] = [];
+  const walker: Walker = { root, files, skipped, data, tracked, seen: new Set([await fsp.realpath(root).catch(() => root)]) };
+  await walk(walker, root, false, { files: 0, bytes: 0, over: 0, ...limits });
+  return { exec, args, resolved, files, skipped, data: data.sort(), git: tracked !== undefined };
 }
 
 /** sha256 (hex) of everything that identifies what would run. */
@@ -79,45 +129,119 @@ export interface Limits { maxFiles: number; maxBytes: number }
 const LIMITS: Limits = { maxFiles: MAX_FOLDER_FILES, maxBytes: MAX_FOLDER_BYTES };
 interface Budget extends Limits { files: number; bytes: number; over: number }
 
-/** Every file under `dir`, in name order, within the budget; symlinks count by their target's path, not followed. */
-async function walk(root: string, dir: string, files: Record<string, string>, skipped: string[], budget: Budget): Promise<void> {
+interface Walker {
+  root: string;
+  files: Record<string, string>;
+  skipped: string[];
+  data: string[];
+  /** What git tracks in the folder (relative paths), or undefined outside a git work tree. */
+  tracked: ReadonlySet<string> | undefined;
+  /** Real paths of the folders walked, so a link back into one is not walked twice. */
+  seen: Set<string>;
+}
+
+/**
+ * Every file under `dir`, in name order, within the budget. A symbolic link
+ * is followed: a file by its content, a folder walked (once per real path);
+ * files reached through a link are always code.
+ */
+async function walk(w: Walker, dir: string, viaLink: boolean, budget: Budget): Promise<void> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await fsp.readdir(dir, { withFileTypes: true });
   } catch (err) {
-    skipped.push(`${path.relative(root, dir) || '.'} could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    w.skipped.push(`${path.relative(w.root, dir) || '.'} could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const p = path.join(dir, e.name);
-    const rel = path.relative(root, p);
+    const rel = path.relative(w.root, p);
     if (e.isDirectory()) {
       if (SKIPPED_FOLDERS.has(e.name)) continue;
-      // A folder counts as a file, so a tree of empty folders is bounded too.
-      if (++budget.files > budget.maxFiles) {
-        budget.over++;
-        continue;
-      }
-      await walk(root, p, files, skipped, budget);
+      if (!(await enterFolder(w, p, budget))) continue;
+      await walk(w, p, viaLink, budget);
     } else if (e.isSymbolicLink()) {
-      files[rel] ??= `link:${await fsp.readlink(p).catch(() => '?')}`;
-    } else if (e.isFile() && files[rel] === undefined) {
+      await followLink(w, p, rel, budget);
+    } else if (e.isFile() && w.files[rel] === undefined) {
       const st = await fsp.stat(p).catch(() => undefined);
       if (!st) continue;
-      if (budget.files + 1 > budget.maxFiles || budget.bytes + st.size > budget.maxBytes) {
-        budget.over++;
+      if (!viaLink && w.tracked && !w.tracked.has(rel.split(path.sep).join('/')) && !isCodeFile(rel, st.mode)) {
+        w.data.push(rel);
         continue;
       }
-      budget.files++;
-      budget.bytes += st.size;
-      const digest = await hashFile(p, st).catch(() => undefined);
-      if (digest !== undefined) files[rel] = digest;
+      await hashInto(w, p, rel, st, budget);
     }
   }
-  if (dir === root && budget.over > 0) {
-    skipped.push(`${budget.over} file${budget.over === 1 ? '' : 's'} in its folder (past ${budget.maxFiles} files or ${Math.round(budget.maxBytes / 1024 / 1024)} MiB) are not checked`);
+  if (dir === w.root && budget.over > 0) {
+    w.skipped.push(`${budget.over} file${budget.over === 1 ? '' : 's'} in its folder (past ${budget.maxFiles} files or ${Math.round(budget.maxBytes / 1024 / 1024)} MiB) are not checked`);
   }
+}
+
+/** Counts a folder against the budget (a tree of empty folders is bounded too) and marks its real path walked. */
+async function enterFolder(w: Walker, p: string, budget: Budget): Promise<boolean> {
+  const real = await fsp.realpath(p).catch(() => p);
+  if (w.seen.has(real)) return false;
+  if (++budget.files > budget.maxFiles) {
+    budget.over++;
+    return false;
+  }
+  w.seen.add(real);
+  return true;
+}
+
+/** A link counts as its text and what it points to: a file's content, a folder's files; a dangling link or a loop as such. */
+async function followLink(w: Walker, p: string, rel: string, budget: Budget): Promise<void> {
+  const text = await fsp.readlink(p).catch(() => '?');
+  const st = await fsp.stat(p).catch((err: NodeJS.ErrnoException) => err.code ?? 'error');
+  if (typeof st === 'string') {
+    w.files[rel] ??= `link:${text} (${st === 'ENOENT' ? 'missing' : st})`;
+    return;
+  }
+  if (st.isDirectory()) {
+    const real = await fsp.realpath(p).catch(() => p);
+    w.files[rel] ??= `link:${text} (folder)`;
+    if (w.seen.has(real)) return; // a loop, or a folder walked already: its files are counted where they were found
+    if (!(await enterFolder(w, p, budget))) return;
+    await walk(w, p, true, budget);
+  } else if (st.isFile() && w.files[rel] === undefined) {
+    await hashInto(w, p, rel, st, budget, `link:${text} `);
+  } else {
+    w.files[rel] ??= `link:${text} (not a file)`;
+  }
+}
+
+async function hashInto(w: Walker, p: string, rel: string, st: Stats, budget: Budget, prefix = ''): Promise<void> {
+  if (budget.files + 1 > budget.maxFiles || budget.bytes + st.size > budget.maxBytes) {
+    budget.over++;
+    return;
+  }
+  budget.files++;
+  budget.bytes += st.size;
+  const digest = await hashFile(p, st).catch(() => undefined);
+  if (digest !== undefined) w.files[rel] = prefix + digest;
+}
+
+/** Most bytes of `git ls-files` output read; past it git's answer is not used (every file counts). */
+const MAX_GIT_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * The files git tracks under `dir` (relative, with "/"), or undefined when
+ * `dir` is not in a git work tree or git cannot say (not installed, a
+ * repository it refuses, a time-out). Only git's own index is read: its
+ * file-system monitor is switched off, and git's variables of the caller's
+ * environment are dropped so they cannot point it elsewhere.
+ */
+export function trackedFiles(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<ReadonlySet<string> | undefined> {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_')) clean[k] = v;
+  clean.GIT_OPTIONAL_LOCKS = '0';
+  return new Promise((resolve) => {
+    execFile('git', ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', 'ls-files', '-z', '--cached', '--recurse-submodules', '--', '.'], { cwd: dir, env: clean, maxBuffer: MAX_GIT_OUTPUT, timeout: 10_000, windowsHide: true }, (err, stdout) => {
+      if (err) return resolve(undefined);
+      resolve(new Set(stdout.split('\0').filter(Boolean)));
+    });
+  });
 }
 
 /** Digests by file, valid while nothing about the file's inode changed (ctime moves on every write and every utimes). */

@@ -139,7 +139,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     ...commands.register(),
     registerNewExtension(mgr),
     registerManifestDiagnostics(),
-    new ExtensionWatch({ manager: mgr, gate, logs }),
+    new ExtensionWatch({ manager: mgr, logs }),
     registerDebugExtension({ manager: mgr, logs, extensionPath: context.extensionPath }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));

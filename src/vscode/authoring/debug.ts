@@ -115,7 +115,13 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
   d.logs.extensionLog(name, `restarting under the ${kind === 'node' ? 'Node inspector' : 'debugpy debugger'}`);
   const port = waitForPort(d, name, listening);
   await host.restartExtension(name);
-  const found = await port;
+  // Every launch asks the workspace gate: code changed since it was allowed is held, never debugged.
+  const now = host.get(name);
+  if (now?.status.kind === 'held') {
+    port.cancel();
+    throw new Error(`it is held: ${now.error ?? 'waiting for your permission'}`);
+  }
+  const found = await port.result;
   const config: vscode.DebugConfiguration = kind === 'node'
     ? { type: 'node', request: 'attach', name: `Zot: ${name}`, address: found.address, port: found.port, skipFiles: ['<node_internals>/**'], autoAttachChildProcesses: false, [SESSION_KEY]: name }
     : { type: 'debugpy', request: 'attach', name: `Zot: ${name}`, connect: { host: found.address, port: found.port }, justMyCode: true, [SESSION_KEY]: name };
@@ -127,10 +133,11 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
 }
 
 /** The address and port the next launch's debugger prints on stderr. */
-function waitForPort(d: DebugDeps, name: string, listening: RegExp): Promise<{ address: string; port: number }> {
-  return new Promise((resolve, reject) => {
-    let sub: vscode.Disposable | undefined;
-    const timer = setTimeout(() => {
+function waitForPort(d: DebugDeps, name: string, listening: RegExp): { result: Promise<{ address: string; port: number }>; cancel(): void } {
+  let sub: vscode.Disposable | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const result = new Promise<{ address: string; port: number }>((resolve, reject) => {
+    timer = setTimeout(() => {
       sub?.dispose();
       reject(new Error(`it did not say where its debugger listens within ${PORT_TIMEOUT_MS / 1000} s; see its log`));
     }, PORT_TIMEOUT_MS);
@@ -145,6 +152,13 @@ function waitForPort(d: DebugDeps, name: string, listening: RegExp): Promise<{ a
       else resolve({ address: m![1]!.replace(/^\[|\]$/g, '').replace('localhost', '127.0.0.1'), port: Number(m![2]) });
     });
   });
+  return {
+    result,
+    cancel: () => {
+      clearTimeout(timer);
+      sub?.dispose();
+    },
+  };
 }
 
 /** Why `python -c "import debugpy"` fails, or undefined when it does not. */

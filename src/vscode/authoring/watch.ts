@@ -2,8 +2,8 @@
  * Watch and restart in the editor: *Zot: Watch Extension* toggles it for one
  * extension, `zot.watch` turns it on for the folders named in
  * `zot.extensionPaths`. A save restarts the extension through the workspace
- * gate, so a project-local one whose fingerprint changed is asked about
- * again, as at any start; a change to its extension.json reloads, since only
+ * gate (every launch does), so a project-local one whose fingerprint
+ * changed is held and asked about again; a change to its extension.json reloads, since only
  * discovery reads a manifest. A restart asked for this way resets the crash
  * budget (see FolderWatcher and `zot-host watch`).
  */
@@ -11,11 +11,10 @@ import * as vscode from 'vscode';
 import { FolderWatcher, touchesManifest } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { SECTION } from '../activation/settings.js';
-import type { WorkspaceGate } from '../trust/workspaceGate.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
 
-export interface WatchDeps { manager: HostManager; gate: WorkspaceGate; logs: LogChannels }
+export interface WatchDeps { manager: HostManager; logs: LogChannels }
 
 export class ExtensionWatch implements vscode.Disposable {
   /** Toggled on by the command, by extension name (for this window). */
@@ -98,12 +97,7 @@ export class ExtensionWatch implements vscode.Disposable {
       return;
     }
     this.d.logs.extensionLog(name, `${what} changed: restarting`);
-    const decision = rt.startable ? await this.d.gate.gate(rt.found) : { start: true as const };
-    if (!decision.start) {
-      await host.stopExtension(name);
-      host.holdExtension(name, decision.hold ?? 'consent', decision.reason);
-      return;
-    }
+    // The launch asks the workspace gate, as every launch does: a changed project extension is held and asked about.
     await host.restartExtension(name);
   }
 }

@@ -27,7 +27,7 @@ export class LifecycleCommands {
   }
 
   async stop(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => r.status.kind === 'running' || r.status.kind === 'starting' || r.status.kind === 'restarting');
+    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => r.status.kind === 'running' || r.status.kind === 'starting' || r.status.kind === 'checking' || r.status.kind === 'restarting');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.host.stopExtension(rt.name));
     return this.k.host.get(rt.name)?.state;

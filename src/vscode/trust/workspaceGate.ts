@@ -136,7 +136,10 @@ export class WorkspaceGate implements vscode.Disposable {
       const where = relativeToProject(found.dir);
       const what = [run.exec, ...run.args].join(' ');
       const unchecked = run.skipped.length ? ` Not checked for later changes: ${run.skipped.join('; ')}.` : '';
-      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.${unchecked}`;
+      const data = run.data.length
+        ? ` Files git does not track that are not code count as its data and may change without asking again: ${run.data.slice(0, 3).join(', ')}${run.data.length > 3 ? ` and ${run.data.length - 3} more` : ''}.`
+        : '';
+      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.${unchecked}${data}`;
       this.trace.record('consent-asked', { extension: found.name, fingerprint, message });
       return this.question(found.name, message, [ALLOW, DONT_ALLOW]);
     }).then(answer, () => answer(undefined));

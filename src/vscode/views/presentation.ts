@@ -44,7 +44,7 @@ export interface Affordances {
 
 export function affordances(rt: ExtensionView, canAllow: boolean): Affordances {
   const k = rt.status.kind;
-  const running = k === 'running' || k === 'starting';
+  const running = k === 'running' || k === 'starting' || k === 'checking';
   return {
     start: rt.startable && (k === 'stopped' || k === 'failed'),
     stop: running || k === 'restarting',
