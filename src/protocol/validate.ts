@@ -62,9 +62,18 @@ export function parseFrame(text: string): ParseResult {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, problem: `not JSON (${(err as Error).message}): ${preview(text)}` };
+    return { ok: false, problem: `not JSON (${jsonErrorReason(err as Error)}): ${preview(text)}` };
   }
   return validateFrame(value, text);
+}
+
+/**
+ * Why JSON.parse refused a line, without the excerpt of the line V8 quotes
+ * (`Unexpected token 'o', "oops sk-li"... is not valid JSON`): the problem
+ * quotes the line once, whole enough to be redacted, never a cut piece of it.
+ */
+export function jsonErrorReason(err: Error): string {
+  return err.message.replace(/, ".*"(\.\.\.)? is not valid JSON$/s, '');
 }
 
 /** Validates an already parsed JSON value as a frame from an extension. */

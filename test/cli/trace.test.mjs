@@ -1,6 +1,7 @@
 // --trace: every frame on stderr, one a line, arrows by direction; stdout
 // untouched; long frames cut at the documented size; secrets never written.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { lib, makeExt, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
@@ -90,4 +91,52 @@ test('setTrace applies to connections already open, and off stops it at once', a
   const before = lines.length + verbose.length;
   await host.invokeTool('echo', { a: 2 });
   assert.equal(lines.length + verbose.length, before, 'nothing traced once off');
+});
+
+test('--trace: a secret is redacted however a JSON encoder escaped it (Python, Go, either hex case, \\/), and the longer of two that share a prefix leaves no tail', async () => {
+  const env = {
+    PY_SECRET: 'pässwört-geheim-1', // Python's json.dumps: \u00e4 … \u00f6
+    GO_TOKEN: '<tok&en>-value-99', // Go's encoding/json: \u003c \u0026 \u003e
+    UP_PASSWORD: 'grüße-upper-case', // \u00FC \u00DF in upper-case hex
+    URL_API_KEY: 'https://x/y/api-secret', // \/ as some encoders write it
+    SHORT_TOKEN: 'prefix-secret-1',
+    LONG_TOKEN: 'prefix-secret-1-and-its-tail',
+  };
+  const written = [
+    'p\\u00e4ssw\\u00f6rt-geheim-1',
+    '\\u003ctok\\u0026en\\u003e-value-99',
+    'gr\\u00FC\\u00DFe-upper-case',
+    'https:\\/\\/x\\/y\\/api-secret',
+    'prefix-secret-1-and-its-tail',
+    'p\\u00e4ssw\u00f6rt-geheim-1', // mixed: one escaped, one as is
+  ];
+  const raw = written.map((w) => `{"type":"notify","level":"info","message":"${w}"}\n`);
+  const ext = makeExt(tmpdir(), 'escaper', { tools: [{ name: 'echo' }], raw });
+  const r = await run(['tool', 'echo', '{}', '--no-discover', '--ext', ext, '--trace'], env);
+  assert.equal(r.code, 0, r.stderr);
+  const notes = r.stderr.split('\n').filter((l) => l.startsWith('[escaper] ← notify'));
+  assert.equal(notes.length, written.length, r.stderr);
+  for (const [i, line] of notes.entries()) {
+    assert.equal(JSON.parse(line.slice(line.indexOf('{'))).message, lib.REDACTED, `form ${i} (${written[i]}) is redacted whole: ${line}`);
+  }
+  assert.ok(!notes.some((l) => l.includes('its-tail')), 'no tail of the longer secret');
+});
+
+test('a line that is not JSON is quoted in the problem, with its secrets redacted: problems, the log file and zot-host\'s stderr', async (t) => {
+  const secret = 'sk-live-not-json-0123456789';
+  const ext = makeExt(tmpdir(), 'notjson', { tools: [{ name: 'echo' }], raw: [`oops ${secret} is not a frame\n`, `{"type":"notify","message":"\\u0073k-live-not-json-0123456789" \n`] });
+  const host = await startHost(t, [ext], { env: { ...process.env, MY_API_TOKEN: secret } });
+  const problems = await waitFor('two problems', () => {
+    const p = host.get('notjson').problems.filter((x) => /not JSON/.test(x.message));
+    return p.length === 2 && p;
+  });
+  assert.equal(problems[0].message, `not JSON (Unexpected token 'o'): oops ${lib.REDACTED} is not a frame`, 'the reason without V8\'s cut excerpt of the line');
+  for (const p of problems) assert.ok(!p.message.includes(secret) && !p.message.includes('\\u0073k-live'), p.message);
+  await waitFor('the log file', () => readFileSync(host.get('notjson').logPath, 'utf8').includes('not JSON'));
+  const log = readFileSync(host.get('notjson').logPath, 'utf8');
+  assert.ok(!log.includes(secret) && log.includes(lib.REDACTED), log);
+  assert.ok(!host.logs.some((e) => e.kind === 'host' && e.line.includes(secret)), 'nor in what the host reports');
+  const r = await run(['doctor', '--no-discover', '--ext', ext], { MY_API_TOKEN: secret });
+  assert.ok(r.stdout.includes('not JSON') || r.stderr.includes('not JSON'), r.stdout + r.stderr);
+  assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), 'zot-host never prints it');
 });

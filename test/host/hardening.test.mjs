@@ -166,6 +166,25 @@ describe('spontaneous panels are bounded', () => {
   });
 });
 
+describe('panels bound to a tool call are bounded and end with it', () => {
+  test('an ordinary call that opens 300 panels bound to it gets 4, one diagnostic; none outlives the call', async (t) => {
+    const ui = new RecordingUI();
+    const dir = makeExt(tmpdir(), 'binder', { tools: [{ name: 'bind', behaviour: 'bound_panels', count: 300, delayMs: 400 }] });
+    const host = await startHost(t, [dir], { ui });
+    const outcome = host.invokeTool('bind', {});
+    await waitFor('the refusals reach the extension', () => host.received('binder', 'panel_close').length >= 296);
+    assert.equal(ui.of('openPanel').length, 4, 'at most 4 panels per call');
+    assert.equal(host.openPanels.length, 4);
+    const refused = host.get('binder').problems.filter((p) => /open_panel refused/.test(p.message));
+    assert.equal(refused.length, 1, 'one diagnostic for the call');
+    assert.match(refused[0].message, /^open_panel refused: tool call \S+ already has 4 panels open \(at most 4 per call\)/);
+    assert.equal((await outcome).outcome, 'completed');
+    await waitFor('its panels closed with the call', () => host.openPanels.length === 0, 2000);
+    assert.equal(ui.of('closePanel').length, 4, 'each one closed in the UI');
+    await waitFor('the extension told of each', () => host.received('binder', 'panel_close').length === 300);
+  });
+});
+
 describe('log files', () => {
   test('a stderr flood rotates the log at its bound: the file and one .1, never more', async (t) => {
     const home = tmpdir('zot-home-');

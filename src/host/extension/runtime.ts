@@ -250,7 +250,7 @@ export class ExtensionRuntime implements ExtensionView {
       cwd: this.dir,
       env: this.config.envFor?.(this.name) ?? this.config.env,
       logPath: this.logPath,
-      header: `start ${this.name} ${m.version ?? ''}: ${[exec.file, ...m.args].join(' ')} (in ${this.dir})`,
+      header: (this.config.redact ?? String)(`start ${this.name} ${m.version ?? ''}: ${[exec.file, ...m.args].join(' ')} (in ${this.dir})`),
       shutdownGraceMs: this.config.shutdownGraceMs,
       killAfterMs: this.config.killAfterMs,
     }, {

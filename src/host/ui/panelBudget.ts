@@ -6,6 +6,8 @@
  * admitted again.
  */
 export const MAX_SPONTANEOUS_OPEN = 8;
+/** Panels one tool call may have open at once (bound to it by tool_call_id, or the interactive call's own). */
+export const MAX_PANELS_PER_CALL = 4;
 export const MAX_SPONTANEOUS_PER_WINDOW = 20;
 export const SPONTANEOUS_WINDOW_MS = 10_000;
 

@@ -7,7 +7,7 @@ import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js'
 import type { PendingRequest } from '../connection/requests.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { ToolOutcome } from '../outcomes.js';
-import { PanelBudget } from './panelBudget.js';
+import { MAX_PANELS_PER_CALL, PanelBudget } from './panelBudget.js';
 import type { HostUI, PanelHandle } from './port.js';
 
 interface ActiveCall {
@@ -16,6 +16,8 @@ interface ActiveCall {
   interactive: boolean;
   /** Created when a panel binds to the call. */
   panels?: Set<OpenPanel>;
+  /** A refusal over the per-call bound was said for this call. */
+  refusedSaid?: boolean;
 }
 
 class OpenPanel implements PanelHandle {
@@ -63,14 +65,18 @@ export class Panels {
     return this.open.get(p.uid) === p;
   }
 
-  /** Follows a tool call in flight, so a panel can bind to it; a call that ends unfinished takes its panels with it. */
+  /**
+   * Follows a tool call in flight, so a panel can bind to it. A panel bound
+   * to a call lives no longer than the call: whatever the outcome, the ones
+   * still open close when it ends (the extension is told with panel_close).
+   */
   track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean): Promise<ToolOutcome> {
     // Wire ids are unique in the process, so the id alone is the key (callFor checks the extension).
     const active: ActiveCall = { rt, call, interactive };
     this.calls.set(call.id, active);
     return call.result.then((o) => {
       this.calls.delete(call.id);
-      if (o.outcome !== 'completed' && active.panels) for (const p of active.panels) this.closeFromHost(p);
+      if (active.panels) for (const p of [...active.panels]) this.closeFromHost(p);
       return o;
     });
   }
@@ -89,11 +95,18 @@ export class Panels {
         return;
       }
     }
+    if (!existing && call && (call.panels?.size ?? 0) >= MAX_PANELS_PER_CALL) {
+      if (!call.refusedSaid) rt.addProblem(`open_panel refused: tool call ${call.call.id} already has ${MAX_PANELS_PER_CALL} panels open (at most ${MAX_PANELS_PER_CALL} per call); further ones for this call are refused without a word`);
+      call.refusedSaid = true;
+      rt.send({ type: 'panel_close', panel_id: spec.id });
+      return;
+    }
     const panel = existing ?? new OpenPanel(uid, rt, spec.id, this);
     panel.title = spec.title ?? '';
     panel.lines = spec.lines ?? [];
     panel.footer = spec.footer ?? '';
     if (call) {
+      if (panel.boundCall !== call) panel.boundCall?.panels?.delete(panel);
       panel.boundCall = call;
       panel.forToolCall = true;
       (call.panels ??= new Set()).add(panel);
@@ -120,7 +133,7 @@ export class Panels {
   closedByExtension(rt: ExtensionRuntime, panelId: string): Promise<void> | void {
     const p = this.open.get(`${rt.name}\0${panelId}`);
     if (!p) return undefined;
-    this.open.delete(p.uid);
+    this.drop(p);
     return this.ui().closePanel(p);
   }
 
@@ -132,7 +145,7 @@ export class Panels {
   /** Every panel closes in the UI (stop, reload). */
   async closeAll(): Promise<void> {
     for (const p of [...this.open.values()]) {
-      this.open.delete(p.uid);
+      this.drop(p);
       await Promise.resolve(this.ui().closePanel(p)).catch(() => undefined);
     }
   }
@@ -156,8 +169,14 @@ export class Panels {
   /** Stops tracking a panel and tells its extension it closed. */
   forget(p: OpenPanel): boolean {
     if (!this.isOpen(p)) return false;
-    this.open.delete(p.uid);
+    this.drop(p);
     p.rt.send({ type: 'panel_close', panel_id: p.id });
     return true;
+  }
+
+  /** No longer open, nor counted among its call's panels. */
+  private drop(p: OpenPanel): void {
+    this.open.delete(p.uid);
+    p.boundCall?.panels?.delete(p);
   }
 }
