@@ -85,3 +85,54 @@ test('watch: an extension crashing while being edited is restarted by the next s
   assert.equal((await w.exit).code, 0);
   assert.deepEqual(processesIn(dir), []);
 });
+
+/** inotify watches held by a process: one `inotify wd:` line each in the fdinfo of its inotify descriptors. */
+function inotifyWatches(pid) {
+  let n = 0;
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (!fs.readlinkSync(`/proc/${pid}/fd/${fd}`).includes('inotify')) continue;
+      n += fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+
+test('watch: an extension that writes into its own folder at every start is restarted at most 8 times, then paused until quiet', { skip: process.platform === 'win32' && 'reads /proc' }, async (t) => {
+  const dir = makeExt(tmpdir('zot-watch-'), 'writer', { tools: [{ name: 'echo' }], writeOnStart: 'state.json' });
+  const w = startWatch(t, ['--no-discover', '--ext', dir]);
+  await waitFor('watching', () => w.stdout.includes('watching 1 folder'), 15_000);
+  // Its first start wrote state.json before the watch began; one edit begins the storm.
+  fs.writeFileSync(path.join(dir, 'code.js'), '// edited\n');
+  await waitFor('the pause', () => w.stderr.includes('watch paused'), 30_000);
+  const restarts = () => w.lines().filter((l) => l.includes('changed; restarting it')).length;
+  assert.equal(restarts(), 8, w.stdout);
+  assert.match(w.stderr, /^writer: watch paused: its folder changed 8 times within 5 s, each time restarting it \(last: state\.json\); it may be writing into its own folder\. Watching resumes once the folder has been quiet for 5 s$/m);
+  await waitFor('the resume', () => w.stderr.includes('watch resumed'), 15_000);
+  assert.equal(restarts(), 8, 'nothing restarted it while paused');
+  fs.writeFileSync(path.join(dir, 'code.js'), '// edited\n');
+  await waitFor('a restart for a change after the pause', () => restarts() >= 9, 10_000);
+  w.child.kill('SIGINT');
+  assert.equal((await w.exit).code, 0, w.stderr);
+});
+
+test('watch: no inotify watch for node_modules, and a symlink loop does not stop the watch', { skip: process.platform !== 'linux' && 'inotify' }, async (t) => {
+  const dir = makeExt(tmpdir('zot-watch-'), 'deps', { tools: [{ name: 'echo' }] });
+  for (let i = 0; i < 300; i++) fs.mkdirSync(path.join(dir, 'node_modules', `dep${i}`, 'lib'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'src', 'inner'), { recursive: true });
+  fs.symlinkSync('..', path.join(dir, 'src', 'loop'));
+  const w = startWatch(t, ['--no-discover', '--ext', dir]);
+  await waitFor('watching', () => w.stdout.includes('watching 1 folder'), 15_000);
+  assert.equal(inotifyWatches(w.child.pid), 3, 'the folder, src and src/inner: nothing under node_modules, nothing through the loop');
+  fs.writeFileSync(path.join(dir, 'src', 'inner', 'code.js'), '// edited\n');
+  await waitFor('the restart', () => /deps: src\/inner\/code\.js changed; restarting it/.test(w.stdout), 10_000);
+  fs.mkdirSync(path.join(dir, 'src', 'added'));
+  await waitFor('the new folder seen', () => /deps: src\/added changed; restarting it\n(.*\n)*deps: ready\n/.test(w.stdout), 10_000);
+  fs.writeFileSync(path.join(dir, 'src', 'added', 'more.js'), '// new\n');
+  await waitFor('a change in a folder made after the start', () => /deps: src\/added\/more\.js changed; restarting it/.test(w.stdout), 10_000);
+  assert.doesNotMatch(w.stderr, /ELOOP|failed/, w.stderr);
+  w.child.kill('SIGINT');
+  assert.equal((await w.exit).code, 0, w.stderr);
+});

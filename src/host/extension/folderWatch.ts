@@ -2,12 +2,26 @@
  * Watches extension folders and reports, debounced, which files of which
  * extension changed, for a front end to restart it (`zot-host watch`, the
  * editor's Watch Extension). Dependencies, VCS data and editors' swap files
- * are not the extension's code: their changes are not reported.
+ * are not the extension's code: their changes are not reported, and on Linux
+ * their folders are not watched at all (each watched folder is an inotify
+ * watch, a budget shared by every program of the user). Links to folders are
+ * not followed, so a link loop cannot stop the watch.
+ *
+ * A restart storm is bounded: an extension that writes into its own folder
+ * (zot's `data_dir` is that folder) would be restarted by every write its
+ * start makes. After MAX_STORM_REPORTS reports within STORM_WINDOW_MS its
+ * watch pauses, saying so, until its folder has been quiet for
+ * STORM_WINDOW_MS; the next change after that is reported again.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export const WATCH_DEBOUNCE_MS = 300;
+/** Reports (restarts) within STORM_WINDOW_MS past which an extension's watch pauses. */
+export const MAX_STORM_REPORTS = 8;
+export const STORM_WINDOW_MS = 5_000;
+/** Folders watched per extension on Linux; deeper or further ones are not, and the watcher says so once. */
+export const MAX_WATCHED_FOLDERS = 1_000;
 
 export interface WatchTarget { name: string; dir: string }
 
@@ -25,7 +39,108 @@ export function isIgnoredChange(relative: string): boolean {
   return ignoredFile(parts[parts.length - 1] ?? '');
 }
 
-interface Watched { dir: string; watcher: fs.FSWatcher; timer: NodeJS.Timeout | undefined; files: Set<string> }
+/** One extension's folder tree: native recursion where the platform has it (one handle), else a watch per folder. */
+class TreeWatch {
+  private readonly watchers = new Map<string, fs.FSWatcher>();
+  private saidBound = false;
+  private closed = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly onChange: (relative: string) => void,
+    private readonly onError: (message: string) => void,
+    private readonly recursive = process.platform === 'darwin' || process.platform === 'win32',
+  ) {}
+
+  /** Throws when the folder itself cannot be watched. */
+  start(): void {
+    if (this.recursive) {
+      const w = fs.watch(this.root, { recursive: true, persistent: true });
+      w.on('change', (_e, file) => this.onChange(typeof file === 'string' ? file : file ? file.toString() : ''));
+      w.on('error', (err) => this.fail(`watching ${this.root} failed: ${err.message}`));
+      this.watchers.set(this.root, w);
+      return;
+    }
+    this.watchFolder(this.root, true);
+    this.walk(this.root);
+  }
+
+  get folders(): number {
+    return this.watchers.size;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+  }
+
+  private fail(message: string): void {
+    if (this.closed) return;
+    this.close();
+    this.onError(message);
+  }
+
+  /** Watches the folders under `dir` that are not ignored, never through a link. */
+  private walk(dir: string): void {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // gone or unreadable: its own watcher (or its parent's) says what happens next
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || IGNORED_DIRS.has(e.name)) continue;
+      const p = path.join(dir, e.name);
+      if (this.watchFolder(p, false)) this.walk(p);
+    }
+  }
+
+  private watchFolder(dir: string, isRoot: boolean): boolean {
+    if (this.closed || this.watchers.has(dir)) return false;
+    if (this.watchers.size >= MAX_WATCHED_FOLDERS) {
+      if (!this.saidBound) this.onError(`watching only ${MAX_WATCHED_FOLDERS} folders of ${this.root}; changes in the others are not seen`);
+      this.saidBound = true;
+      return false;
+    }
+    let w: fs.FSWatcher;
+    try {
+      w = fs.watch(dir, { persistent: true });
+    } catch (err) {
+      if (isRoot) throw err;
+      return false;
+    }
+    w.on('change', (event, file) => {
+      const name = typeof file === 'string' ? file : file ? file.toString() : '';
+      const full = name ? path.join(dir, name) : dir;
+      this.onChange(path.relative(this.root, full));
+      // A new folder (created or moved in) is watched from now on.
+      if (event === 'rename' && name && !IGNORED_DIRS.has(name)) {
+        const st = fs.lstatSync(full, { throwIfNoEntry: false });
+        if (st?.isDirectory() && this.watchFolder(full, false)) this.walk(full);
+      }
+    });
+    w.on('error', (err) => {
+      if (dir === this.root) return this.fail(`watching ${this.root} failed: ${err.message}`);
+      // A folder inside that went away: its watch ends with it.
+      w.close();
+      this.watchers.delete(dir);
+    });
+    this.watchers.set(dir, w);
+    return true;
+  }
+}
+
+interface Watched {
+  dir: string;
+  tree: TreeWatch;
+  timer: NodeJS.Timeout | undefined;
+  files: Set<string>;
+  /** When its last reports went out, within the storm window. */
+  reports: number[];
+  /** Paused by a restart storm: resumes when this quiet timer fires. */
+  paused: NodeJS.Timeout | undefined;
+}
 
 export class FolderWatcher {
   private readonly watched = new Map<string, Watched>();
@@ -34,6 +149,7 @@ export class FolderWatcher {
     private readonly changed: (name: string, files: string[]) => void,
     private readonly onError: (name: string, message: string) => void = () => undefined,
     private readonly debounceMs = WATCH_DEBOUNCE_MS,
+    private readonly storm = { max: MAX_STORM_REPORTS, windowMs: STORM_WINDOW_MS },
   ) {}
 
   has(name: string): boolean {
@@ -42,6 +158,16 @@ export class FolderWatcher {
 
   get names(): string[] {
     return [...this.watched.keys()];
+  }
+
+  /** Folders watched for one extension (on Linux one per folder; elsewhere one for the tree). */
+  folders(name: string): number {
+    return this.watched.get(name)?.tree.folders ?? 0;
+  }
+
+  /** Whether a restart storm paused this extension's watch. */
+  paused(name: string): boolean {
+    return this.watched.get(name)?.paused !== undefined;
   }
 
   /** Watches exactly these folders: new ones are added, others dropped, unchanged ones kept. */
@@ -54,31 +180,18 @@ export class FolderWatcher {
   /** Starts watching one folder; false (and `onError`) when it cannot be watched. */
   add({ name, dir }: WatchTarget): boolean {
     if (this.watched.has(name)) return true;
-    let watcher: fs.FSWatcher;
+    const w: Watched = { dir, tree: undefined as unknown as TreeWatch, timer: undefined, files: new Set(), reports: [], paused: undefined };
+    w.tree = new TreeWatch(dir, (rel) => this.onChange(name, w, rel), (message) => {
+      this.onError(name, message);
+      if (!w.tree.folders) this.remove(name);
+    });
     try {
-      watcher = fs.watch(dir, { recursive: true, persistent: true });
+      w.tree.start();
     } catch (err) {
+      w.tree.close();
       this.onError(name, `cannot watch ${dir}: ${(err as Error).message}`);
       return false;
     }
-    const w: Watched = { dir, watcher, timer: undefined, files: new Set() };
-    watcher.on('change', (_event, file) => {
-      const rel = typeof file === 'string' ? file : file ? file.toString() : '';
-      if (rel && isIgnoredChange(rel)) return;
-      w.files.add(rel || '.');
-      // One report per burst of saves: an editor's save is often several events.
-      if (w.timer) clearTimeout(w.timer);
-      w.timer = setTimeout(() => {
-        w.timer = undefined;
-        const files = [...w.files].sort();
-        w.files.clear();
-        if (this.watched.get(name) === w) this.changed(name, files);
-      }, this.debounceMs);
-    });
-    watcher.on('error', (err) => {
-      this.onError(name, `watching ${dir} failed: ${err.message}`);
-      this.remove(name);
-    });
     this.watched.set(name, w);
     return true;
   }
@@ -88,11 +201,52 @@ export class FolderWatcher {
     if (!w) return;
     this.watched.delete(name);
     if (w.timer) clearTimeout(w.timer);
-    w.watcher.close();
+    if (w.paused) clearTimeout(w.paused);
+    w.tree.close();
   }
 
   dispose(): void {
     for (const name of [...this.watched.keys()]) this.remove(name);
+  }
+
+  private onChange(name: string, w: Watched, rel: string): void {
+    if (rel && isIgnoredChange(rel)) return;
+    if (this.watched.get(name) !== w) return;
+    if (w.paused) {
+      // Still busy: the quiet period starts again.
+      clearTimeout(w.paused);
+      w.paused = this.quietTimer(name, w);
+      return;
+    }
+    w.files.add(rel || '.');
+    // One report per burst of saves: an editor's save is often several events.
+    if (w.timer) clearTimeout(w.timer);
+    w.timer = setTimeout(() => this.report(name, w), this.debounceMs);
+  }
+
+  private report(name: string, w: Watched): void {
+    w.timer = undefined;
+    const files = [...w.files].sort();
+    w.files.clear();
+    if (this.watched.get(name) !== w) return;
+    const now = Date.now();
+    w.reports = w.reports.filter((t) => now - t < this.storm.windowMs);
+    if (w.reports.length >= this.storm.max) {
+      w.reports = [];
+      w.paused = this.quietTimer(name, w);
+      const seconds = this.storm.windowMs / 1000;
+      this.onError(name, `watch paused: its folder changed ${this.storm.max} times within ${seconds} s, each time restarting it (last: ${files.join(', ')}); it may be writing into its own folder. Watching resumes once the folder has been quiet for ${seconds} s`);
+      return;
+    }
+    w.reports.push(now);
+    this.changed(name, files);
+  }
+
+  private quietTimer(name: string, w: Watched): NodeJS.Timeout {
+    return setTimeout(() => {
+      w.paused = undefined;
+      if (this.watched.get(name) === w) this.onError(name, 'watch resumed: the next change restarts it');
+    }, this.storm.windowMs);
   }
 }
 
