@@ -96,7 +96,13 @@ export function readBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Pro
   });
 }
 
-export function jsonError(res: http.ServerResponse, status: number, code: number, message: string): void {
+/**
+ * A JSON-RPC error answer. Before the body was read (`unread`), the
+ * connection closes once the answer is written: Node would otherwise read
+ * and discard whatever the client goes on sending, an endless body included.
+ */
+export function jsonError(res: http.ServerResponse, status: number, code: number, message: string, unread = false): void {
+  if (unread) res.setHeader('Connection', 'close');
   res.writeHead(status, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -37,7 +37,7 @@ export interface McpHttpOptions {
   port?: number;
   /** A session with no request for this long is closed. Default 30 minutes. */
   sessionIdleMs?: number;
-  /** Most open sessions; a new one replaces the least recently used idle one. Default 32. */
+  /** Most open sessions; a new one replaces the one longest without a message that has no call in flight. Default 32. */
   maxSessions?: number;
 }
 
@@ -64,34 +64,34 @@ export async function startMcpHttpServer(
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const foreign = foreignRequest(req, port);
-    if (foreign) return jsonError(res, 403, -32000, `forbidden: ${foreign}`);
+    // Refused before its body is read: the connection closes rather than read a body nobody wants.
+    if (foreign) return jsonError(res, 403, -32000, `forbidden: ${foreign}`, true);
     if (!checkAuthorization(req, token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="zot-extensions"');
-      return jsonError(res, 401, -32001, 'unauthorized: a valid bearer token is required');
+      return jsonError(res, 401, -32001, 'unauthorized: a valid bearer token is required', true);
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== '/mcp') return jsonError(res, 404, -32601, `no MCP endpoint at ${path}; use /mcp`);
+    if (path !== '/mcp') return jsonError(res, 404, -32601, `no MCP endpoint at ${path}; use /mcp`, true);
 
     // Every POST body is read here, so one limit holds for initialize and every later request.
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readBody(req);
       if (!read.ok) {
-        if (read.status === 413) res.setHeader('Connection', 'close');
-        return jsonError(res, read.status, read.status === 413 ? -32600 : -32700, read.message);
+        return jsonError(res, read.status, read.status === 413 ? -32600 : -32700, read.message, read.status === 413);
       }
       body = read.value;
     }
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = sessions.use(sessionId, res);
+      const session = sessions.use(sessionId, req.method, res);
       if (!session) return jsonError(res, 404, -32001, 'unknown or expired MCP session');
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'an MCP session starts with an initialize request (POST)');
     if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no session: send initialize first');
-    if (!sessions.makeRoom()) return jsonError(res, 503, -32000, `too many open MCP sessions (${sessions.max}, all in use)`);
+    if (!sessions.makeRoom()) return jsonError(res, 503, -32000, `too many open MCP sessions (${sessions.max}, each with a call in flight)`);
 
     const bridge = createBridgeServer(source, log);
     const names = localNames(port);

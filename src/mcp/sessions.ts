@@ -3,8 +3,15 @@
  * time, so clients that go away without ending their session (or one that
  * opens sessions in a loop) cannot make the server grow without limit.
  *
- * A session is in use while any of its requests is open (a client's event
- * stream counts); it becomes idle when the last one ends.
+ * Idle time: a session is kept while any of its requests is open (a
+ * client's event stream counts); it is closed after `idleMs` with none.
+ *
+ * At the cap, a new session replaces the one that has gone longest without
+ * a message from its client (POST); an open event stream (GET) is not
+ * activity there, so a client holding a stream on every session cannot lock
+ * others out, and a flood of new sessions replaces its own oldest first.
+ * Only a session with a call in flight is never replaced. A replaced
+ * client's next request gets 404, and MCP clients then start a new session.
  */
 import type * as http from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -15,8 +22,14 @@ export interface SessionEntry {
 }
 
 interface Tracked extends SessionEntry {
+  /** Requests open, event streams included (for the idle time). */
   open: number;
+  /** POSTs open: calls in flight. */
+  calls: number;
+  /** Last time a request of it ended or began (for the idle time). */
   lastUsed: number;
+  /** Last time its client sent a message (for replacing at the cap). */
+  lastMessage: number;
 }
 
 export class SessionTable {
@@ -34,19 +47,24 @@ export class SessionTable {
   }
 
   add(id: string, entry: SessionEntry): void {
-    this.sessions.set(id, { ...entry, open: 0, lastUsed: Date.now() });
+    const now = Date.now();
+    this.sessions.set(id, { ...entry, open: 0, calls: 0, lastUsed: now, lastMessage: now });
     this.log(`MCP session ${id} opened`);
     this.armSweeper();
   }
 
-  /** The session for a request, counted as in use until `res` closes. */
-  use(id: string, res: http.ServerResponse): SessionEntry | undefined {
+  /** The session for a request, counted as in use until `res` closes; a POST also as a call in flight and a message. */
+  use(id: string, method: string | undefined, res: http.ServerResponse): SessionEntry | undefined {
     const s = this.sessions.get(id);
     if (!s) return undefined;
+    const call = method === 'POST';
     s.open++;
+    if (call) s.calls++;
     s.lastUsed = Date.now();
+    if (call) s.lastMessage = s.lastUsed;
     res.once('close', () => {
       s.open--;
+      if (call) s.calls--;
       s.lastUsed = Date.now();
     });
     return s;
@@ -61,17 +79,18 @@ export class SessionTable {
   }
 
   /**
-   * Makes room for one more session: at the cap, the least recently used
-   * idle session is closed. False when every session is in use.
+   * Makes room for one more session: at the cap, the session longest without
+   * a message from its client is closed, unless it has a call in flight.
+   * False when every session has one.
    */
   makeRoom(): boolean {
     if (this.sessions.size < this.max) return true;
     let oldest: [string, Tracked] | undefined;
     for (const entry of this.sessions) {
-      if (entry[1].open === 0 && (!oldest || entry[1].lastUsed < oldest[1].lastUsed)) oldest = entry;
+      if (entry[1].calls === 0 && (!oldest || entry[1].lastMessage < oldest[1].lastMessage)) oldest = entry;
     }
     if (!oldest) return false;
-    this.end(oldest[0], oldest[1], `closed to make room: ${this.max} sessions are open`);
+    this.end(oldest[0], oldest[1], `closed to make room: ${this.max} sessions are open and it had gone longest without a message`);
     return true;
   }
 

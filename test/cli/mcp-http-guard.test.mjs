@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { makeExt, ROOT, sleep, startHost, tmpdir } from '../helpers.mjs';
@@ -168,4 +169,94 @@ test('at the session cap a new session replaces the least recently used idle one
   assert.equal((await list(ids[0])).status, 404);
   assert.equal((await list(ids[1])).status, 404);
   assert.equal((await list(ids[4])).status, 200);
+});
+
+/** Sends an endless body on a raw socket (without the token, or with a foreign Host): the answer, and how much the server took. */
+function endlessBody(mcp, headers) {
+  const url = new URL(mcp.url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(url.port), '127.0.0.1');
+    let sent = 0;
+    let answer = '';
+    let done = false;
+    const began = Date.now();
+    const chunk = Buffer.alloc(256 * 1024, 0x61);
+    const finish = (how) => {
+      if (done) return;
+      done = true;
+      clearTimeout(bound);
+      socket.destroy();
+      resolve({ how, sent, answer, ms: Date.now() - began });
+    };
+    // 4 s is far past when the answer comes; a server that goes on reading takes gigabytes by then.
+    const bound = setTimeout(() => finish('still open'), 4000);
+    socket.on('connect', () => {
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: ${headers.host ?? `127.0.0.1:${url.port}`}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n${headers.extra ?? ''}\r\n`);
+      const pump = () => {
+        while (!done && socket.writable) {
+          sent += chunk.length;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n`) || !socket.write(chunk) || !socket.write('\r\n')) return socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    socket.on('data', (d) => (answer += d));
+    socket.on('close', () => finish('closed'));
+    socket.on('error', () => finish('closed'));
+  });
+}
+
+test('a request refused before its body is read (401, 403) closes the connection: an endless body is not read', async (t) => {
+  const { mcp, port } = await setup(t);
+  const cases = [
+    ['no token', {}, /^HTTP\/1\.1 401 /],
+    ['a foreign Host', { host: `evil.example:${port}`, extra: `Authorization: Bearer ${mcp.token}\r\n` }, /^HTTP\/1\.1 403 /],
+  ];
+  for (const [what, headers, status] of cases) {
+    const r = await endlessBody(mcp, headers);
+    assert.equal(r.how, 'closed', `${what}: the server closed the connection (sent ${r.sent} bytes in ${r.ms} ms)`);
+    assert.match(r.answer, status, what);
+    assert.match(r.answer, /\r\nConnection: close\r\n/i, what);
+    assert.ok(r.sent < 256 * 1024 * 1024, `${what}: the server stopped reading (${(r.sent / 1048576).toFixed(1)} MiB sent)`);
+  }
+  // And it goes on serving.
+  assert.equal((await request(mcp, { body: INIT })).status, 200);
+});
+
+test('at the cap, open event streams do not lock new clients out: the session longest without a message is replaced, one with a call in flight never', async (t) => {
+  const ext = makeExt(tmpdir(), 'guard-ext', { tools: [{ name: 'echo' }, { name: 'hang', behaviour: 'hang' }] });
+  const { mcp } = await setup(t, { maxSessions: 3 }, ext);
+  // A client that holds an event stream on every session it opens.
+  const streams = [];
+  const holdStream = async () => {
+    const id = await openSession(mcp);
+    const url = new URL(mcp.url);
+    const req = http.request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'GET', headers: { Accept: 'text/event-stream', Authorization: `Bearer ${mcp.token}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
+    await new Promise((resolve) => { req.on('response', (res) => { res.resume(); resolve(); }); req.end(); });
+    streams.push(req);
+    t.after(() => req.destroy());
+    return id;
+  };
+  const held = [await holdStream(), await holdStream(), await holdStream()];
+  assert.equal(mcp.sessions, 3);
+  // Another client arrives: it gets a session (the stream holder's oldest goes), and keeps it while the holder floods.
+  const other = await connect(t, mcp);
+  assert.equal((await other.callTool({ name: 'echo', arguments: { n: 1 } })).isError, false);
+  const list = (id) => request(mcp, { headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' } });
+  assert.equal((await list(held[0])).status, 404, 'the oldest stream holder was replaced');
+  await sleep(5);
+  await holdStream();
+  await sleep(5);
+  await holdStream();
+  assert.equal((await other.callTool({ name: 'echo', arguments: { n: 2 } })).isError, false, 'the other client\'s session was kept: it had the latest message');
+  assert.equal(mcp.sessions, 3);
+  // Every session with a call in flight: then, and only then, a new one is refused.
+  const sdkClients = [other, await connect(t, mcp), await connect(t, mcp)];
+  assert.equal(mcp.sessions, 3);
+  const pending = sdkClients.map((c) => c.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 60_000 }).catch(() => undefined));
+  await sleep(300);
+  const refused = await request(mcp, { body: INIT });
+  assert.equal(refused.status, 503);
+  assert.match(JSON.parse(refused.text).error.message, /too many open MCP sessions \(3, each with a call in flight\)/);
+  void pending;
 });

@@ -215,7 +215,9 @@ describe('log files', () => {
 
   test('names map to files one to one and within file-name limits; messages name the real file', async (t) => {
     const home = tmpdir('zot-home-');
-    const names = ['a/b', 'a_b', 'a%2fb', '..', 'n'.repeat(300), `${'n'.repeat(300)}x`];
+    const names = ['a/b', 'a_b', 'a%2fb', '..', 'n'.repeat(300), `${'n'.repeat(300)}x`,
+      // Lone surrogates and U+FFFD, which UTF-8 would make one; a pair stays itself; the same at length.
+      'lone\ud800', 'lone\udc00', 'lone\ufffd', 'pair\ud83d\ude00', 'lone%ud800', `${'n'.repeat(300)}\ud800`, `${'n'.repeat(300)}\udc00`, `${'n'.repeat(300)}\ufffd`];
     const paths = names.map((n) => lib.extensionLogPath(home, n));
     assert.equal(new Set(paths).size, names.length, paths.join('\n'));
     for (const p of paths) {
@@ -223,6 +225,8 @@ describe('log files', () => {
       assert.ok(Buffer.byteLength(path.basename(p)) + 2 <= 255, `${path.basename(p).length} bytes`);
     }
     assert.equal(path.basename(lib.extensionLogPath(home, 'my_ext-1.2')), 'ext-my_ext-1.2.log', 'plain names keep zot\'s file name');
+    assert.deepEqual(['lone\ud800', 'lone\udc00', 'lone\ufffd', 'pair\ud83d\ude00'].map((n) => path.basename(lib.extensionLogPath(home, n))),
+      ['ext-lone%ud800.log', 'ext-lone%udc00.log', 'ext-lone%ef%bf%bd.log', 'ext-pair%f0%9f%98%80.log']);
     const root = tmpdir();
     const long = makeExt(root, 'long', { name: 'L'.repeat(300), exitBeforeHello: 4 }, { name: 'L'.repeat(300) });
     const slash = makeExt(root, 'slash', { name: 'a/b', exitBeforeHello: 5 }, { name: 'a/b' });

@@ -27,16 +27,27 @@ const MAX_STEM = 200;
 
 /**
  * A name as a file name, one to one: plain names stay as they are (zot's own
- * file); any other byte, "%" included, becomes "%xx", so `a/b` and `a_b` never
- * meet; a stem too long for a file name is cut and ends in "~" and a hash of
- * the whole name ("~" is never otherwise produced).
+ * file); any other byte of its UTF-8, "%" included, becomes "%xx", so `a/b`
+ * and `a_b` never meet; a lone surrogate, which UTF-8 cannot carry (it would
+ * become U+FFFD, as a real U+FFFD does), becomes "%uxxxx"; a stem too long
+ * for a file name is cut and ends in "~" and a hash of the whole name ("~" is
+ * never otherwise produced).
  */
 export function logFileStem(name: string): string {
   let stem = '';
-  for (const byte of Buffer.from(name, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    stem += /[A-Za-z0-9._@+-]/.test(c) && !(c === '.' && stem === '') ? c : `%${byte.toString(16).padStart(2, '0')}`;
+  for (let i = 0; i < name.length; i++) {
+    const unit = name.charCodeAt(i);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < name.length && name.charCodeAt(i + 1) >= 0xdc00 && name.charCodeAt(i + 1) <= 0xdfff;
+    if (!pair && unit >= 0xd800 && unit <= 0xdfff) {
+      stem += `%u${unit.toString(16)}`;
+      continue;
+    }
+    const ch = pair ? name.slice(i, ++i + 1) : name[i]!;
+    for (const byte of Buffer.from(ch, 'utf8')) {
+      const c = String.fromCharCode(byte);
+      stem += /[A-Za-z0-9._@+-]/.test(c) && !(c === '.' && stem === '') ? c : `%${byte.toString(16).padStart(2, '0')}`;
+    }
   }
   if (stem.length <= MAX_STEM) return stem;
-  return `${stem.slice(0, MAX_STEM - 17)}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+  return `${stem.slice(0, MAX_STEM - 17)}~${createHash('sha256').update(Buffer.from(stem)).digest('hex').slice(0, 16)}`;
 }
