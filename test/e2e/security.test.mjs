@@ -1,12 +1,15 @@
 // Workspace-provided locations are the workspace's code, in a real VS Code
 // (code-server + headless Chromium): a trusted workspace's
 // .vscode/settings.json {"zot.home": ".zh"} does not make .zh/extensions run
-// without consent. The checks are in security/suite.cjs.
+// without consent; and a project extension allowed once and then changed is
+// held again whatever starts it: a crash restart, Restart, Debug, Watch. The
+// checks are in security/suite.cjs and security/changed.cjs.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isInside, liveProcesses } from './harness.mjs';
@@ -48,5 +51,20 @@ test('a zot home set by the workspace: its extensions are held until allowed', {
   writeFileSync(path.join(sneaky, 'extension.json'), JSON.stringify({ name: 'sneaky', version: '1.0.0', exec: 'node', args: ['index.js'] }));
   mkdirSync(path.join(home, 'extensions'), { recursive: true });
   await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), timeoutMs: 300_000 });
+  assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
+});
+
+test('a changed project extension is held for consent by a crash restart, Restart, Debug and Watch', { timeout: 600_000 }, async (t) => {
+  const { program } = createRequire(import.meta.url)('./security/program.cjs');
+  const vsixPaths = [await testBundleVsix(scratch)];
+  const results = path.join(scratch, 'changed-results.json');
+  const workspace = path.join(scratch, 'changed-workspace');
+  const home = path.join(scratch, 'changed-home');
+  const proj = path.join(workspace, '.zot', 'extensions', 'proj');
+  mkdirSync(proj, { recursive: true });
+  writeFileSync(path.join(proj, 'extension.json'), JSON.stringify({ name: 'proj', version: '1.0.0', exec: 'node', args: ['index.js'] }));
+  writeFileSync(path.join(proj, 'index.js'), program('v1'));
+  mkdirSync(path.join(home, 'extensions'), { recursive: true });
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'security', 'changed.cjs'), timeoutMs: 300_000 });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });
