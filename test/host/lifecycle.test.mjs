@@ -167,15 +167,20 @@ test('reload: stop all, forget registrations, rediscover (new folders too), star
   await waitFor('registry change event', () => changes > 0);
 });
 
-test('the gate holds extensions back without starting them', async (t) => {
+test('the gate holds extensions back without starting them, at every launch, until it lets them through', async (t) => {
   const root = tmpdir();
   const a = makeExt(root, 'allowed');
   const b = makeExt(root, 'withheld');
-  const host = await startHost(t, [a, b], { gate: (f) => (f.name === 'withheld' ? { start: false, reason: 'not trusted' } : { start: true }) });
+  let allowed = false;
+  const host = await startHost(t, [a, b], { gate: (f) => (f.name === 'withheld' && !allowed ? { start: false, reason: 'not trusted' } : { start: true }) });
   assert.equal(host.get('allowed').state, 'ready');
   assert.equal(host.get('withheld').state, 'held');
   assert.equal(host.get('withheld').error, 'not trusted');
   assert.equal(host.get('withheld').pid, undefined);
+  await host.startExtension('withheld');
+  assert.equal(host.get('withheld').state, 'held', 'Start asks the gate too: no way around it');
+  assert.equal(host.get('withheld').pid, undefined);
+  allowed = true;
   await host.startExtension('withheld');
   assert.equal(host.get('withheld').state, 'ready');
 });
