@@ -3,7 +3,7 @@
  * extension that holds the name, lifecycle events to their subscribers, and
  * intercepts asked in load order.
  */
-import type { EventPayload, InterceptableEvent, JsonObject } from '../protocol/index.js';
+import { deeperThan, MAX_VALUE_DEPTH, type EventPayload, type InterceptableEvent, type JsonObject } from '../protocol/index.js';
 import { nextId } from './connection/ids.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
@@ -19,6 +19,12 @@ export interface ToolCallOptions extends CallOptions {
   toolId?: string;
   /** The caller sent its `tool_call` event already (with the other calls of its step). */
   announced?: boolean;
+  /**
+   * A call canceled through `token` after it reached the extension waits
+   * this long for a late answer, which the outcome then reports as `late` (the extension
+   * finished anyway; its answer was dropped). Default 0: no wait.
+   */
+  lateWithinMs?: number;
 }
 
 export class AgentPath {
@@ -29,17 +35,28 @@ export class AgentPath {
     private readonly interactive: () => boolean,
   ) {}
 
-  /** Calls a tool. Never throws for the outcomes of a call; always resolves exactly once. */
-  invokeTool(name: string, args: JsonObject | undefined, opts: CallOptions = {}): Promise<ToolOutcome> {
+  /**
+   * Calls a tool. Never throws for the outcomes of a call; always resolves
+   * exactly once. Arguments that are not a JSON object, or nest deeper than
+   * a frame may carry, are refused before anything is sent, whoever sent
+   * them (a model, an MCP client, a script).
+   */
+  invokeTool(name: string, args: JsonObject | undefined, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
     const found = this.registry.tool(name);
     if (!found) return Promise.resolve(toolOutcome('not_run', null, `no running extension provides the tool "${name}"`));
     const { entry: tool, rt } = found;
+    const bad = badArgs(args);
+    if (bad) return Promise.resolve(toolOutcome('not_run', rt.name, bad));
     if (tool.interactive && !this.interactive()) {
       return Promise.resolve(toolOutcome('not_run', rt.name, 'interactive extension tools require an interactive host'));
     }
     const timeoutMs = opts.timeoutMs ?? (tool.interactive ? 0 : this.timing.toolTimeoutMs);
     const call = rt.callTool(tool.name, args ?? {}, { token: opts.token, timeoutMs });
-    return call.id ? this.panels.track(rt, call, tool.interactive) : call.result;
+    const result = call.id ? this.panels.track(rt, call, tool.interactive) : call.result;
+    const lateMs = opts.lateWithinMs ?? 0;
+    if (lateMs <= 0 || !call.id) return result;
+    // Only a call its caller canceled (Stop), not one ended by its panel's dismissal or a time-out.
+    return result.then(async (o) => (o.outcome === 'canceled' && opts.token?.isCancellationRequested && (await rt.lateReply(call.id, lateMs)) ? { ...o, late: true } : o));
   }
 
   /** Invokes a command and returns its response; the caller carries it out. */
@@ -103,4 +120,14 @@ export class AgentPath {
     }
     return { blocked: false, payload: current };
   }
+}
+
+/** Why arguments cannot be sent, or undefined when they can. */
+function badArgs(args: unknown): string | undefined {
+  // Missing (or null) arguments are sent as {}, as zot does.
+  if (args === undefined || args === null) return undefined;
+  if (typeof args !== 'object' || Array.isArray(args)) {
+    return `the arguments must be a JSON object, not ${Array.isArray(args) ? 'an array' : `a ${typeof args}`}; the call was not sent`;
+  }
+  return deeperThan(args, MAX_VALUE_DEPTH) ? `the arguments are nested deeper than ${MAX_VALUE_DEPTH} levels; the call was not sent` : undefined;
 }

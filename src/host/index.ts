@@ -1,4 +1,5 @@
 export * from './agent.js';
+export * from './turn/agentTurn.js';
 export * from './ui/commandResponse.js';
 export * from './content.js';
 export { TRACE_LEVELS, TRACE_VERBOSE_MAX_CHARS, REDACTED, type TraceLevel, type TraceSink } from './connection/frameTrace.js';

@@ -27,6 +27,8 @@ export type ToolOutcome =
     content: ContentBlock[];
     /** What happened, in a sentence. */
     message: string;
+    /** Canceled, and the extension answered anyway within the caller's wait (ToolCallOptions.lateWithinMs): it finished; the answer was dropped. */
+    late?: true;
   };
 
 export type CommandOutcome =

@@ -7,6 +7,7 @@
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
+import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { makeTap, type TraceSink } from './connection/frameTrace.js';
 import { envSecrets, makeRedactor } from './connection/redact.js';
@@ -211,6 +212,8 @@ export class ZotHost {
   announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void { this.agent.announceToolCall(toolId, name, args); }
   emit(event: string, payload?: EventPayload): void { this.agent.emit(event, payload); }
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
+  /** One agent turn over a model (see turn/agentTurn.ts): zot's events, intercepts, tool calls and Stop, for any front end. */
+  runTurn(port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> { return runAgentTurn(this.agent, port, view, opts); }
 
   /** Invokes a command and carries out its response through the UI, as zot does for a typed slash command. */
   async runCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> {

@@ -80,6 +80,8 @@ class Entry<T> implements PendingRequest<T> {
     if (!this.table.isPending(this.id)) return;
     if (this.table.takeBack(this.ticket, why, this.spec.timeoutMs, (message) => this.settle((s) => s.notRun(message)))) return;
     if (this.spec.cancelFrame) this.table.transport.send(this.spec.cancelFrame(this.id));
+    // The extension has it: a reply may still come, and whoever asks is told (lateReply).
+    this.table.abandoned(this.id);
     this.settle((s) => s.stopped(why));
   }
 
@@ -88,8 +90,16 @@ class Entry<T> implements PendingRequest<T> {
   }
 }
 
+/** How long, and for how many requests, a reply after a cancel or time-out is still recognised as that request's. */
+const LATE_KEEP_MS = 60_000;
+const LATE_KEEP_MAX = 1_000;
+
+interface Abandoned { at: number; replied: boolean; waiters: (() => void)[] }
+
 export class RequestTable {
   private readonly pending = new Map<string, Entry<unknown>>();
+  /** Requests that reached the extension and were then cancelled or timed out, by id, oldest first. */
+  private readonly gaveUp = new Map<string, Abandoned>();
   /** One timer for every deadline, armed for the earliest: a timer per request costs more than the request. */
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -124,12 +134,52 @@ export class RequestTable {
     return this.pending.has(id);
   }
 
-  /** A reply arrived; false when nothing waits for it. */
+  /** A reply arrived; false when nothing waits for it (a late one is noted for lateReply). */
   answer(id: string, frame: ReplyFrame): boolean {
     const e = this.pending.get(id);
-    if (!e) return false;
+    if (!e) {
+      const a = this.gaveUp.get(id);
+      if (a && !a.replied) {
+        a.replied = true;
+        for (const w of a.waiters.splice(0)) w();
+      }
+      return false;
+    }
     e.reply(frame);
     return true;
+  }
+
+  /** For its entry: it reached the extension and was then cancelled or timed out. */
+  abandoned(id: string): void {
+    const now = performance.now();
+    for (const [old, a] of this.gaveUp) {
+      if (this.gaveUp.size < LATE_KEEP_MAX && now - a.at < LATE_KEEP_MS) break;
+      this.gaveUp.delete(old);
+      for (const w of a.waiters.splice(0)) w();
+    }
+    this.gaveUp.set(id, { at: now, replied: false, waiters: [] });
+  }
+
+  /**
+   * Whether the extension answered a request the host had given up on
+   * (cancelled, timed out) within `ms` of now: true at once when it did
+   * already, false for a request that was never given up on.
+   */
+  lateReply(id: string, ms: number): Promise<boolean> {
+    const a = this.gaveUp.get(id);
+    if (!a) return Promise.resolve(false);
+    if (a.replied) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        a.waiters.splice(a.waiters.indexOf(done), 1);
+        resolve(a.replied);
+      }, ms);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(a.replied);
+      };
+      a.waiters.push(done);
+    });
   }
 
   /** A reply that named this id failed validation; false when nothing waits for it. */
@@ -142,6 +192,8 @@ export class RequestTable {
   /** The connection is gone: everything pending fails now, not at its deadline. */
   closeAll(reason: string): void {
     for (const e of [...this.pending.values()]) e.settle((s) => s.closed(reason));
+    // No reply can come any more.
+    for (const a of this.gaveUp.values()) for (const w of a.waiters.splice(0)) w();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;

@@ -199,6 +199,11 @@ export class ExtensionRuntime implements ExtensionView {
     return l.requests.send(interceptSpec(event, payload, timeoutMs, (m) => this.addProblem(m))).result;
   }
 
+  /** Whether the extension answered a request the host gave up on (by its wire id) within `ms`: see RequestTable.lateReply. */
+  lateReply(id: string, ms: number): Promise<boolean> {
+    return this.live?.requests.lateReply(id, ms) ?? Promise.resolve(false);
+  }
+
   /** One-way frames: events, panel keys and sizes, panel closes. Never waits. */
   send(frame: FrameFromHost): void {
     this.serving()?.transport.send(frame);

@@ -31,7 +31,9 @@ export interface CallEnding {
 
 export function callEnd(o: ToolOutcome): CallEnding {
   const end: CallEnd = o.outcome === 'completed' ? (o.isError ? 'error' : 'completed') : o.outcome;
-  return { end, message: o.message, extension: o.extension, content: o.content };
+  const ending: CallEnding = { end, message: o.message, extension: o.extension, content: o.content };
+  // The host waited after Stop and the extension answered anyway (ToolCallOptions.lateWithinMs).
+  return o.outcome !== 'completed' && o.late ? lateResult(ending) : ending;
 }
 
 /** The ending of a call the model asked for in the same step, after the user stopped the turn before it started. */

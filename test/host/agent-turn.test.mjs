@@ -1,0 +1,108 @@
+// The host's agent turn (src/host/turn/agentTurn.ts) over a scripted model
+// port in plain Node, against real extensions: zot's order of events and
+// intercepts without any VS Code module, the checks of a model's tool-call
+// arguments, and what Stop learns from the request table about a call that
+// was running (an answer after the cancel is seen as it arrives, no polling).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+
+/** A port that answers each step from the script and records what joined the conversation. */
+function scriptedPort(script) {
+  let step = 0;
+  const conversation = [];
+  return {
+    conversation,
+    async step() {
+      const s = script[Math.min(step++, script.length - 1)];
+      if (s === 'throw') throw new Error('the provider is down');
+      return { text: s.text ?? '', calls: (s.calls ?? []).map(([name, input], i) => ({ id: `m${step}-${i}`, name, input })) };
+    },
+    replied(s) { conversation.push({ assistant: s.text, calls: s.calls.map((c) => c.name) }); },
+    results(ended) { conversation.push({ results: ended.map((e) => [e.call.name, e.outcome.outcome, e.outcome.late === true, e.neverStarted === true]) }); },
+  };
+}
+
+function recordingView() {
+  const seen = [];
+  const view = new Proxy({}, { get: (_t, k) => (...args) => seen.push([k, ...args.map((a) => (a && typeof a === 'object' && 'call' in a ? `${a.call.name}:${a.outcome.outcome}` : a))]) });
+  return { view, seen };
+}
+
+const options = (token, extra = {}) => ({ prompt: 'hi', maxSteps: 5, token, lateWithinMs: 5000, ...extra });
+
+test('order of a turn over the port: the same frames zot sends, with no VS Code in the process', async (t) => {
+  const dir = makeExt(tmpdir(), 'rec', { tools: [{ name: 'echo' }], subscribe: { events: ['turn_start', 'tool_call', 'turn_end', 'assistant_message'], intercept: ['before_agent_start', 'turn_start', 'tool_call', 'assistant_message'] } });
+  const host = await startHost(t, [dir]);
+  const port = scriptedPort([{ text: 'looking', calls: [['echo', { a: 1 }]] }, { text: 'done' }]);
+  const { view, seen } = recordingView();
+  const r = await host.runTurn(port, view, options(new lib.CancellationTokenSource().token));
+  assert.deepEqual(r, { stop: 'end_turn', steps: 2, stoppedInCall: false });
+  await waitFor('the last turn_end', () => host.received('rec', 'event').filter((f) => f.event === 'turn_end').length === 2);
+  const frames = host.received('rec').filter((f) => f.type !== 'hello_ack').map((f) => (f.type === 'event' ? `event ${f.event}` : f.type === 'event_intercept' ? `intercept ${f.event}` : `${f.type} ${f.name ?? ''}`.trim()));
+  assert.deepEqual(frames, [
+    'intercept before_agent_start', 'event turn_start', 'intercept turn_start',
+    'intercept assistant_message', 'event assistant_message', 'event tool_call', 'event turn_end',
+    'intercept tool_call', 'tool_call echo',
+    'event turn_start', 'intercept turn_start', 'intercept assistant_message', 'event assistant_message', 'event turn_end',
+  ]);
+  assert.deepEqual(port.conversation, [{ assistant: 'looking', calls: ['echo'] }, { results: [['echo', 'completed', false, false]] }, { assistant: 'done', calls: [] }]);
+  assert.deepEqual(seen.map((s) => s[0]), ['started', 'text', 'stepReplied', 'callStarting', 'callEnded', 'text', 'stepReplied']);
+});
+
+test('Stop while a call runs: an extension that finishes anyway is known as soon as its answer comes, and the calls after it never start', async (t) => {
+  const dir = makeExt(tmpdir(), 'late', { caps: ['tool_cancel'], tools: [{ name: 'slow', behaviour: 'late', delayMs: 300 }, { name: 'echo' }] });
+  const host = await startHost(t, [dir]);
+  const source = new lib.CancellationTokenSource();
+  const port = scriptedPort([{ calls: [['slow', {}], ['echo', { n: 2 }]] }]);
+  const { view } = recordingView();
+  setTimeout(() => source.cancel(), 100);
+  const began = Date.now();
+  const r = await host.runTurn(port, view, options(source.token));
+  const took = Date.now() - began;
+  assert.deepEqual(r, { stop: 'canceled', steps: 1, stoppedInCall: true });
+  assert.deepEqual(port.conversation.at(-1), { results: [['slow', 'canceled', true, false], ['echo', 'not_run', false, true]] });
+  assert.ok(took < 2000, `known when the late answer came (${took} ms), not at the end of the 5 s wait`);
+  assert.equal(host.received('late', 'tool_call').length, 1, 'echo never ran');
+});
+
+test('Stop while a call runs: an extension that honours the cancel is not late, and the wait is bounded', async (t) => {
+  const dir = makeExt(tmpdir(), 'honours', { caps: ['tool_cancel'], tools: [{ name: 'work', behaviour: 'cancellable', workMs: 10_000 }] });
+  const host = await startHost(t, [dir]);
+  const source = new lib.CancellationTokenSource();
+  const port = scriptedPort([{ calls: [['work', {}]] }]);
+  setTimeout(() => source.cancel(), 100);
+  const began = Date.now();
+  await host.runTurn(port, recordingView().view, options(source.token, { lateWithinMs: 400 }));
+  assert.ok(Date.now() - began >= 400, 'it waited for a late answer');
+  assert.deepEqual(port.conversation.at(-1), { results: [['work', 'canceled', false, false]] });
+  await waitFor('the cancel reached it', () => host.stderrOf('honours').some((l) => l.startsWith('CANCELLED ')));
+});
+
+test('a model\'s call with arguments that are not an object, or nest too deep, is refused before it is sent', async (t) => {
+  const dir = makeExt(tmpdir(), 'args', { tools: [{ name: 'echo' }] });
+  const host = await startHost(t, [dir]);
+  let deep = {};
+  for (let i = 0; i < 70; i++) deep = { d: deep };
+  const port = scriptedPort([{ calls: [['echo', [1, 2]], ['echo', 'text'], ['echo', null], ['echo', deep], ['echo', { ok: true }]] }, { text: 'done' }]);
+  const ended = [];
+  await host.runTurn(port, { callEnded: (e) => ended.push(e.outcome) }, options(new lib.CancellationTokenSource().token));
+  assert.deepEqual(ended.map((o) => o.outcome), ['not_run', 'not_run', 'completed', 'not_run', 'completed']);
+  assert.deepEqual([0, 1, 3].map((i) => ended[i].message), [
+    'the arguments must be a JSON object, not an array; the call was not sent',
+    'the arguments must be a JSON object, not a string; the call was not sent',
+    'the arguments are nested deeper than 63 levels; the call was not sent',
+  ]);
+  assert.deepEqual(host.received('args', 'tool_call').map((f) => f.args), [{}, { ok: true }], 'null is missing arguments, sent as {} as zot does; the refused ones never reached the extension');
+});
+
+test('a model that fails ends the turn with turn_end "error" and the described message', async (t) => {
+  const dir = makeExt(tmpdir(), 'rec2', { subscribe: { events: ['turn_end'] } });
+  const host = await startHost(t, [dir]);
+  const failed = [];
+  const r = await host.runTurn(scriptedPort(['throw']), { modelFailed: (m) => failed.push(m) }, options(new lib.CancellationTokenSource().token, { describeError: (e) => `model: ${e.message}` }));
+  assert.equal(r.stop, 'error');
+  assert.deepEqual(failed, ['model: the provider is down']);
+  await waitFor('turn_end', () => host.received('rec2', 'event').length === 1);
+  assert.deepEqual(host.received('rec2', 'event')[0], { type: 'event', event: 'turn_end', stop: 'error', error: 'model: the provider is down' });
+});
