@@ -214,3 +214,23 @@ test('every state change is one transition with its old and new state; the launc
   assert.deepEqual(seen.map((s) => s[1]), ['stopped', 'starting', 'running', 'running', 'restarting', 'starting', 'running', 'running', 'failed'].slice(0, seen.length));
   assert.match(host.get('moves').error, /crashed 2 times/);
 });
+
+test('a lost connection is a state at once: not running, not serving, its tools gone, then the restart policy decides', async (t) => {
+  const dir = makeExt(tmpdir(), 'dropper', { closeStdoutAfterMs: 300, ignoreSigterm: true, ignoreShutdown: true, tools: [{ name: 'echo' }] });
+  const host = await startHost(t, [dir], { timing: { shutdownGraceMs: 1500, killAfterMs: 1500 } });
+  const rt = host.get('dropper');
+  const states = [];
+  host.onDidChangeState((e) => e.extension === rt && states.push(e.new.kind));
+  assert.equal(rt.state, 'ready');
+  await waitFor('the lost state', () => rt.status.kind === 'lost', 3000);
+  // The process is still alive (it ignores shutdown and SIGTERM), yet nothing shows it as running.
+  assert.ok(rt.pid && alive(rt.pid), 'its process is still being ended');
+  assert.equal(rt.state, 'stopping');
+  assert.equal(rt.connected, false);
+  assert.match(rt.error, /^connection lost \(.+\); ending the process$/);
+  assert.equal(host.findTool('echo'), undefined, 'its tools are gone with the connection');
+  assert.equal((await host.invokeTool('echo', {})).outcome, 'not_run');
+  assert.ok(lib.canStop(rt.status) && !lib.canStart(rt.status));
+  await waitFor('the restart', () => rt.state === 'ready' && rt.status.kind === 'running', 10_000);
+  assert.deepEqual(states.slice(0, 3), ['lost', 'restarting', 'starting'], 'lost, then (once the process ended) a crash restart');
+});

@@ -18,7 +18,7 @@ import { Launch, type LaunchConfig } from './launch.js';
 import { Problems, type LogLevel } from './problems.js';
 import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
 import { restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
-import { isSettling, stateName, statusMessage, type ExtensionState, type ExtensionStatus, type HoldReason } from './state.js';
+import { canStart, isServing, isSettling, stateName, statusMessage, type ExtensionState, type ExtensionStatus, type HoldReason } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
@@ -54,7 +54,7 @@ export interface RuntimeDelegate {
   log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
 }
 
-type Status = ExtensionStatus<Launch>;
+type Status = ExtensionStatus<Launch, NodeJS.Timeout>;
 
 export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: number }
 
@@ -104,10 +104,9 @@ export class ExtensionRuntime implements ExtensionView {
     return !this.found.error && !this.found.shadowedBy && !!this.found.manifest?.enabled && !this.found.assetsOnly;
   }
 
-  /** Said hello over a connection that is still open. */
+  /** Said hello over a connection that is still open: the state says so (a lost connection is a state of its own). */
   get connected(): boolean {
-    const l = this.live;
-    return l !== undefined && l.gotHello && !l.transport.isClosed;
+    return isServing(this.current);
   }
 
   get supportsCancel(): boolean { return this.capabilities.includes('tool_cancel'); }
@@ -117,14 +116,13 @@ export class ExtensionRuntime implements ExtensionView {
   /** The launch of the current state, if it has one. */
   private get live(): Launch | undefined {
     const s = this.current;
-    return s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' ? s.launch : undefined;
+    return s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' || s.kind === 'lost' ? s.launch : undefined;
   }
 
   /** Starts the process. Resolves once it is ready, auto-ready, or failed (the host bounds this wait). */
   start(): Promise<void> {
     if (!this.startable) return Promise.resolve();
-    const k = this.current.kind;
-    if (k === 'stopped' || k === 'failed' || k === 'held') {
+    if (canStart(this.current)) {
       this.restartPolicy.reset();
       this.launch();
     }
@@ -167,7 +165,7 @@ export class ExtensionRuntime implements ExtensionView {
     } else if (s.kind === 'checking') {
       // The gate's answer, when it comes, finds another state and starts nothing.
       this.transition({ kind: 'stopped' });
-    } else if (s.kind === 'starting' || s.kind === 'running') {
+    } else if (s.kind === 'starting' || s.kind === 'running' || s.kind === 'lost') {
       const launch = s.launch;
       this.transition({ kind: 'stopping', launch });
       void (launch.ended ?? launch.stop()).then(() => { // a ladder begun on a lost connection is joined, not forced
@@ -348,6 +346,8 @@ export class ExtensionRuntime implements ExtensionView {
     l.clearTimers();
     l.requests.closeAll(l.process.exit ?? `closed its connection (${reason})`);
     if (this.live !== l) return;
+    // A running extension whose connection went is no longer running: views see it at once.
+    if (this.current.kind === 'running') this.transition({ kind: 'lost', launch: l, reason });
     if (this.registrations.clear()) this.delegate.registrationsChanged(this);
     this.delegate.disconnected(this);
     if (!l.process.exit && !l.process.stopRequested) {

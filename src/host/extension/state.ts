@@ -15,7 +15,7 @@ export type HoldReason = 'untrusted' | 'consent' | 'changed' | 'denied';
  */
 export type Readiness = 'registering' | 'ready' | 'auto_ready' | 'timed_out';
 
-export type ExtensionStatus<L = unknown> =
+export type ExtensionStatus<L = unknown, T = unknown> =
   | { kind: 'stopped' }
   /** About to launch: the host's gate (trust, consent) is asked whether this code may run. Nothing is spawned yet. */
   | { kind: 'checking' }
@@ -23,9 +23,11 @@ export type ExtensionStatus<L = unknown> =
   | { kind: 'starting'; launch: L }
   /** Said hello: its connection serves calls. */
   | { kind: 'running'; launch: L; readiness: Readiness }
+  /** Its connection is gone (it closed its output, or its input broke): the process is being ended, then the restart policy decides. */
+  | { kind: 'lost'; launch: L; reason: string }
   /** Asked to stop; the stop ladder is running. */
   | { kind: 'stopping'; launch: L }
-  | { kind: 'restarting'; attempt: number; max: number; delayMs: number; message: string; timer: NodeJS.Timeout }
+  | { kind: 'restarting'; attempt: number; max: number; delayMs: number; message: string; timer: T }
   | { kind: 'failed'; message: string }
   | { kind: 'held'; reason: HoldReason; message: string }
   | { kind: 'disabled'; why: string };
@@ -38,6 +40,7 @@ export type ExtensionState =
 
 export function stateName(s: ExtensionStatus): ExtensionState {
   if (s.kind === 'checking') return 'starting';
+  if (s.kind === 'lost') return 'stopping';
   if (s.kind !== 'running') return s.kind;
   switch (s.readiness) {
     case 'registering': return 'starting';
@@ -53,6 +56,8 @@ export function statusMessage(s: ExtensionStatus): string | undefined {
     case 'held':
     case 'restarting':
       return s.message;
+    case 'lost':
+      return `connection lost (${s.reason}); ending the process`;
     case 'disabled':
       return s.why;
     default:
@@ -60,8 +65,17 @@ export function statusMessage(s: ExtensionStatus): string | undefined {
   }
 }
 
-/** Serves calls: said hello and is not being stopped. */
+/** Serves calls: said hello, its connection is open, and it is not being stopped. */
 export const isServing = (s: ExtensionStatus): boolean => s.kind === 'running';
+
+/** A process of it exists for this state (it may be on its way out). */
+export const hasProcess = (s: ExtensionStatus): boolean => s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' || s.kind === 'lost';
+
+/** Start (or Allow) can launch it from here: nothing runs and nothing is on its way. */
+export const canStart = (s: ExtensionStatus): boolean => s.kind === 'stopped' || s.kind === 'failed' || s.kind === 'held';
+
+/** Stop has something to stop: a process, a gate being asked, or a restart waiting. */
+export const canStop = (s: ExtensionStatus): boolean => s.kind === 'checking' || s.kind === 'starting' || s.kind === 'running' || s.kind === 'lost' || s.kind === 'restarting';
 
 /** Still on its way: the host's ready wait is not over for it. */
 export const isSettling = (s: ExtensionStatus): boolean =>

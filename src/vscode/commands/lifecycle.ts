@@ -3,6 +3,7 @@
  * allow a held one, and forget this workspace's consent answers.
  */
 import * as vscode from 'vscode';
+import { canStart, canStop } from '../../host/index.js';
 import type { CommandKit } from './kit.js';
 
 export class LifecycleCommands {
@@ -15,7 +16,7 @@ export class LifecycleCommands {
   }
 
   async start(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Start which zot extension?', (r) => r.startable && (r.status.kind === 'stopped' || r.status.kind === 'failed' || r.status.kind === 'held'));
+    const rt = await this.k.pickExtension(a, 'Start which zot extension?', (r) => r.startable && canStart(r.status));
     if (!rt) return undefined;
     if (rt.status.kind === 'held') {
       // Starting a held one is an explicit "allow".
@@ -27,7 +28,7 @@ export class LifecycleCommands {
   }
 
   async stop(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => r.status.kind === 'running' || r.status.kind === 'starting' || r.status.kind === 'checking' || r.status.kind === 'restarting');
+    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => canStop(r.status));
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.host.stopExtension(rt.name));
     return this.k.host.get(rt.name)?.state;

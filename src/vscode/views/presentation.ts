@@ -3,7 +3,7 @@
  * and colors the tree, the status bar, pickers and the report share.
  */
 import * as vscode from 'vscode';
-import type { ExtensionState, ExtensionView } from '../../host/index.js';
+import { canStart, canStop, type ExtensionState, type ExtensionView } from '../../host/index.js';
 
 interface StateLook {
   /** Short, lower-case, for a tree item's description. */
@@ -44,11 +44,10 @@ export interface Affordances {
 
 export function affordances(rt: ExtensionView, canAllow: boolean): Affordances {
   const k = rt.status.kind;
-  const running = k === 'running' || k === 'starting' || k === 'checking';
   return {
-    start: rt.startable && (k === 'stopped' || k === 'failed'),
-    stop: running || k === 'restarting',
-    restart: rt.startable && (running || k === 'restarting' || k === 'failed'),
+    start: rt.startable && canStart(rt.status) && k !== 'held',
+    stop: canStop(rt.status),
+    restart: rt.startable && (canStop(rt.status) || k === 'failed'),
     allow: k === 'held' && canAllow,
   };
 }
