@@ -1,5 +1,5 @@
 /** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
-import { actionOf, boundedStringify, carryOut, renderPanelText, type ContentBlock } from '../host/index.js';
+import { actionOf, boundedStringify, carryOut, outcomeLabel, renderPanelText, type ContentBlock } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -12,7 +12,7 @@ export async function tool({ host, cancel, interrupted }: Session, p: Parsed, ar
   } else {
     const text = o.content.map(blockText).join('\n');
     if (text) (o.isError ? err : out)(text);
-    if (o.outcome !== 'completed') err(`${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);
+    if (o.outcome !== 'completed') err(`${name}: ${outcomeLabel(o.outcome)}: ${o.message}`);
     // An answer the host could not use (an error frame, a reply over the limit): say so, not only its text.
     else if (o.message) err(`${name}: ${o.message}`);
     else if (o.isError && !text) err(`${name}: the tool reported an error`);
@@ -26,7 +26,7 @@ export async function command({ host, cancel, interrupted }: Session, p: Parsed)
   const o = await host.invokeCommand(name!.replace(/^\//, ''), rest.join(' '), { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (o.outcome !== 'completed') {
     if (p.json) out(boundedStringify({ outcome: o.outcome, message: o.message }));
-    else err(`/${name}: ${o.outcome.replace('_', ' ')}: ${o.message}`);
+    else err(`/${name}: ${outcomeLabel(o.outcome)}: ${o.message}`);
     return interrupted() ? 130 : 1;
   }
   const r = o.response;

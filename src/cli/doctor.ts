@@ -1,6 +1,6 @@
 /** `zot-host doctor`: every extension found and what is true of it when it prints. */
 import * as path from 'node:path';
-import { boundedStringify, type ExtensionReport } from '../host/index.js';
+import { boundedStringify, stateLabel, type ExtensionReport } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { out } from './output.js';
 import type { Session } from './session.js';
@@ -20,7 +20,7 @@ export async function doctor({ host }: Session, p: Parsed): Promise<number> {
 }
 
 function formatReport(r: ExtensionReport): string {
-  const lines = [`${r.name}${r.version ? ` ${r.version}` : ''}: ${r.state.replace(/_/g, ' ')}${r.assets_only ? ' (theme or skills only)' : ''}`];
+  const lines = [`${r.name}${r.version ? ` ${r.version}` : ''}: ${stateLabel(r.state)}${r.assets_only ? ' (theme or skills only)' : ''}`];
   lines.push(`  folder: ${r.dir} (${r.source})`, `  log:    ${r.log}`);
   if (r.error) lines.push(`  ${r.kind === 'held' ? 'held:  ' : 'error: '} ${r.error}`);
   if (r.capabilities.length) lines.push(`  capabilities: ${r.capabilities.join(', ')}`);

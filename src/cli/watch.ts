@@ -6,7 +6,7 @@
  * the next save. State changes go to stdout; frames to stderr with --trace.
  * Ends on SIGINT or SIGTERM with every process gone.
  */
-import { FolderWatcher, touchesManifest, type ZotHost } from '../host/index.js';
+import { FolderWatcher, stateLabel, touchesManifest, type ExtensionView, type ZotHost } from '../host/index.js';
 import { firstEvent } from './firstEvent.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -36,13 +36,13 @@ export async function watch({ host }: Session): Promise<number> {
   // One line per change people can see: moves inside a state (registering to ready's wait) print nothing new.
   const last = new Map<string, string>();
   const states = host.onDidChangeState(({ extension: rt }) => {
-    const line = `${rt.name}: ${rt.state.replace(/_/g, ' ')}${rt.error ? ` (${rt.error})` : ''}`;
+    const line = stateLine(rt);
     if (last.get(rt.name) === line) return;
     last.set(rt.name, line);
     out(line);
   });
   printLoaded(host);
-  for (const rt of host.extensions) last.set(rt.name, `${rt.name}: ${rt.state.replace(/_/g, ' ')}${rt.error ? ` (${rt.error})` : ''}`);
+  for (const rt of host.extensions) last.set(rt.name, stateLine(rt));
   follow();
   out(`watching ${watcher.names.length} folder${watcher.names.length === 1 ? '' : 's'}; Ctrl-C to stop`);
 
@@ -57,5 +57,10 @@ export async function watch({ host }: Session): Promise<number> {
 
 function printLoaded(host: ZotHost): void {
   if (host.extensions.length === 0) out('no extensions found: pass --ext <dir>, or add one to .zot/extensions');
-  for (const rt of host.extensions) out(`${rt.name}: ${rt.state.replace(/_/g, ' ')}${rt.error ? ` (${rt.error})` : ''} in ${rt.dir}`);
+  for (const rt of host.extensions) out(`${stateLine(rt)} in ${rt.dir}`);
+}
+
+/** `name: state (why)`, the line watch prints for an extension. */
+function stateLine(rt: ExtensionView): string {
+  return `${rt.name}: ${stateLabel(rt.state)}${rt.error ? ` (${rt.error})` : ''}`;
 }

@@ -35,6 +35,11 @@ export type CommandOutcome =
   | { outcome: 'completed'; extension: string; response: CommandResponseFromExt; message: string }
   | { outcome: Unfinished; extension: string | null; message: string };
 
+/** An outcome in words: `not_run` is "not run", `timed_out` "timed out". */
+export function outcomeLabel(outcome: Outcome): string {
+  return outcome.replace(/_/g, ' ');
+}
+
 export function toolOutcome(outcome: Unfinished, extension: string | null, message: string): ToolOutcome {
   return { outcome, extension, isError: true, content: [], message };
 }

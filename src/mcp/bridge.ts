@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../protocol/index.js';
-import type { ToolEntry, ToolOutcome, ZotHost } from '../host/index.js';
+import { outcomeLabel, type ToolEntry, type ToolOutcome, type ZotHost } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
 import { registerPrompts } from './prompts.js';
@@ -127,7 +127,7 @@ function objectSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
 
 export function toCallToolResult(o: ToolOutcome): CallToolResult {
   if (o.outcome !== 'completed') {
-    const text = o.content.length ? `${blocksText(o.content)}\n(${o.outcome.replace('_', ' ')}: ${o.message})` : `${o.outcome.replace('_', ' ')}: ${o.message}`;
+    const text = o.content.length ? `${blocksText(o.content)}\n(${outcomeLabel(o.outcome)}: ${o.message})` : `${outcomeLabel(o.outcome)}: ${o.message}`;
     return { isError: true, content: [{ type: 'text', text }] };
   }
   const content = toMcpContent(o.content);

@@ -16,7 +16,7 @@ import {
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import { carryOut, type CommandOutcome, type ZotHost } from '../host/index.js';
+import { carryOut, outcomeLabel, type CommandOutcome, type ZotHost } from '../host/index.js';
 import type { HostSource } from './bridge.js';
 
 export function listPrompts(host: ZotHost): Prompt[] {
@@ -54,7 +54,7 @@ export function registerPrompts(server: Server, source: HostSource): void {
 }
 
 async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): Promise<GetPromptResult> {
-  if (o.outcome !== 'completed') throw new McpError(ErrorCode.InternalError, `/${name} ${o.outcome.replace('_', ' ')}: ${o.message}`);
+  if (o.outcome !== 'completed') throw new McpError(ErrorCode.InternalError, `/${name} ${outcomeLabel(o.outcome)}: ${o.message}`);
   const text = (role: 'user' | 'assistant', value: string, description: string): GetPromptResult => ({
     description,
     messages: [{ role, content: { type: 'text', text: value } }],

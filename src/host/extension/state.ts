@@ -49,6 +49,11 @@ export function stateName(s: ExtensionStatus): ExtensionState {
   }
 }
 
+/** A flat state in words: `auto_ready` is "auto ready", `ready_timed_out` "ready timed out". */
+export function stateLabel(state: ExtensionState): string {
+  return state.replace(/_/g, ' ');
+}
+
 /** Why it is not running, in a sentence; undefined where nothing went wrong. */
 export function statusMessage(s: ExtensionStatus): string | undefined {
   switch (s.kind) {

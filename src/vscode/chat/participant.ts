@@ -4,7 +4,7 @@
  * request's model (modelLoop.ts).
  */
 import * as vscode from 'vscode';
-import type { ZotHost } from '../../host/index.js';
+import { outcomeLabel, type ZotHost } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
 import { runModelLoop } from './modelLoop.js';
@@ -81,7 +81,7 @@ async function handleRequest(
     }
     const o = await host.invokeCommand(name, args, { token });
     if (o.outcome !== 'completed') {
-      stream.markdown(`\`/${cmd.name}\` ${o.outcome.replace('_', ' ')}: ${o.message}`);
+      stream.markdown(`\`/${cmd.name}\` ${outcomeLabel(o.outcome)}: ${o.message}`);
       return done(o.outcome);
     }
     // Chat renders errors, prompts and displays itself; insert and open_panel go to the editor.

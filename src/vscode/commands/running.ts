@@ -5,7 +5,7 @@
  * the host; what went wrong is shown here.
  */
 import * as vscode from 'vscode';
-import type { CommandOutcome, ExtensionRef } from '../../host/index.js';
+import { outcomeLabel, type CommandOutcome, type ExtensionRef } from '../../host/index.js';
 import { VIEW_ID } from '../views/tree.js';
 import { isNode, type CommandKit } from './kit.js';
 
@@ -74,7 +74,7 @@ export class RunCommands {
     const result: RunResult = { outcome: outcome.outcome, extension: outcome.extension, message: outcome.message };
     if (outcome.outcome !== 'completed') {
       if (outcome.outcome !== 'canceled' && outcome.outcome !== 'abandoned') {
-        this.k.error(`/${name}: ${outcome.message || outcome.outcome.replace('_', ' ')}`, outcome.extension ?? undefined);
+        this.k.error(`/${name}: ${outcome.message || outcomeLabel(outcome.outcome)}`, outcome.extension ?? undefined);
       }
       return result;
     }

@@ -3,7 +3,7 @@
  * laid out for reading in an editor.
  */
 import * as path from 'node:path';
-import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, type ExtensionReport, type ZotHost } from '../../host/index.js';
+import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, stateLabel, type ExtensionReport, type ZotHost } from '../../host/index.js';
 import { code, escapeMarkdown } from './presentation.js';
 
 export interface ReportContext {
@@ -34,7 +34,7 @@ export function diagnosticsMarkdown(host: ZotHost, ctx: ReportContext): string {
 
   out.push('| extension | state | from | commands | tools | problems |', '|---|---|---|---:|---:|---:|');
   for (const r of reports) {
-    out.push(`| ${escapeMarkdown(r.name)} | ${r.state.replace(/_/g, ' ')} | ${r.source} | ${r.commands.length} | ${r.tools.length} | ${r.diagnostics.length + r.dropped_diagnostics} |`);
+    out.push(`| ${escapeMarkdown(r.name)} | ${stateLabel(r.state)} | ${r.source} | ${r.commands.length} | ${r.tools.length} | ${r.diagnostics.length + r.dropped_diagnostics} |`);
   }
   out.push('');
   for (const r of reports) out.push(...section(r), '');
@@ -43,7 +43,7 @@ export function diagnosticsMarkdown(host: ZotHost, ctx: ReportContext): string {
 
 function section(r: ExtensionReport): string[] {
   const out = [`## ${escapeMarkdown(r.name)}${r.version ? ` ${escapeMarkdown(r.version)}` : ''}`, ''];
-  out.push(`- state: **${r.state.replace(/_/g, ' ')}**${r.assets_only ? ' (ships only a theme or skills)' : ''}`);
+  out.push(`- state: **${stateLabel(r.state)}**${r.assets_only ? ' (ships only a theme or skills)' : ''}`);
   if (r.error) out.push(`- ${r.kind === 'held' ? 'held because' : 'error'}: ${escapeMarkdown(r.error)}`);
   out.push(`- folder: ${code(r.dir)} (${r.source})`, `- log: ${code(r.log)}`);
   if (r.pid !== null) out.push(`- process: ${r.pid}`);
