@@ -9,6 +9,7 @@ export * from './discovery/manifest.js';
 export * from './discovery/paths.js';
 export type { CommandRegistration, ToolRegistration } from './extension/registrations.js';
 export * from './extension/state.js';
+export type { RestartPolicy, RestartVerdict } from './extension/restartPolicy.js';
 export type { ExtensionView } from './extension/view.js';
 export * from './options.js';
 export * from './outcomes.js';

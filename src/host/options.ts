@@ -3,6 +3,7 @@ import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { TraceSink } from './connection/frameTrace.js';
 import type { FoundExtension } from './discovery/discover.js';
 import type { LogLevel } from './extension/problems.js';
+import type { RestartPolicy } from './extension/restartPolicy.js';
 import type { HoldReason } from './extension/state.js';
 import type { HostUI } from './ui/port.js';
 
@@ -68,6 +69,12 @@ export interface HostOptions {
   gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
   /** The protocol trace from the start (see `ZotHost.setTrace`). */
   trace?: TraceSink;
+  /**
+   * Whether a crashed extension is restarted, made once per extension.
+   * Default: zot's budget from the timings (restartMax restarts within
+   * restartWindowMs, the delay doubling from restartBaseDelayMs).
+   */
+  restartPolicy?: (extension: string) => RestartPolicy;
 }
 
 export interface CallOptions {

@@ -351,6 +351,7 @@ export class ZotHost {
       restart: { max: t.restartMax, windowMs: t.restartWindowMs, baseDelayMs: t.restartBaseDelayMs, maxDelayMs: t.restartMaxDelayMs },
       model: () => this.model,
       gate: this.options.gate,
+      restartPolicy: this.options.restartPolicy,
       redact: this.redact,
       trace: this.traceSlot,
       envFor: (name) => {

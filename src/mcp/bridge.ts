@@ -7,23 +7,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../protocol/index.js';
 import { outcomeLabel, type ToolEntry, type ToolOutcome, type ZotHost } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
 import { registerPrompts } from './prompts.js';
+import { withSignal, type HostSource } from './source.js';
 import { MCP_TOOL_NAME, toolNameTable, type ToolNameTable } from './toolNames.js';
-
-/** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
-export interface HostSource {
-  readonly host: ZotHost;
-  onDidChangeRegistry(listener: () => void): { dispose(): void };
-}
-
-export function hostSource(h: ZotHost | HostSource): HostSource {
-  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l) };
-}
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
@@ -49,20 +39,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
     const name = resolveToolName(host, request.params.name);
     if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
-    const cancel = new CancellationTokenSource();
-    const onAbort = (): void => cancel.cancel();
-    extra.signal.addEventListener('abort', onAbort, { once: true });
-    if (extra.signal.aborted) cancel.cancel();
-    try {
-      const outcome = await host.runToolCall(name, args, {
-        token: cancel.token,
-        toolId: `mcp-${String(extra.requestId)}`,
-      });
-      return toCallToolResult(outcome);
-    } finally {
-      extra.signal.removeEventListener('abort', onAbort);
-      cancel.dispose();
-    }
+    const outcome = await withSignal(extra.signal, (token) => host.runToolCall(name, args, { token, toolId: `mcp-${String(extra.requestId)}` }));
+    return toCallToolResult(outcome);
   });
 
   registerPrompts(server, source);
@@ -152,3 +130,5 @@ export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] 
   if (out.length === 0) out.push({ type: 'text', text: '(the extension returned no content)' });
   return out;
 }
+
+export { hostSource, type HostSource } from './source.js';

@@ -15,9 +15,8 @@ import {
   type GetPromptResult,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
-import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { carryOut, outcomeLabel, type CommandOutcome, type ZotHost } from '../host/index.js';
-import type { HostSource } from './bridge.js';
+import { withSignal, type HostSource } from './source.js';
 
 export function listPrompts(host: ZotHost): Prompt[] {
   return host.commands().filter((c) => c.active).map((c) => ({
@@ -39,17 +38,8 @@ export function registerPrompts(server: Server, source: HostSource): void {
     const { name } = request.params;
     const args = request.params.arguments?.args ?? '';
     if (!host.findCommand(name)) throw new McpError(ErrorCode.InvalidParams, `no active zot command "${name}"; prompts/list names the ones there are`);
-    const cancel = new CancellationTokenSource();
-    const onAbort = (): void => cancel.cancel();
-    extra.signal.addEventListener('abort', onAbort, { once: true });
-    if (extra.signal.aborted) cancel.cancel();
-    try {
-      const outcome = await host.invokeCommand(name, args, { token: cancel.token });
-      return await toPromptResult(host, name, outcome);
-    } finally {
-      extra.signal.removeEventListener('abort', onAbort);
-      cancel.dispose();
-    }
+    const outcome = await withSignal(extra.signal, (token) => host.invokeCommand(name, args, { token }));
+    return toPromptResult(host, name, outcome);
   });
 }
 

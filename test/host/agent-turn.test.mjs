@@ -5,7 +5,7 @@
 // was running (an answer after the cancel is seen as it arrives, no polling).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 /** A port that answers each step from the script and records what joined the conversation. */
 function scriptedPort(script) {
@@ -63,6 +63,7 @@ test('Stop while a call runs: an extension that finishes anyway is known as soon
   assert.deepEqual(r, { stop: 'canceled', steps: 1, stoppedInCall: true });
   assert.deepEqual(port.conversation.at(-1), { results: [['slow', 'canceled', true, false], ['echo', 'not_run', false, true]] });
   assert.ok(took < 2000, `known when the late answer came (${took} ms), not at the end of the 5 s wait`);
+  await sleep(100);
   assert.equal(host.received('late', 'tool_call').length, 1, 'echo never ran');
 });
 
@@ -93,6 +94,9 @@ test('a model\'s call with arguments that are not an object, or nest too deep, i
     'the arguments must be a JSON object, not a string; the call was not sent',
     'the arguments are nested deeper than 63 levels; the call was not sent',
   ]);
+  // Its stderr (where it logs what it read) may lag behind its answer on stdout.
+  await waitFor('both calls logged', () => host.received('args', 'tool_call').length >= 2);
+  await sleep(100);
   assert.deepEqual(host.received('args', 'tool_call').map((f) => f.args), [{}, { ok: true }], 'null is missing arguments, sent as {} as zot does; the refused ones never reached the extension');
 });
 

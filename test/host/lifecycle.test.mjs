@@ -234,3 +234,13 @@ test('a lost connection is a state at once: not running, not serving, its tools 
   await waitFor('the restart', () => rt.state === 'ready' && rt.status.kind === 'running', 10_000);
   assert.deepEqual(states.slice(0, 3), ['lost', 'restarting', 'starting'], 'lost, then (once the process ended) a crash restart');
 });
+
+test('the restart policy is an option: a policy that never restarts fails the extension at its first crash', async (t) => {
+  const asked = [];
+  const restartPolicy = (name) => ({ crashed: (now) => (asked.push([name, typeof now]), { restart: false, crashes: 1, windowMs: 1 }), reset: () => undefined });
+  const dir = makeExt(tmpdir(), 'once', { crashAfterMs: 200 });
+  const host = await startHost(t, [dir], { restartPolicy });
+  await waitFor('failed', () => host.get('once').state === 'failed', 5000);
+  assert.deepEqual(asked, [['once', 'number']]);
+  assert.match(host.get('once').error, /^crashed 1 times within 1 ms \(last: exited with code 3\); not restarting it again/);
+});

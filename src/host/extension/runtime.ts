@@ -32,6 +32,8 @@ export interface RuntimeConfig extends LaunchConfig {
   shutdownGraceMs: number;
   killAfterMs: number;
   restart: RestartBudget;
+  /** A policy other than the budget's (HostOptions.restartPolicy). */
+  restartPolicy?: (extension: string) => RestartPolicy;
   model(): { provider: string; model: string };
   /**
    * Whether this code may run now (workspace trust, consent), asked before
@@ -77,7 +79,7 @@ export class ExtensionRuntime implements ExtensionView {
   constructor(readonly found: FoundExtension, private readonly config: RuntimeConfig, private readonly delegate: RuntimeDelegate) {
     this.logPath = extensionLogPath(config.zotHome, found.name);
     this.version = found.manifest?.version;
-    this.restartPolicy = restartBudget(config.restart);
+    this.restartPolicy = config.restartPolicy?.(found.name) ?? restartBudget(config.restart);
     this.problemList = new Problems((line) => this.log(line, 'warn'), config.redact);
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
     if (found.error) this.current = { kind: 'failed', message: found.error };
