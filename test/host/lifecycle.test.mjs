@@ -211,7 +211,10 @@ test('every state change is one transition with its old and new state; the launc
   await host.start();
   await waitFor('failed after its one restart', () => host.get('moves').status.kind === 'failed', 5000);
   for (let i = 1; i < seen.length; i++) assert.equal(seen[i][0], seen[i - 1][1], `chained: ${JSON.stringify(seen)}`);
-  assert.deepEqual(seen.map((s) => s[1]), ['stopped', 'starting', 'running', 'running', 'restarting', 'starting', 'running', 'running', 'failed'].slice(0, seen.length));
+  // A crash may close the connection before the exit is seen: then "lost" comes between, and only there.
+  const kinds = seen.map((s) => s[1]);
+  kinds.forEach((k, i) => k === 'lost' && assert.ok(['restarting', 'failed'].includes(kinds[i + 1]), `lost only before the crash verdict: ${kinds}`));
+  assert.deepEqual(kinds.filter((k) => k !== 'lost'), ['stopped', 'starting', 'running', 'running', 'restarting', 'starting', 'running', 'running', 'failed']);
   assert.match(host.get('moves').error, /crashed 2 times/);
 });
 
