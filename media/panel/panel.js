@@ -9,9 +9,6 @@
   const footer = /** @type {HTMLElement} */ (document.getElementById('footer'));
   const measure = /** @type {HTMLElement} */ (document.getElementById('measure'));
 
-  /** Lines that start with one of these mark the extension's cursor. */
-  const CURSOR_MARK = /^\s*[›>▶▸❯→➤●]/;
-
   const KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
     Enter: 'enter', Tab: 'tab', PageUp: 'pageup', PageDown: 'pagedown',
@@ -41,23 +38,15 @@
       while (next.length < msg.length) next.push('');
       for (const [i, text] of msg.changed) next[i] = text;
     }
-    render({ title: msg.title || '', footer: msg.footer || '', lines: next });
+    // The cursor line comes from the extension side (src/host/ui/cursor.ts): one rule for every view of a panel.
+    render({ title: msg.title || '', footer: msg.footer || '', lines: next }, Number.isInteger(msg.cursor) ? msg.cursor : -1);
   }
 
-  function render(state) {
+  function render(state, cursor) {
     if (state.title !== shown.title) title.textContent = state.title;
     if (state.footer !== shown.footer) footer.textContent = state.footer;
     const rows = lines.children;
     const old = shown.lines;
-    let marks = 0;
-    let mark = -1;
-    for (let i = 0; i < state.lines.length; i++) {
-      if (CURSOR_MARK.test(state.lines[i])) {
-        marks++;
-        mark = i;
-      }
-    }
-    const cursor = marks === 1 ? mark : -1;
     for (let i = 0; i < state.lines.length; i++) {
       let row = /** @type {HTMLElement | undefined} */ (rows[i]);
       if (!row) {
@@ -74,7 +63,7 @@
     current = cursor;
     // Kept for a reload of the page; off the path from a key to the paint.
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => vscode.setState(shown), 100);
+    saveTimer = setTimeout(() => vscode.setState({ ...shown, cursor: current }), 100);
   }
 
   document.addEventListener('keydown', (e) => {
@@ -126,7 +115,7 @@
   window.addEventListener('focus', () => lines.focus());
 
   const initial = vscode.getState();
-  if (initial && Array.isArray(initial.lines)) render({ title: initial.title || '', footer: initial.footer || '', lines: initial.lines });
+  if (initial && Array.isArray(initial.lines)) render({ title: initial.title || '', footer: initial.footer || '', lines: initial.lines }, Number.isInteger(initial.cursor) ? initial.cursor : -1);
   lines.focus();
   vscode.postMessage({ type: 'ready' });
 })();

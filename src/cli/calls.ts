@@ -1,5 +1,5 @@
 /** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
-import { actionOf, boundedStringify, carryOut, outcomeLabel, renderPanelText, type ContentBlock } from '../host/index.js';
+import { actionOf, boundedStringify, carryOut, decodedBytes, outcomeLabel, renderPanelText, wireBlock, type ContentBlock } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -8,7 +8,7 @@ export async function tool({ host, cancel, interrupted }: Session, p: Parsed, ar
   const name = p.positional[0]!;
   const o = await host.runToolCall(name, args, { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (p.json) {
-    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content, message: o.message }));
+    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content.map(wireBlock), message: o.message }));
   } else {
     const text = o.content.map(blockText).join('\n');
     if (text) (o.isError ? err : out)(text);
@@ -49,10 +49,7 @@ export async function command({ host, cancel, interrupted }: Session, p: Parsed)
 }
 
 function blockText(b: ContentBlock): string {
-  if (b.type === 'text') return String((b as { text?: unknown }).text ?? '');
-  if (b.type === 'image') {
-    const data = String((b as { data?: unknown }).data ?? '');
-    return `[image ${String((b as { mime_type?: unknown }).mime_type ?? '?')}, ${Math.floor((data.length * 3) / 4)} bytes]`;
-  }
-  return `[${b.type} block]`;
+  if (b.type === 'text') return b.text;
+  if (b.type === 'image') return `[image ${b.mime_type || '?'}, ${decodedBytes(b.data)} bytes]`;
+  return `[${b.other_type} block]`;
 }

@@ -6,7 +6,7 @@
  * the next save. State changes go to stdout; frames to stderr with --trace.
  * Ends on SIGINT or SIGTERM with every process gone.
  */
-import { FolderWatcher, stateLabel, touchesManifest, type ExtensionView, type ZotHost } from '../host/index.js';
+import { FolderWatcher, reactToChange, stateLabel, type ExtensionView, type ZotHost } from '../host/index.js';
 import { firstEvent } from './firstEvent.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -22,15 +22,13 @@ export async function watch({ host }: Session): Promise<number> {
   const follow = (): void => watcher.set(host.extensions.map((rt) => ({ name: rt.name, dir: rt.dir })));
 
   const onChange = async (name: string, files: string[]): Promise<void> => {
-    const what = files.length === 1 ? files[0] : `${files.length} files`;
-    if (touchesManifest(files) || !host.get(name)) {
-      out(`${name}: ${what} changed; reloading every extension`);
-      await host.reload();
-      follow();
-    } else {
-      out(`${name}: ${what} changed; restarting it`);
-      await host.restartExtension(name);
-    }
+    const done = await reactToChange(name, files, {
+      has: (n) => host.get(n) !== undefined,
+      reload: () => host.reload(),
+      restart: (n) => host.restartExtension(n),
+      say: (n, line) => out(`${n}: ${line}`),
+    });
+    if (done === 'reloaded') follow();
   };
 
   // One line per change people can see: moves inside a state (registering to ready's wait) print nothing new.

@@ -1,20 +1,35 @@
 /**
  * Reading the content blocks of a tool result, for every place that turns
- * them into something else (chat parts, MCP content, messages).
+ * them into something else (chat parts, MCP content, CLI text, messages).
+ * Blocks are the closed union validation produces (protocol ContentBlock).
  */
 import type { ContentBlock } from '../protocol/index.js';
 
 /** The blocks as one text: text blocks as they are, any other block as `[its type]`. */
 export function blocksText(blocks: readonly ContentBlock[]): string {
-  return blocks.map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${b.type}]`)).join('\n');
+  return blocks.map((b) => (b.type === 'text' ? b.text : `[${blockType(b)}]`)).join('\n');
+}
+
+/** The type the extension gave a block. */
+export function blockType(b: ContentBlock): string {
+  return b.type === 'other' ? b.other_type : b.type;
 }
 
 /** An image block's data and MIME type, or undefined when it is not an image that can be decoded. */
 export function decodableImage(block: ContentBlock): { data: string; mime: string } | undefined {
-  if (block.type !== 'image') return undefined;
-  const { data, mime_type: mime } = block as { data?: unknown; mime_type?: unknown };
-  if (typeof data !== 'string' || typeof mime !== 'string' || !mime || !isBase64(data)) return undefined;
-  return { data, mime };
+  if (block.type !== 'image' || !block.mime_type || !isBase64(block.data)) return undefined;
+  return { data: block.data, mime: block.mime_type };
+}
+
+/** The size in bytes of base64 data once decoded (padding counted out). */
+export function decodedBytes(base64: string): number {
+  const pad = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((base64.length * 3) / 4) - pad);
+}
+
+/** A block as the extension sent it (an OtherBlock's own block), for output that shows blocks raw. */
+export function wireBlock(b: ContentBlock): Record<string, unknown> {
+  return b.type === 'other' ? b.block : { ...b };
 }
 
 /**
@@ -25,9 +40,7 @@ export function decodableImage(block: ContentBlock): { data: string; mime: strin
 export function checkImages(blocks: ContentBlock[], who: string): { content: ContentBlock[]; undecodable: number } {
   let undecodable = 0;
   const content = blocks.map((b): ContentBlock => {
-    if (b.type !== 'image') return b;
-    const data = (b as { data?: unknown }).data;
-    if (data === '' || (typeof data === 'string' && isBase64(data))) return b;
+    if (b.type !== 'image' || b.data === '' || isBase64(b.data)) return b;
     undecodable++;
     return { type: 'text', text: `${who} returned an image whose data is not valid base64` };
   });

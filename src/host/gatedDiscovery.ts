@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
-import type { GateDecision, HostOptions } from './options.js';
+import { askGate, type GateDecision, type HostOptions } from './options.js';
 
 export interface Gated {
   found: FoundExtension[];
@@ -33,11 +33,3 @@ export async function discoverGated(opts: Omit<DiscoveryOptions, 'yielding'>, ga
   return { found, decisions };
 }
 
-/** The gate's answer; a gate that fails holds the extension, saying why. */
-async function askGate(gate: NonNullable<HostOptions['gate']>, f: FoundExtension): Promise<GateDecision> {
-  try {
-    return await gate(f);
-  } catch (err) {
-    return { start: false, reason: `could not check whether it may run: ${(err as Error)?.message ?? String(err)}` };
-  }
-}

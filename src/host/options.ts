@@ -42,6 +42,15 @@ export const DEFAULT_TIMING: Timing = {
 /** `hold` says why, for views to switch on; `reason` says it in a sentence. Default hold: 'consent'. */
 export type GateDecision = { start: true } | { start: false; reason: string; hold?: HoldReason };
 
+/** The gate's answer; a gate that throws or rejects holds the extension, saying why (it never lets it through). */
+export async function askGate(gate: NonNullable<HostOptions['gate']>, found: FoundExtension): Promise<GateDecision> {
+  try {
+    return await gate(found);
+  } catch (err) {
+    return { start: false, reason: `could not check whether it may run: ${(err as Error)?.message ?? String(err)}` };
+  }
+}
+
 export interface HostOptions {
   /** `cwd` in hello_ack of explicit and global extensions; relative explicit paths resolve against it. */
   cwd: string;

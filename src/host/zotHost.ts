@@ -5,7 +5,7 @@
  * the host only through its methods. Its lifetimes are held in one store.
  */
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
-import { DEFAULT_MAX_LINE_BYTES, NOTIFY_LEVELS, type CommandResponseFromExt, type EventPayload, type FrameFromExt, type InterceptableEvent, type JsonObject, type NotifyLevel, type PanelSpec } from '../protocol/index.js';
+import { DEFAULT_MAX_LINE_BYTES, type CommandResponseFromExt, type EventPayload, type InterceptableEvent, type JsonObject, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
@@ -27,6 +27,7 @@ import type { CommandOutcome, ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
 import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
+import { dispatchUiFrame } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
 
 export interface StateChange { extension: ExtensionView; old: ExtensionStatus; new: ExtensionStatus }
@@ -365,39 +366,9 @@ export class ZotHost {
     return {
       stateChanged: (rt, old, next) => this.stateEmitter.fire({ extension: rt, old, new: next }),
       registrationsChanged: () => this.registry.invalidate(),
-      handle: (rt, frame) => this.handleUiFrame(rt, frame),
+      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels),
       disconnected: (rt) => this.panels.closeAllOf(rt),
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
     };
-  }
-
-  /** UI-facing frames, run in order per extension, never on the read path. */
-  private handleUiFrame(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void {
-    switch (frame.type) {
-      case 'notify': {
-        const level: NotifyLevel = (NOTIFY_LEVELS as readonly string[]).includes(frame.level ?? '') ? (frame.level as NotifyLevel) : 'info';
-        return this.ui.notify(rt, level, frame.message);
-      }
-      case 'clear_notes':
-        return this.ui.clearNotes(rt);
-      case 'submit': {
-        // As zot: the trimmed text, if any is left.
-        const text = frame.text.trim();
-        return text ? this.ui.submit(rt, text) : undefined;
-      }
-      case 'submit_slash': {
-        const text = frame.text.trim();
-        if (!text.startsWith('/')) return rt.addProblem(`submit_slash refused: "${text.slice(0, 80)}" does not start with "/"`);
-        return this.ui.submitSlash(rt, text);
-      }
-      case 'open_panel':
-        return this.panels.openPanel(rt, frame.panel);
-      case 'panel_render':
-        return this.panels.render(rt, frame);
-      case 'panel_close':
-        return this.panels.closedByExtension(rt, frame.panel_id);
-      default:
-        return rt.addProblem(`unexpected "${frame.type}" frame`);
-    }
   }
 }

@@ -117,14 +117,13 @@ export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] 
   for (const b of blocks) {
     const image = decodableImage(b);
     if (b.type === 'text') {
-      const text = (b as { text?: unknown }).text;
-      if (typeof text === 'string' && text !== '') out.push({ type: 'text', text });
+      if (b.text !== '') out.push({ type: 'text', text: b.text });
     } else if (image) {
       out.push({ type: 'image', data: image.data, mimeType: image.mime });
     } else if (b.type === 'image') {
       out.push({ type: 'text', text: '[an image the extension sent could not be decoded]' });
     } else {
-      out.push({ type: 'text', text: `[unknown block type "${b.type}" from the extension]` });
+      out.push({ type: 'text', text: `[unknown block type "${b.other_type}" from the extension]` });
     }
   }
   if (out.length === 0) out.push({ type: 'text', text: '(the extension returned no content)' });

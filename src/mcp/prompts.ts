@@ -58,9 +58,11 @@ async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): P
     prompt: async (t) => text('user', t, `/${name} asks the model`),
     display: async (t) => text('assistant', t, `/${name} shows this text`),
     insert: async (t) => text('assistant', t, `/${name} inserts this text`),
-    openPanel: async () => {
-      if (!host.interactive) throw new McpError(ErrorCode.InternalError, `/${name} opens a panel, which this host cannot show`);
-      await host.applyCommandResponse(extension, o.response);
+    openPanel: async (spec) => {
+      const ext = host.get(extension);
+      if (!host.interactive || !ext) throw new McpError(ErrorCode.InternalError, `/${name} opens a panel, which this host cannot show`);
+      // The panel this response carries, opened once: the response is not carried out a second time.
+      await host.openPanel(ext, spec);
       return text('assistant', `Opened the panel of /${name}.`, `/${name} opened a panel`);
     },
     noop: async () => ({ description: o.response.action === 'prompt' ? `/${name} returned an empty prompt` : `/${name} did nothing`, messages: [] }),

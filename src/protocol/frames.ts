@@ -48,9 +48,17 @@ export type JsonObject = { [key: string]: unknown };
 // ---- shared payloads ----
 
 export interface TextBlock { type: 'text'; text: string }
+/** `data` is base64 as sent; whether it decodes is checked where it is used (content.ts). */
 export interface ImageBlock { type: 'image'; mime_type: string; data: string }
-/** A block of a tool result. Unknown block types are kept as sent and shown as text naming the type. */
-export type ContentBlock = TextBlock | ImageBlock | { type: string; [key: string]: unknown };
+/** A block of a type this host does not know, as validation leaves it: its type, and the block as sent. */
+export interface OtherBlock { type: 'other'; other_type: string; block: { type: string; [key: string]: unknown } }
+/**
+ * A block of a tool result, as validation produces it: a closed union, so
+ * readers narrow on `type`. A missing `text`, `mime_type` or `data` is "",
+ * as zot reads it; a block of any other type is an OtherBlock, shown as text
+ * naming its type.
+ */
+export type ContentBlock = TextBlock | ImageBlock | OtherBlock;
 
 export interface PanelSpec {
   id: string;

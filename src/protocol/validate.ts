@@ -4,7 +4,7 @@
  * never stops the stream.
  */
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, deeperThan } from './bounds.js';
-import type { FrameFromExt, FrameFromExtType, JsonObject } from './frames.js';
+import type { ContentBlock, FrameFromExt, FrameFromExtType, JsonObject } from './frames.js';
 import { singleLine } from './text.js';
 
 export type ParseResult =
@@ -129,10 +129,9 @@ function checkKind(kind: FieldKind, v: unknown): string | undefined {
     case 'blocks':
       if (!Array.isArray(v)) return `must be a list of content blocks, got ${describe(v)}`;
       for (let i = 0; i < v.length; i++) {
-        const b = v[i];
-        if (typeof b !== 'object' || b === null || Array.isArray(b) || typeof (b as { type?: unknown }).type !== 'string') {
-          return `item ${i} must be an object with a string "type"`;
-        }
+        const b = toBlock(v[i]);
+        if (typeof b === 'string') return `item ${i} ${b}`;
+        v[i] = b;
       }
       return undefined;
     case 'panel': {
@@ -154,6 +153,30 @@ function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`.slice(0, 60);
+}
+
+/**
+ * One content block as the closed union (frames.ts ContentBlock), or why it
+ * is not one. Text and image fields that are missing or null are "", as zot
+ * (Go) reads them; any other non-string is refused. A block of another type
+ * is kept whole inside an OtherBlock.
+ */
+function toBlock(b: unknown): ContentBlock | string {
+  if (typeof b !== 'object' || b === null || Array.isArray(b) || typeof (b as { type?: unknown }).type !== 'string') return 'must be an object with a string "type"';
+  const o = b as Record<string, unknown> & { type: string };
+  const field = (name: string): string | undefined => (o[name] === undefined || o[name] === null ? '' : typeof o[name] === 'string' ? (o[name] as string) : undefined);
+  if (o.type === 'text') {
+    const text = field('text');
+    return text === undefined ? `("text" block): "text" must be a string, got ${describe(o.text)}` : { ...o, type: 'text', text };
+  }
+  if (o.type === 'image') {
+    const mime = field('mime_type');
+    const data = field('data');
+    if (mime === undefined) return `("image" block): "mime_type" must be a string, got ${describe(o.mime_type)}`;
+    if (data === undefined) return `("image" block): "data" must be a string, got ${describe(o.data)}`;
+    return { ...o, type: 'image', mime_type: mime, data };
+  }
+  return { type: 'other', other_type: o.type, block: o };
 }
 
 /** A short, single-line preview of offending input for diagnostics. */

@@ -80,3 +80,26 @@ test('zot-host mcp: the same two answers are isError results with the same text'
     matches(r.content[0].text, want.text);
   }
 });
+
+test('a block of a type the host does not know: named in text by zot-host, as sent in --json, named for MCP and for @zot\'s model', async (t) => {
+  const blocks = [{ type: 'text', text: 'before' }, { type: 'audio', mime_type: 'audio/wav', data: 'UklGRg==' }, { type: 'image', mime_type: 'image/png', data: 'iVBORw0KGgo=' }];
+  const dir = makeExt(tmpdir(), 'odd', { tools: [{ name: 'odd_blocks', behaviour: 'content', content: blocks }] });
+  const run = (args) => runCli([...args, '--no-discover', '--ext', dir]);
+  const text = await run(['tool', 'odd_blocks']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.equal(text.stdout, 'before\n[audio block]\n[image image/png, 8 bytes]\n');
+  const json = JSON.parse((await run(['tool', 'odd_blocks', '--json'])).stdout);
+  assert.deepEqual(json.content, blocks, 'the blocks as the extension sent them');
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', '--ext', dir], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'pipe' });
+  const client = new Client({ name: 'odd', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const r = await client.callTool({ name: 'odd_blocks', arguments: {} });
+  assert.deepEqual(r.content, [
+    { type: 'text', text: 'before' },
+    { type: 'text', text: '[unknown block type "audio" from the extension]' },
+    { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+  ]);
+  const parts = chat.modelView.resultForModel({ end: 'completed', message: '', extension: 'odd', content: [{ type: 'text', text: 'before' }, { type: 'other', other_type: 'audio', block: blocks[1] }] }, false, { images: true });
+  assert.deepEqual(parts.map((p) => p.text), ['before', '[unknown block type "audio" from the extension]']);
+});

@@ -90,3 +90,36 @@ test('frames to the extension are one compact line each', () => {
     assert.deepEqual(JSON.parse(line), f);
   }
 });
+
+test('content blocks come out of validation as a closed union: text, image, or other with the block as sent', () => {
+  const parsed = (content) => parseFrame(JSON.stringify({ type: 'tool_result', id: '1', content }));
+  const ok = parsed([
+    { type: 'text', text: 'plain' },
+    { type: 'text' },
+    { type: 'text', text: null },
+    { type: 'image', mime_type: 'image/png', data: 'AA==' },
+    { type: 'image' },
+    { type: 'audio', data: 'x', mime_type: 'audio/wav' },
+    { type: 'other', note: 'a block an extension named "other"' },
+  ]);
+  assert.equal(ok.ok, true, ok.problem);
+  assert.deepEqual(ok.frame.content, [
+    { type: 'text', text: 'plain' },
+    { type: 'text', text: '' },
+    { type: 'text', text: '' },
+    { type: 'image', mime_type: 'image/png', data: 'AA==' },
+    { type: 'image', mime_type: '', data: '' },
+    { type: 'other', other_type: 'audio', block: { type: 'audio', data: 'x', mime_type: 'audio/wav' } },
+    { type: 'other', other_type: 'other', block: { type: 'other', note: 'a block an extension named "other"' } },
+  ]);
+  for (const [content, problem] of [
+    [[{ type: 'text', text: 42 }], /item 0 \("text" block\): "text" must be a string, got number 42$/],
+    [[{ type: 'text', text: 'a' }, { type: 'image', mime_type: 'image/png', data: {} }], /item 1 \("image" block\): "data" must be a string, got an object$/],
+    [[{ type: 'image', mime_type: 7, data: '' }], /item 0 \("image" block\): "mime_type" must be a string, got number 7$/],
+    [[{ text: 'no type' }], /item 0 must be an object with a string "type"/],
+  ]) {
+    const r = parsed(content);
+    assert.equal(r.ok, false, JSON.stringify(content));
+    assert.match(r.problem, problem);
+  }
+});

@@ -43,6 +43,11 @@ export interface PendingRequest<T> {
   cancel(): void;
 }
 
+/** A request that settled without being sent (no wire id). */
+export function settledRequest<T>(value: T): PendingRequest<T> {
+  return { id: '', result: Promise.resolve(value), cancel: () => undefined };
+}
+
 /**
  * One pending request: one object with methods rather than a closure per
  * ending, since for a small call these allocations are a visible share of
@@ -113,11 +118,9 @@ export class RequestTable {
   send<T>(spec: RequestSpec<T>): PendingRequest<T> {
     // Settled before sending: no wire id was used.
     if (spec.token?.isCancellationRequested) {
-      return { id: '', result: Promise.resolve(spec.notRun('canceled before the request reached the extension')), cancel: () => undefined };
+      return settledRequest(spec.notRun('canceled before the request reached the extension'));
     }
-    if (this.transport.isClosed) {
-      return { id: '', result: Promise.resolve(spec.closed(this.transport.closeReason ?? 'closed')), cancel: () => undefined };
-    }
+    if (this.transport.isClosed) return settledRequest(spec.closed(this.transport.closeReason ?? 'closed'));
     const id = nextId();
     const entry = new Entry(this, id, spec, this.transport);
     this.pending.set(id, entry as Entry<unknown>);

@@ -254,3 +254,27 @@ export class FolderWatcher {
 export function touchesManifest(files: readonly string[]): boolean {
   return files.some((f) => path.normalize(f) === 'extension.json' || f === '.');
 }
+
+/** What a front end does when a watched folder changed, and where it says so. */
+export interface WatchReaction {
+  /** Whether the host still has an extension of that name. */
+  has(name: string): boolean;
+  /** Every extension again (a manifest changed: only discovery reads one). */
+  reload(): Promise<void>;
+  /** That one again; its launch asks the gate like every launch. */
+  restart(name: string): Promise<void>;
+  say(name: string, line: string): void;
+}
+
+/** The one reaction to a change both `zot-host watch` and Watch Extension have: reload for a manifest, else restart. */
+export async function reactToChange(name: string, files: readonly string[], r: WatchReaction): Promise<'reloaded' | 'restarted'> {
+  const what = files.length === 1 ? files[0]! : `${files.length} files`;
+  if (touchesManifest(files) || !r.has(name)) {
+    r.say(name, `${what} changed; reloading every extension`);
+    await r.reload();
+    return 'reloaded';
+  }
+  r.say(name, `${what} changed; restarting it`);
+  await r.restart(name);
+  return 'restarted';
+}

@@ -3,9 +3,11 @@
  * the connection's request table and the timers of the handshake. A restart
  * makes a new launch; callbacks of an old one are recognised by identity.
  */
-import type { ExtensionProcess } from '../process/child.js';
+import { ExtensionProcess } from '../process/child.js';
 import { RequestTable } from '../connection/requests.js';
 import { FrameTransport, type TapSlot, type TransportSink } from '../connection/transport.js';
+import type { Manifest } from '../discovery/manifest.js';
+import { resolveExec } from '../process/resolveExec.js';
 
 /** What every launch of every extension is made with. */
 export interface LaunchConfig {
@@ -53,4 +55,51 @@ export class Launch {
     this.ended ??= ladder.then(() => this.transport.close('stopped'));
     return this.ended;
   }
+}
+
+/** What one launch needs beyond the LaunchConfig: who it is, where it runs, and how long its stop ladder takes. */
+export interface SpawnConfig extends LaunchConfig {
+  env: NodeJS.ProcessEnv;
+  shutdownGraceMs: number;
+  killAfterMs: number;
+  redact?: (text: string) => string;
+}
+
+export interface SpawnTarget { name: string; dir: string; manifest: Manifest; logPath: string }
+
+/** The launch's callbacks: its frames and connection (TransportSink), its process's stderr, host notes and exit. */
+export interface SpawnSink extends TransportSink {
+  stderrLine(line: string): void;
+  note(line: string): void;
+  exited(how: string): void;
+}
+
+export type Spawned =
+  | { ok: true; launch: Launch }
+  /** `later`: the spawn error's own words, when the OS gives them after the fact. */
+  | { ok: false; error: string; later?: Promise<string> };
+
+/** Spawns the extension's process and opens its connection: a new launch. */
+export function spawnLaunch(t: SpawnTarget, config: SpawnConfig, sink: SpawnSink): Spawned {
+  const m = t.manifest;
+  const exec = resolveExec(m.exec!, t.dir, config.env);
+  if (!exec.ok) return { ok: false, error: exec.error };
+  let launch: Launch | undefined;
+  const started = ExtensionProcess.start({
+    file: exec.file,
+    args: m.args,
+    cwd: t.dir,
+    env: config.envFor?.(t.name) ?? config.env,
+    logPath: t.logPath,
+    header: (config.redact ?? String)(`start ${t.name} ${m.version ?? ''}: ${[exec.file, ...m.args].join(' ')} (in ${t.dir})`),
+    shutdownGraceMs: config.shutdownGraceMs,
+    killAfterMs: config.killAfterMs,
+  }, {
+    stderrLine: (line) => sink.stderrLine(line),
+    note: (line) => sink.note(line),
+    exited: (how) => launch && sink.exited(how),
+  });
+  if (!started.ok) return { ok: false, error: `could not start ${exec.file}`, later: started.error };
+  launch = new Launch(started.process, sink, config, t.name);
+  return { ok: true, launch };
 }

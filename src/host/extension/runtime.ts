@@ -6,23 +6,22 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import { PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
-import type { PendingRequest, ReplyFrame } from '../connection/requests.js';
+import { settledRequest, type PendingRequest, type ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
-import type { GateDecision } from '../options.js';
+import { askGate, type GateDecision } from '../options.js';
 import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
-import { ExtensionProcess, within } from '../process/child.js';
-import { resolveExec } from '../process/resolveExec.js';
+import { within } from '../process/child.js';
 import { commandSpec, interceptSpec, toolCallSpec } from './calls.js';
-import { Launch, type LaunchConfig } from './launch.js';
+import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
 import { Problems, type LogLevel } from './problems.js';
 import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
 import { restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
-import { canStart, isServing, isSettling, stateName, statusMessage, type ExtensionState, type ExtensionStatus, type HoldReason } from './state.js';
+import { canStart, isServing, isSettling, launchOf, StateCell, stateName, statusMessage, type ExtensionState, type ExtensionStatus, type HoldReason } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
-export interface RuntimeConfig extends LaunchConfig {
+export interface RuntimeConfig extends SpawnConfig {
   cwd: string;
   zotHome: string;
   hostVersion: string;
@@ -69,10 +68,9 @@ export class ExtensionRuntime implements ExtensionView {
   /** Replies that matched nothing pending (late, cancelled or unknown): dropped by design, counted. */
   lateReplies = 0;
 
-  private current: Status;
+  private readonly cell: StateCell<Status>;
   private readonly restartPolicy: RestartPolicy;
   private readonly ui: UiQueue;
-  private waiters: { until: (s: Status) => boolean; resolve: () => void }[] = [];
   /** Launches whose stop ladder is running outside the current state (a failed handshake). */
   private readonly ending = new Set<Launch>();
 
@@ -82,10 +80,12 @@ export class ExtensionRuntime implements ExtensionView {
     this.restartPolicy = config.restartPolicy?.(found.name) ?? restartBudget(config.restart);
     this.problemList = new Problems((line) => this.log(line, 'warn'), config.redact);
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
-    if (found.error) this.current = { kind: 'failed', message: found.error };
-    else if (found.shadowedBy) this.current = { kind: 'disabled', why: `not loaded: ${found.shadowedBy} has the same ${found.manifest ? 'name' : 'folder name'} and comes first` };
-    else if (found.manifest && !found.manifest.enabled) this.current = { kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' };
-    else this.current = { kind: 'stopped' };
+    this.cell = new StateCell<Status>(
+      found.error ? { kind: 'failed', message: found.error }
+        : found.shadowedBy ? { kind: 'disabled', why: `not loaded: ${found.shadowedBy} has the same ${found.manifest ? 'name' : 'folder name'} and comes first` }
+          : found.manifest && !found.manifest.enabled ? { kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' }
+            : { kind: 'stopped' },
+    );
   }
 
   get name(): string { return this.found.name; }
@@ -116,10 +116,7 @@ export class ExtensionRuntime implements ExtensionView {
   get pendingCount(): number { return this.live?.requests.size ?? 0; }
 
   /** The launch of the current state, if it has one. */
-  private get live(): Launch | undefined {
-    const s = this.current;
-    return s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' || s.kind === 'lost' ? s.launch : undefined;
-  }
+  private get live(): Launch | undefined { return launchOf(this.current); }
 
   /** Starts the process. Resolves once it is ready, auto-ready, or failed (the host bounds this wait). */
   start(): Promise<void> {
@@ -133,12 +130,12 @@ export class ExtensionRuntime implements ExtensionView {
 
   /** Resolves when the host's ready wait is over for it (ready, auto-ready, failed, stopped…). */
   whenSettled(): Promise<void> {
-    return this.until((s) => !isSettling(s));
+    return this.cell.until((s) => !isSettling(s));
   }
 
   /** Resolves once it said hello or failed to: bounded by the hello timeout. */
   whenHelloDecided(): Promise<void> {
-    return this.until((s) => s.kind !== 'starting');
+    return this.cell.until((s) => s.kind !== 'starting');
   }
 
   /** The host's ready grace passed: one still registering stops blocking loading. */
@@ -182,7 +179,7 @@ export class ExtensionRuntime implements ExtensionView {
 
   callTool(name: string, args: JsonObject, opts: CallOpts): PendingRequest<ToolOutcome> {
     const l = this.serving();
-    if (!l) return settled(toolOutcome('not_run', this.name, `extension "${this.name}" is not running (${this.state})`));
+    if (!l) return settledRequest(toolOutcome('not_run', this.name, `extension "${this.name}" is not running (${this.state})`));
     return l.requests.send(toolCallSpec(this.name, name, args, { token: opts.token, timeoutMs: opts.timeoutMs, supportsCancel: this.supportsCancel }));
   }
 
@@ -229,55 +226,35 @@ export class ExtensionRuntime implements ExtensionView {
     if (!gate) return this.spawn();
     const checking: Status = { kind: 'checking' };
     this.transition(checking);
-    void Promise.resolve()
-      .then(() => gate(this.found))
-      .then(
-        (d) => {
-          if (this.current !== checking) return;
-          if (d.start) this.spawn();
-          else this.hold(d.hold ?? 'consent', d.reason);
-        },
-        (err: unknown) => {
-          if (this.current === checking) this.fail(`could not check whether it may run: ${(err as Error)?.message ?? String(err)}`);
-        },
-      );
+    void askGate(gate, this.found).then((d) => {
+      if (this.current !== checking) return;
+      if (d.start) this.spawn();
+      else this.hold(d.hold ?? 'consent', d.reason);
+    });
   }
 
   private spawn(): void {
-    const m = this.found.manifest!;
-    const exec = resolveExec(m.exec!, this.dir, this.config.env);
-    if (!exec.ok) return this.fail(exec.error);
     this.capabilities = [];
-    let launch: Launch | undefined;
-    const started = ExtensionProcess.start({
-      file: exec.file,
-      args: m.args,
-      cwd: this.dir,
-      env: this.config.envFor?.(this.name) ?? this.config.env,
-      logPath: this.logPath,
-      header: (this.config.redact ?? String)(`start ${this.name} ${m.version ?? ''}: ${[exec.file, ...m.args].join(' ')} (in ${this.dir})`),
-      shutdownGraceMs: this.config.shutdownGraceMs,
-      killAfterMs: this.config.killAfterMs,
-    }, {
+    let l: Launch | undefined;
+    const spawned = spawnLaunch({ name: this.name, dir: this.dir, manifest: this.found.manifest!, logPath: this.logPath }, this.config, {
+      frame: (f) => l && this.onFrame(l, f),
+      problem: (msg, about) => l && this.onBadFrame(l, msg, about),
+      closed: (reason) => l && this.onDisconnect(l, reason),
       stderrLine: (line) => this.delegate.log(this, line, 'stderr', 'info'),
       note: (line) => this.delegate.log(this, line, 'host', 'info'),
-      exited: (how) => launch && this.onExit(launch, how),
+      exited: (how) => l && this.onExit(l, how),
     });
-    if (!started.ok) {
-      this.fail(`could not start ${exec.file}`);
+    if (!spawned.ok) {
+      this.fail(spawned.error);
       const failed = this.current;
-      void started.error.then((message) => this.current === failed && this.fail(message));
+      void spawned.later?.then((message) => this.current === failed && this.fail(message));
       return;
     }
-    const l = new Launch(started.process, {
-      frame: (f) => this.onFrame(l, f),
-      problem: (msg, about) => this.onBadFrame(l, msg, about),
-      closed: (reason) => this.onDisconnect(l, reason),
-    }, this.config, this.name);
-    launch = l;
-    this.transition({ kind: 'starting', launch: l });
-    l.helloTimer = setTimeout(() => {
-      if (this.live === l && !l.gotHello) this.failLaunch(l, `did not say hello within ${formatMs(this.config.helloTimeoutMs)}; see its log at ${this.logPath}`);
+    const launch = spawned.launch;
+    l = launch;
+    this.transition({ kind: 'starting', launch });
+    launch.helloTimer = setTimeout(() => {
+      if (this.live === launch && !launch.gotHello) this.failLaunch(launch, `did not say hello within ${formatMs(this.config.helloTimeoutMs)}; see its log at ${this.logPath}`);
     }, this.config.helloTimeoutMs);
   }
 
@@ -325,21 +302,17 @@ export class ExtensionRuntime implements ExtensionView {
     this.capabilities = hello.capabilities ?? [];
     if (hello.version) this.version = hello.version;
     if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
-    const { provider, model } = this.config.model();
-    l.transport.send({
-      type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: this.config.hostVersion, provider, model,
-      cwd: this.found.projectDir ?? this.config.cwd, extension_dir: this.dir, data_dir: this.dir,
-    });
+    // As zot: the extension's folder is its data_dir too.
+    l.transport.send({ type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: this.config.hostVersion, ...this.config.model(), cwd: this.found.projectDir ?? this.config.cwd, extension_dir: this.dir, data_dir: this.dir });
     this.transition({ kind: 'running', launch: l, readiness: 'registering' });
     this.armAutoReady(l);
   }
 
   private onBadFrame(l: Launch, message: string, about?: { type?: string; id?: string }): void {
     if (this.live !== l) return;
-    if (about?.id !== undefined && (about.type === 'tool_result' || about.type === 'command_response' || about.type === 'event_intercept_response')) {
-      // An intercept's own diagnostic says what became of the event: one is enough.
-      if (l.requests.malformed(about.id, message) && about.type === 'event_intercept_response') return;
-    }
+    // An intercept's own diagnostic says what became of the event: one is enough.
+    const isReply = about?.id !== undefined && (about.type === 'tool_result' || about.type === 'command_response' || about.type === 'event_intercept_response');
+    if (isReply && l.requests.malformed(about.id!, message) && about.type === 'event_intercept_response') return;
     this.addProblem(message);
   }
 
@@ -400,45 +373,28 @@ export class ExtensionRuntime implements ExtensionView {
 
   /** The one place the state changes. */
   private transition(next: Status): void {
-    const old = this.current;
-    this.current = next;
-    const waiting = this.waiters;
-    this.waiters = [];
-    for (const w of waiting) {
-      if (w.until(next)) w.resolve();
-      else this.waiters.push(w);
-    }
-    this.delegate.stateChanged(this, old, next);
+    this.delegate.stateChanged(this, this.cell.set(next), next);
   }
 
-  private until(done: (s: Status) => boolean): Promise<void> {
-    if (done(this.current)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ until: done, resolve }));
-  }
+  private get current(): Status { return this.cell.value; }
 
   /** After hello, a quiet spell without `ready` counts as ready (zot: 250 ms). */
   private armAutoReady(l: Launch): void {
     clearTimeout(l.autoReadyTimer);
     l.autoReadyTimer = undefined;
-    const s = this.current;
-    if (s.kind !== 'running' || (s.readiness !== 'registering' && s.readiness !== 'timed_out')) return;
+    const waiting = (s: Status): boolean => s.kind === 'running' && s.launch === l && (s.readiness === 'registering' || s.readiness === 'timed_out');
+    if (!waiting(this.current)) return;
     l.autoReadyTimer = setTimeout(() => {
       l.autoReadyTimer = undefined;
-      const now = this.current;
-      if (now.kind === 'running' && now.launch === l && (now.readiness === 'registering' || now.readiness === 'timed_out')) {
-        this.transition({ kind: 'running', launch: l, readiness: 'auto_ready' });
-      }
+      if (waiting(this.current)) this.transition({ kind: 'running', launch: l, readiness: 'auto_ready' });
     }, this.config.autoReadyMs);
   }
 
   log(raw: string, level: LogLevel): void {
-    const line = this.config.redact ? this.config.redact(raw) : raw;
+    const line = this.config.redact?.(raw) ?? raw;
     const l = this.live ?? [...this.ending][0];
     l?.process.log.hostLine(line);
     this.delegate.log(this, line, 'host', level);
   }
 }
 
-function settled<T>(value: T): PendingRequest<T> {
-  return { id: '', result: Promise.resolve(value), cancel: () => undefined };
-}

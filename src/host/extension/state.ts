@@ -73,8 +73,10 @@ export function statusMessage(s: ExtensionStatus): string | undefined {
 /** Serves calls: said hello, its connection is open, and it is not being stopped. */
 export const isServing = (s: ExtensionStatus): boolean => s.kind === 'running';
 
-/** A process of it exists for this state (it may be on its way out). */
-export const hasProcess = (s: ExtensionStatus): boolean => s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' || s.kind === 'lost';
+/** The launch of a state that has one: a process of it exists (it may be on its way out). */
+export function launchOf<L>(s: ExtensionStatus<L>): L | undefined {
+  return s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' || s.kind === 'lost' ? s.launch : undefined;
+}
 
 /** Start (or Allow) can launch it from here: nothing runs and nothing is on its way. */
 export const canStart = (s: ExtensionStatus): boolean => s.kind === 'stopped' || s.kind === 'failed' || s.kind === 'held';
@@ -85,3 +87,32 @@ export const canStop = (s: ExtensionStatus): boolean => s.kind === 'checking' ||
 /** Still on its way: the host's ready wait is not over for it. */
 export const isSettling = (s: ExtensionStatus): boolean =>
   s.kind === 'checking' || s.kind === 'starting' || s.kind === 'restarting' || (s.kind === 'running' && s.readiness === 'registering');
+
+/**
+ * The current state and those waiting for a state: `set` is the one place a
+ * state changes; it wakes every waiter whose condition now holds and returns
+ * the state it replaced.
+ */
+export class StateCell<S> {
+  private waiters: { until: (s: S) => boolean; resolve: () => void }[] = [];
+
+  constructor(public value: S) {}
+
+  set(next: S): S {
+    const old = this.value;
+    this.value = next;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) {
+      if (w.until(next)) w.resolve();
+      else this.waiters.push(w);
+    }
+    return old;
+  }
+
+  /** Resolves once the state satisfies `done` (at once when it does now). */
+  until(done: (s: S) => boolean): Promise<void> {
+    if (done(this.value)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ until: done, resolve }));
+  }
+}

@@ -8,7 +8,7 @@
  * budget (see FolderWatcher and `zot-host watch`).
  */
 import * as vscode from 'vscode';
-import { FolderWatcher, touchesManifest } from '../../host/index.js';
+import { FolderWatcher, reactToChange } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { SECTION } from '../activation/settings.js';
 import type { LogChannels } from '../ui/logs.js';
@@ -88,16 +88,12 @@ export class ExtensionWatch implements vscode.Disposable {
   }
 
   private async changed(name: string, files: string[]): Promise<void> {
-    const host = this.d.manager.host;
-    const rt = host.get(name);
-    const what = files.length === 1 ? files[0] : `${files.length} files`;
-    if (!rt || touchesManifest(files)) {
-      this.d.logs.extensionLog(name, `${what} changed: reloading every extension`);
-      await this.d.manager.reload();
-      return;
-    }
-    this.d.logs.extensionLog(name, `${what} changed: restarting`);
-    // The launch asks the workspace gate, as every launch does: a changed project extension is held and asked about.
-    await host.restartExtension(name);
+    await reactToChange(name, files, {
+      has: (n) => this.d.manager.host.get(n) !== undefined,
+      reload: () => this.d.manager.reload(),
+      // The launch asks the workspace gate, as every launch does: a changed project extension is held and asked about.
+      restart: (n) => this.d.manager.host.restartExtension(n),
+      say: (n, line) => this.d.logs.extensionLog(n, line),
+    });
   }
 }

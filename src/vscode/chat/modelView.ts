@@ -5,7 +5,7 @@
  * that did not simply complete, the words that say how it ended.
  */
 import type { ContentBlock } from '../../protocol/index.js';
-import { blocksText, decodableImage } from '../../host/content.js';
+import { blocksText, decodableImage, decodedBytes } from '../../host/content.js';
 import { cutParts, formatBytes, RESULT_TEXT_MAX_BYTES, type TextPart } from './limits.js';
 import { wordsForModel, type CallEnding } from './callOutcome.js';
 import type { SeenPart } from './rounds.js';
@@ -37,10 +37,7 @@ export function resultForModel(ending: CallEnding, byStop: boolean, model: Model
 }
 
 function toPart(b: ContentBlock, model: ModelAbilities): LivePart {
-  if (b.type === 'text') {
-    const text = (b as { text?: unknown }).text;
-    return { kind: 'text', text: typeof text === 'string' ? text : '' };
-  }
+  if (b.type === 'text') return { kind: 'text', text: b.text };
   const image = decodableImage(b);
   if (image) {
     const why = model.images === false ? 'this model does not take images'
@@ -50,7 +47,7 @@ function toPart(b: ContentBlock, model: ModelAbilities): LivePart {
     return { kind: 'text', text: `[the extension sent an image (${image.mime}, ${formatBytes(decodedBytes(image.data))}) that is not shown to the model: ${why}]` };
   }
   if (b.type === 'image') return { kind: 'text', text: '[the extension sent an image that could not be decoded]' };
-  return { kind: 'text', text: `[unknown block type "${b.type}" from the extension]` };
+  return { kind: 'text', text: `[unknown block type "${b.other_type}" from the extension]` };
 }
 
 /** Keeps the first RESULT_TEXT_MAX_BYTES of the result's text, across its text parts, and says so when it cuts. */
@@ -61,9 +58,4 @@ function cutText(parts: LivePart[]): LivePart[] {
 /** The result as it is stored for the history: images by type and size only. */
 export function seenParts(parts: readonly LivePart[]): SeenPart[] {
   return parts.map((p) => (p.kind === 'text' ? p : { kind: 'image', mime: p.mime, bytes: decodedBytes(p.data) }));
-}
-
-function decodedBytes(base64: string): number {
-  const pad = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return Math.floor((base64.length * 3) / 4) - pad;
 }

@@ -9,7 +9,7 @@
  * the same PanelPresenter interface.
  */
 import * as vscode from 'vscode';
-import type { Panel } from '../../host/index.js';
+import { cursorLine, type Panel } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
 
 export interface PanelPresenter extends vscode.Disposable {
@@ -41,8 +41,6 @@ const COLUMNS = 80;
 const ROWS = 20;
 /** How long a programmatic move of the active item may echo back as an event. */
 const ECHO_MS = 400;
-/** Lines that start with one of these mark the extension's cursor. */
-const CURSOR_MARK = /^\s*[›>▶▸❯→➤]/;
 
 interface LineItem extends vscode.QuickPickItem {
   index: number;
@@ -81,8 +79,8 @@ class PanelView implements vscode.Disposable {
     this.qp.title = panel.title || panel.id;
     this.qp.placeholder = panel.footer || 'Esc to close';
     this.items = (panel.lines.length ? panel.lines : ['']).map((line, index) => ({ label: toLabel(line), index, alwaysShow: true }));
-    const marked = panel.lines.map((l, i) => (CURSOR_MARK.test(l) ? i : -1)).filter((i) => i >= 0);
-    this.active = marked.length === 1 ? marked[0]! : Math.min(this.active, this.items.length - 1);
+    const cursor = cursorLine(panel.lines);
+    this.active = cursor >= 0 ? cursor : Math.min(this.active, this.items.length - 1);
     this.expectActive = { index: this.active, until: Date.now() + ECHO_MS };
     this.qp.items = this.items;
     this.qp.activeItems = [this.items[this.active]!];

@@ -8,16 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { PANEL_KEYS, type PanelKey } from '../../protocol/index.js';
-import type { Panel } from '../../host/index.js';
+import { cursorLine, type Panel } from '../../host/index.js';
+import { fromWebview, type ToWebview } from './messages.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
 
-type FromWebview =
-  | { type: 'ready' }
-  | { type: 'close' }
-  | { type: 'key'; key: string; text?: string }
-  | { type: 'resize'; width: number; height: number };
 
 const VIEW_TYPE = 'zot.panel';
 
@@ -41,7 +36,7 @@ class WebviewPanelView implements vscode.Disposable {
     this.webview.iconPath = vscode.Uri.joinPath(mediaRoot, '..', 'zot.svg');
     this.webview.webview.html = html(this.webview.webview, mediaRoot);
     this.subs.push(
-      this.webview.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m)),
+      this.webview.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       this.webview.onDidDispose(() => {
         for (const s of this.subs) s.dispose();
         if (!this.closedByUs) this.onClosedByUser(this);
@@ -55,8 +50,8 @@ class WebviewPanelView implements vscode.Disposable {
     const lines = panel.lines;
     const shown = this.shown;
     this.shown = [...lines];
-    const head = { type: 'render', title: panel.title, footer: panel.footer };
-    const message = shown ? { ...head, length: lines.length, changed: changedLines(shown, lines) } : { ...head, lines };
+    const head = { type: 'render', title: panel.title, footer: panel.footer, cursor: cursorLine(lines) } as const;
+    const message: ToWebview = shown ? { ...head, length: lines.length, changed: changedLines(shown, lines) } : { ...head, lines };
     // Not delivered (the page is gone or reloading): the next one is whole.
     this.webview.webview.postMessage(message).then((ok) => ok || (this.shown = undefined), () => (this.shown = undefined));
   }
@@ -67,7 +62,9 @@ class WebviewPanelView implements vscode.Disposable {
     this.webview.dispose();
   }
 
-  private onMessage(m: FromWebview): void {
+  private onMessage(raw: unknown): void {
+    const m = fromWebview(raw);
+    if (!m) return;
     switch (m.type) {
       case 'ready':
         this.shown = undefined;
@@ -77,9 +74,8 @@ class WebviewPanelView implements vscode.Disposable {
         this.webview.dispose();
         return;
       case 'key':
-        if (!(PANEL_KEYS as readonly string[]).includes(m.key)) return;
         this.trace.record('panel-key', { extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) });
-        this.panel.key(m.key as PanelKey, m.text);
+        this.panel.key(m.key, m.text);
         return;
       case 'resize':
         this.trace.record('panel-resize', { extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height });
