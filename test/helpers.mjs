@@ -119,7 +119,6 @@ export class RecordingUI {
   notify(ext, level, message) { this.record('notify', ext.name, level, message); }
   clearNotes(ext) { this.record('clearNotes', ext.name); }
   submit(ext, text) { this.record('submit', ext.name, text); }
-  submitSlash(ext, text) { this.record('submitSlash', ext.name, text); }
   insert(ext, text) { this.record('insert', ext.name, text); }
   display(ext, text) { this.record('display', ext.name, text); }
   openPanel(p) { (this.handles ??= new Map()).set(p.uid, p); this.record('openPanel', p.uid, { ...p, extension: p.extension.name }); }

@@ -23,7 +23,7 @@ import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './ex
 import type { ExtensionStatus, HoldReason } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
 import { DEFAULT_TIMING, type CallOptions, type GateDecision, type HostOptions, type LogEvent, type Timing } from './options.js';
-import type { CommandOutcome, ToolOutcome } from './outcomes.js';
+import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
 import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
@@ -243,6 +243,21 @@ export class ZotHost {
     return actionOf(r);
   }
 
+  /**
+   * An extension's submit_slash: `/name args` run as a typed slash command,
+   * its response carried out through the UI; what goes wrong is a note of
+   * the extension that asked. A host without UI says so and runs nothing.
+   */
+  private async runSlash(from: ExtensionRuntime, text: string): Promise<void> {
+    if (!this.ui.interactive) return this.ui.notify(from, 'info', `asked to run ${text}; not interactive, ignored`);
+    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+    if (!m) return;
+    const name = m[1]!;
+    if (!this.findCommand(name)) return this.ui.notify(from, 'warn', `asked to run /${name}, but no running extension provides that command`);
+    const o = await this.runCommand(name, m[2] ?? '');
+    if (o.outcome !== 'completed' && o.outcome !== 'canceled' && o.outcome !== 'abandoned') await this.ui.notify(from, 'error', `/${name}: ${o.message || outcomeLabel(o.outcome)}`);
+  }
+
   /** Opens (or replaces) a panel of an extension, as its open_panel frame does. */
   openPanel(ext: ExtensionView, spec: PanelSpec): Promise<void> {
     const rt = this.registry.all.find((r) => r === ext);
@@ -366,7 +381,7 @@ export class ZotHost {
     return {
       stateChanged: (rt, old, next) => this.stateEmitter.fire({ extension: rt, old, new: next }),
       registrationsChanged: () => this.registry.invalidate(),
-      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels),
+      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.runSlash(from, text)),
       disconnected: (rt) => this.panels.closeAllOf(rt),
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
     };

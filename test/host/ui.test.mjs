@@ -4,7 +4,7 @@ import { lib, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helper
 
 const { CancellationTokenSource } = lib;
 
-test('notify, clear_notes, submit and submit_slash reach the UI in order; submit_slash without "/" is refused', async (t) => {
+test('notify, clear_notes, submit and submit_slash reach the UI in order; the host runs a submit_slash itself; one without "/" is refused', async (t) => {
   const after = [
     { type: 'notify', level: 'success', message: 'done' },
     { type: 'notify', level: 'shouting', message: 'unknown level' },
@@ -13,20 +13,34 @@ test('notify, clear_notes, submit and submit_slash reach the UI in order; submit
     { type: 'submit', text: 'explain this' },
     { type: 'submit_slash', text: 'todo add' },
     { type: 'submit_slash', text: '  /todo add milk ' },
+    { type: 'submit_slash', text: '/nothing here' },
   ];
-  const dir = makeExt(tmpdir(), 'chatty', { commands: [{ name: 'go', reply: { action: 'noop' }, after }] });
+  const dir = makeExt(tmpdir(), 'chatty', { commands: [{ name: 'go', reply: { action: 'noop' }, after }, { name: 'todo', reply: { action: 'display', display: 'added' } }] });
   const ui = new RecordingUI();
   const host = await startHost(t, [dir], { ui });
   await host.invokeCommand('go', '');
-  await waitFor('all UI frames', () => ui.calls.length === 5);
+  await waitFor('all UI frames', () => ui.calls.length === 6);
   assert.deepEqual(ui.calls.map((c) => [c.kind, ...c.args]), [
     ['notify', 'chatty', 'success', 'done'],
     ['notify', 'chatty', 'info', 'unknown level'],
     ['clearNotes', 'chatty'],
     ['submit', 'chatty', 'explain this'],
-    ['submitSlash', 'chatty', '/todo add milk'],
+    // /todo ran as a typed slash command: its response carried out through the UI.
+    ['display', 'chatty', 'added'],
+    ['notify', 'chatty', 'warn', 'asked to run /nothing, but no running extension provides that command'],
   ]);
+  assert.deepEqual(host.received('chatty', 'command_invoked').map((f) => [f.name, f.args]), [['go', ''], ['todo', 'add milk']]);
   assert.match(host.get('chatty').problems.map((p) => p.message).join(), /submit_slash refused: "todo add" does not start with "\/"/);
+});
+
+test('a host without UI runs no submit_slash: it says so', async (t) => {
+  const dir = makeExt(tmpdir(), 'quiet', { commands: [{ name: 'go', reply: { action: 'noop' }, after: [{ type: 'submit_slash', text: '/go again' }] }] });
+  const ui = new RecordingUI({ interactive: false });
+  const host = await startHost(t, [dir], { ui });
+  await host.invokeCommand('go', '');
+  await waitFor('the note', () => ui.calls.length === 1);
+  assert.deepEqual(ui.calls[0].args, ['quiet', 'info', 'asked to run /go again; not interactive, ignored']);
+  assert.equal(host.received('quiet', 'command_invoked').length, 1, 'go ran once: the slash did not run it again');
 });
 
 test('runCommand applies each action through the UI', async (t) => {

@@ -8,7 +8,8 @@ import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { Panels } from './panels.js';
 import type { HostUI } from './port.js';
 
-export function dispatchUiFrame(rt: ExtensionRuntime, frame: FrameFromExt, ui: HostUI, panels: Panels): Promise<void> | void {
+/** `runSlash`: the host runs `/name args` itself (zot's submit_slash: a slash command without the model). */
+export function dispatchUiFrame(rt: ExtensionRuntime, frame: FrameFromExt, ui: HostUI, panels: Panels, runSlash: (from: ExtensionRuntime, text: string) => Promise<void>): Promise<void> | void {
   switch (frame.type) {
     case 'notify': {
       const level: NotifyLevel = (NOTIFY_LEVELS as readonly string[]).includes(frame.level ?? '') ? (frame.level as NotifyLevel) : 'info';
@@ -24,7 +25,7 @@ export function dispatchUiFrame(rt: ExtensionRuntime, frame: FrameFromExt, ui: H
     case 'submit_slash': {
       const text = frame.text.trim();
       if (!text.startsWith('/')) return rt.addProblem(`submit_slash refused: "${text.slice(0, 80)}" does not start with "/"`);
-      return ui.submitSlash(rt, text);
+      return runSlash(rt, text);
     }
     case 'open_panel':
       return panels.openPanel(rt, frame.panel);

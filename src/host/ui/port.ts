@@ -44,8 +44,6 @@ export interface HostUI {
   clearNotes(ext: ExtensionRef): void | Promise<void>;
   /** Run the text as if the user typed it to the agent. */
   submit(ext: ExtensionRef, text: string): void | Promise<void>;
-  /** Run a slash command without the model; the host has checked it starts with `/`. */
-  submitSlash(ext: ExtensionRef, text: string): void | Promise<void>;
   insert(ext: ExtensionRef, text: string): void | Promise<void>;
   display(ext: ExtensionRef, text: string): void | Promise<void>;
   openPanel(panel: PanelHandle): void | Promise<void>;
@@ -64,9 +62,6 @@ export class HeadlessUI implements HostUI {
   clearNotes(): void {}
   submit(ext: ExtensionRef, text: string): void {
     this.report(`[${ext.name}] asked to submit a prompt; not interactive, ignored: ${text}`);
-  }
-  submitSlash(ext: ExtensionRef, text: string): void {
-    this.report(`[${ext.name}] asked to run ${text}; not interactive, ignored`);
   }
   insert(ext: ExtensionRef, text: string): void {
     this.report(`[${ext.name}] insert: ${text}`);

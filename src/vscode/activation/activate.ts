@@ -73,13 +73,11 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const trace = new UiTrace();
   const logs = new LogChannels();
   const display = new DisplayDocuments();
-  let commands!: Commands;
-  // The host is read lazily: these exist before the first host does.
-  const host = (): ZotHost => mgr.host;
-  const gate = new WorkspaceGate(context.workspaceState, host, logs, trace, instruments.consentQuestion);
+  // The manager is read lazily: the gate exists before the first host does.
+  const gate = new WorkspaceGate(context.workspaceState, () => mgr, logs, trace, instruments.consentQuestion);
   const panels = new PanelRouter(new QuickPickPanels(trace), new WebviewPanels(context.extensionUri, trace), panelStyle);
   const notes = new Notes(logs, trace, (name) => logs.show(name));
-  const ui = new VsCodeUI({ notes, display, panels, trace, runSlash: (text, from) => commands.runSlash(text, from) });
+  const ui = new VsCodeUI({ notes, display, panels, trace });
 
   // The protocol trace goes to each extension's own channel; `mcp` is set below, before any host starts.
   let mcp!: ZotMcpProvider;
@@ -108,7 +106,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   });
   manager = mgr;
 
-  commands = new Commands({ context, manager: mgr, gate, logs, display, trace });
+  const commands = new Commands({ context, manager: mgr, gate, logs, display, trace });
 
   const tree = new ExtensionsTree(mgr, (name) => gate.canAllow(name), gate.onDidChange);
   const statusBar = new StatusBar(mgr);
@@ -119,7 +117,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
-  registerChatParticipant(context, { host, maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: instruments.chatReplies ? trace : undefined });
+  registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: instruments.chatReplies ? trace : undefined });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));

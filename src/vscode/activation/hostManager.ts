@@ -1,11 +1,13 @@
 /**
- * Owns the ZotHost of this window. Settings that are host constructor
- * options (home, explicit paths, timings) replace the host; listeners
- * subscribe here once and keep working across replacements. Operations are
- * queued so a reload never overlaps a replacement.
+ * Owns the ZotHost of this window, and is the one way the editor changes it.
+ * Settings that are host constructor options (home, explicit paths,
+ * timings) replace the host; listeners subscribe here once and keep working
+ * across replacements. Every change (start, reload, replacement, folders,
+ * and one extension's start, stop, restart or hold) goes through one queue,
+ * so none overlaps another; views read `host` and never change it.
  */
 import * as vscode from 'vscode';
-import type { ExtensionView, LogEvent, ZotHost } from '../../host/index.js';
+import type { ExtensionView, HoldReason, LogEvent, ZotHost } from '../../host/index.js';
 
 export class HostManager implements vscode.Disposable {
   private current: ZotHost;
@@ -51,6 +53,24 @@ export class HostManager implements vscode.Disposable {
     return this.run(() => this.current.setProjectDirs(dirs));
   }
 
+  /** One extension's start (through the consent gate, as every launch), in turn with every other change. */
+  startExtension(name: string): Promise<void> {
+    return this.run(() => this.current.startExtension(name), false);
+  }
+
+  stopExtension(name: string): Promise<void> {
+    return this.run(() => this.current.stopExtension(name), false);
+  }
+
+  restartExtension(name: string): Promise<void> {
+    return this.run(() => this.current.restartExtension(name), false);
+  }
+
+  /** Keeps one that is not running from starting, saying why (a "Don't Allow"). */
+  holdExtension(name: string, reason: HoldReason, message: string): Promise<void> {
+    return this.run(async () => this.current.holdExtension(name, reason, message), false);
+  }
+
   /** A new host from the current settings, after the old one stopped. */
   replace(): Promise<void> {
     return this.run(async () => {
@@ -87,14 +107,15 @@ export class HostManager implements vscode.Disposable {
     return host;
   }
 
-  private run(op: () => Promise<void>): Promise<void> {
+  /** Runs `op` after every change queued before it; `loading` (the busy indicator) while it runs, for the host-wide ones. */
+  private run(op: () => Promise<void>, loading = true): Promise<void> {
     const next = this.queue.then(async () => {
       if (this.disposed) return;
-      this.setBusy(+1);
+      if (loading) this.setBusy(+1);
       try {
         await op();
       } finally {
-        this.setBusy(-1);
+        if (loading) this.setBusy(-1);
       }
     });
     this.queue = next.catch(() => undefined);

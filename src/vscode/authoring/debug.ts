@@ -49,7 +49,7 @@ export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
     const host = d.manager.host;
     host.setLaunchEnv(name, undefined);
     d.logs.extensionLog(name, 'debug session ended: restarting without the debugger');
-    if (host.get(name)?.startable) void host.restartExtension(name).catch(() => undefined);
+    if (host.get(name)?.startable) void d.manager.restartExtension(name).catch(() => undefined);
   });
   const command = vscode.commands.registerCommand('zot.debugExtension', async (a?: unknown): Promise<DebugStarted | undefined> => {
     const rt = await pick(d, a);
@@ -114,7 +114,7 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
   host.setLaunchEnv(name, env);
   d.logs.extensionLog(name, `restarting under the ${kind === 'node' ? 'Node inspector' : 'debugpy debugger'}`);
   const port = waitForPort(d, name, listening);
-  await host.restartExtension(name);
+  await d.manager.restartExtension(name);
   // Every launch asks the workspace gate: code changed since it was allowed is held, never debugged.
   const now = host.get(name);
   if (now?.status.kind === 'held') {

@@ -92,7 +92,7 @@ export class ExtensionWatch implements vscode.Disposable {
       has: (n) => this.d.manager.host.get(n) !== undefined,
       reload: () => this.d.manager.reload(),
       // The launch asks the workspace gate, as every launch does: a changed project extension is held and asked about.
-      restart: (n) => this.d.manager.host.restartExtension(n),
+      restart: (n) => this.d.manager.restartExtension(n),
       say: (n, line) => this.d.logs.extensionLog(n, line),
     });
   }

@@ -13,6 +13,8 @@ export const PARTICIPANT_ID = 'zot.chat';
 
 export interface ChatDeps {
   host(): ZotHost;
+  /** `/reload`: through the editor's one path into the host (HostManager); without it, the host's own reload. */
+  reload?(): Promise<void>;
   maxSteps(): number;
   /** A line for the host log. */
   log?(line: string): void;
@@ -61,7 +63,7 @@ async function handleRequest(
   }
   if (request.command === 'reload') {
     stream.progress('Reloading zot extensions…');
-    await host.reload();
+    await (deps.reload ? deps.reload() : host.reload());
     const running = host.extensions.filter((e) => e.connected).length;
     stream.markdown(`Reloaded: ${running} of ${host.extensions.length} extension(s) running.`);
     return done('reload');

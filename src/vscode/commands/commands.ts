@@ -6,7 +6,6 @@
  * one module per kind of work; this one registers them.
  */
 import * as vscode from 'vscode';
-import type { ExtensionRef } from '../../host/index.js';
 import { DiagnosticsCommands } from './diagnostics.js';
 import { FolderCommands } from './folders.js';
 import { InstallCommands } from './installs.js';
@@ -52,11 +51,6 @@ export class Commands {
       r('zot.installSamples', () => installs.installSamples()),
       r('zot.resetWorkspacePermissions', () => lifecycle.resetPermissions()),
     ];
-  }
-
-  /** `submit_slash` from an extension: run `/name args` without the model. */
-  runSlash(text: string, from: ExtensionRef): Promise<void> {
-    return this.running.runSlash(text, from);
   }
 
   /** The report, for the live update of an open diagnostics document. */

@@ -22,7 +22,7 @@ export class LifecycleCommands {
       // Starting a held one is an explicit "allow".
       await this.k.d.gate.allow(rt.name);
     } else {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Starting ${rt.name}` }, () => this.k.host.startExtension(rt.name));
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Starting ${rt.name}` }, () => this.k.d.manager.startExtension(rt.name));
     }
     return this.k.host.get(rt.name)?.state;
   }
@@ -30,14 +30,14 @@ export class LifecycleCommands {
   async stop(a?: unknown): Promise<string | undefined> {
     const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => canStop(r.status));
     if (!rt) return undefined;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.host.stopExtension(rt.name));
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.d.manager.stopExtension(rt.name));
     return this.k.host.get(rt.name)?.state;
   }
 
   async restart(a?: unknown): Promise<string | undefined> {
     const rt = await this.k.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.status.kind !== 'held');
     if (!rt) return undefined;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.k.host.restartExtension(rt.name));
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.k.d.manager.restartExtension(rt.name));
     return this.k.host.get(rt.name)?.state;
   }
 

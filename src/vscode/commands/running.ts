@@ -5,7 +5,7 @@
  * the host; what went wrong is shown here.
  */
 import * as vscode from 'vscode';
-import { outcomeLabel, type CommandOutcome, type ExtensionRef } from '../../host/index.js';
+import { outcomeLabel, type CommandOutcome } from '../../host/index.js';
 import { VIEW_ID } from '../views/tree.js';
 import { isNode, type CommandKit } from './kit.js';
 
@@ -84,18 +84,6 @@ export class RunCommands {
     // An error shows as this command's error message, not as the extension's note.
     await this.k.host.applyCommandResponse(outcome.extension, r, { error: (m) => this.k.error(`/${name}: ${m}`, outcome.extension) });
     return result;
-  }
-
-  /** `submit_slash` from an extension: run `/name args` without the model. */
-  async runSlash(text: string, from: ExtensionRef): Promise<void> {
-    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
-    if (!m) return;
-    const name = m[1]!;
-    if (!this.k.host.findCommand(name)) {
-      this.k.warn(`${from.name} asked to run /${name}, but no running extension provides that command.`);
-      return;
-    }
-    await this.run(name, m[2] ?? '');
   }
 
   private async pickCommand(): Promise<string | undefined> {

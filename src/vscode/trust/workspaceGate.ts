@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FoundExtension, GateDecision, ZotHost } from '../../host/index.js';
+import type { FoundExtension, GateDecision } from '../../host/index.js';
+import type { HostManager } from '../activation/hostManager.js';
 import {
   consentKey, decide, needsConsent, REASON_DENIED, type ConsentRecord, type ConsentStore,
 } from '../../host/trust/consent.js';
@@ -43,7 +44,7 @@ export class WorkspaceGate implements vscode.Disposable {
 
   constructor(
     private readonly memento: vscode.Memento,
-    private readonly host: () => ZotHost,
+    private readonly manager: () => HostManager,
     private readonly logs: LogChannels,
     private readonly trace: UiTrace,
     private readonly question: ConsentQuestion = notification,
@@ -76,7 +77,7 @@ export class WorkspaceGate implements vscode.Disposable {
   canAllow(name: string): boolean {
     const held = this.held.get(name);
     // A removed folder's extension may have left its entry: only the extension held now counts.
-    return held?.canAllow === true && this.host().get(name)?.dir === held.dir && vscode.workspace.isTrusted;
+    return held?.canAllow === true && this.manager().host.get(name)?.dir === held.dir && vscode.workspace.isTrusted;
   }
 
   /** Records consent for what the extension would run now, and starts it. */
@@ -88,7 +89,7 @@ export class WorkspaceGate implements vscode.Disposable {
       });
       return false;
     }
-    const rt = this.host().get(name);
+    const rt = this.manager().host.get(name);
     if (!rt) return false;
     const fingerprint = await runFingerprint(rt.found);
     await this.remember(rt.found.dir, { fingerprint, allowed: true, at: Date.now() });
@@ -97,20 +98,20 @@ export class WorkspaceGate implements vscode.Disposable {
     this.changed.fire();
     this.logs.hostLog(`${name}: allowed to run in this workspace (${fingerprint.slice(0, 12)}…)`);
     this.trace.record('consent', { extension: name, allowed: true });
-    await this.host().startExtension(name);
+    await this.manager().startExtension(name);
     return true;
   }
 
   /** Records "Don't Allow" for what it would run now; it stays held without asking again. */
   async deny(name: string): Promise<void> {
-    const rt = this.host().get(name);
+    const rt = this.manager().host.get(name);
     if (!rt) return;
     const fingerprint = await runFingerprint(rt.found);
     await this.remember(rt.found.dir, { fingerprint, allowed: false, at: Date.now() });
     this.asking.delete(name);
     this.logs.hostLog(`${name}: not allowed to run in this workspace`);
     this.trace.record('consent', { extension: name, allowed: false });
-    if (rt.status.kind === 'held') this.host().holdExtension(name, 'denied', REASON_DENIED);
+    if (rt.status.kind === 'held') await this.manager().holdExtension(name, 'denied', REASON_DENIED);
   }
 
   /** Forgets every answer given in this workspace. */
@@ -147,7 +148,7 @@ export class WorkspaceGate implements vscode.Disposable {
 
   private async onAnswer(found: FoundExtension, fingerprint: string, choice: string | undefined): Promise<void> {
     this.trace.record('consent-answer', { extension: found.name, choice: choice ?? null });
-    const rt = this.host().get(found.name);
+    const rt = this.manager().host.get(found.name);
     // A stale question (a reload or replacement since): only act if it is still about the same code.
     if (!rt || rt.dir !== found.dir || choice === undefined) return;
     const now = await runFingerprint(rt.found);

@@ -17,8 +17,6 @@ export interface UiDeps {
   display: DisplayDocuments;
   panels: PanelPresenter;
   trace: UiTrace;
-  /** Runs `/name args` as a zot command without the model. */
-  runSlash(text: string, from: ExtensionRef): Promise<void>;
 }
 
 export class VsCodeUI implements HostUI {
@@ -35,11 +33,6 @@ export class VsCodeUI implements HostUI {
 
   async submit(ext: ExtensionRef, text: string): Promise<void> {
     await openChat(text, this.deps.trace, ext.name);
-  }
-
-  async submitSlash(ext: ExtensionRef, text: string): Promise<void> {
-    this.deps.trace.record('submit-slash', { extension: ext.name, text });
-    await this.deps.runSlash(text, ext);
   }
 
   async insert(ext: ExtensionRef, text: string): Promise<void> {
