@@ -78,18 +78,8 @@ export async function startHost(t, extensionPaths, opts = {}) {
   return host;
 }
 
-/** Polls fn every `everyMs` until it returns a truthy value, which it returns; fails naming `what` after `ms`. */
-export async function waitFor(what, fn, ms = 5000, everyMs = 10) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Polls fn every `everyMs` until it returns a truthy value, which it returns; fails naming `what` after `ms` (test/kit.cjs). */
+export const { waitFor, sleep } = require('./kit.cjs');
 
 /** Whether a process is alive and not a zombie. */
 export function alive(pid) {

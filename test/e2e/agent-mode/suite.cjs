@@ -10,7 +10,7 @@ const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
 const { frames, requests, resultsIn: lastResults } = require('../vscode/suite/fakeChat.cjs');
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { sleep } = require('../../kit.cjs');
 
 /** Sends a prompt to the agent with the fake model, in a new chat; does not wait for the answer. */
 async function agent(query) {

@@ -10,7 +10,7 @@ const { frames, requests } = require('../vscode/suite/fakeChat.cjs');
 
 /** How many @zot requests have ended, with how (the host log's line for each: `turn_end` is per model step, and a Stop while tools run sends none, as in zot). */
 const ended = async (stop) => Object.values(await logs()).flat().filter((l) => /@zot: the request ended \(/.test(l) && (!stop || l.includes(`(${stop})`))).length;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { sleep } = require('../../kit.cjs');
 
 /** Sends `@zot <text>` through the chat view; resolves with the model requests it caused once the turn has ended. */
 async function chat(text, expectRequests) {

@@ -35,20 +35,9 @@ async function runAll() {
   if (failed.length) throw new Error(`${failed.length} of ${results.length} tests failed: ${failed.map((f) => f.name).join('; ')}`);
 }
 
-/** Polls `fn` until it returns a truthy value, which is returned. */
-async function waitFor(what, fn, timeoutMs = 20_000, intervalMs = 100) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${typeof last === 'object' ? JSON.stringify(last)?.slice(0, 2000) : String(last)}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
+const kit = require('../../../kit.cjs');
 
-module.exports = { test, runAll, waitFor };
+/** Polls `fn` until it returns a truthy value, which is returned; a throw counts as "not yet" (test/kit.cjs). */
+const waitFor = (what, fn, timeoutMs = 20_000, intervalMs = 100) => kit.waitFor(what, fn, timeoutMs, intervalMs, { retryErrors: true });
+
+module.exports = { test, runAll, waitFor, sleep: kit.sleep };
