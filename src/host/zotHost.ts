@@ -13,16 +13,12 @@ import { makeTap, type TraceSink } from './connection/frameTrace.js';
 import { envSecrets, makeRedactor } from './connection/redact.js';
 import type { TapSlot } from './connection/transport.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
-import * as path from 'node:path';
-import { folderClashes } from './discovery/clashes.js';
-import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
-import { discoverGated } from './gatedDiscovery.js';
 import { defaultZotHome } from './discovery/paths.js';
-import { reconcile } from './extension/reconcile.js';
-import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
-import type { ExtensionStatus, HoldReason } from './extension/state.js';
+import type { ExtensionRuntime, RuntimeConfig, RuntimeDelegate } from './extension/runtime.js';
+import { followFolders, load, startWithGrace, type LoadingDeps } from './loading.js';
+import type { HoldReason, StatusView } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
-import { DEFAULT_TIMING, type CallOptions, type GateDecision, type HostOptions, type LogEvent, type Timing } from './options.js';
+import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type Timing } from './options.js';
 import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
@@ -30,7 +26,7 @@ import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
 import { dispatchUiFrame } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
 
-export interface StateChange { extension: ExtensionView; old: ExtensionStatus; new: ExtensionStatus }
+export interface StateChange { extension: ExtensionView; old: StatusView; new: StatusView }
 
 /** Lifetimes disposed together. */
 class DisposableStore {
@@ -179,7 +175,7 @@ export class ZotHost {
     const rt = this.runtime(name);
     // Allowed now, it takes its name back from the one that ran in its place.
     if (rt.found.yieldedTo && rt.status.kind === 'held') return this.reload();
-    await this.startWithGrace([rt]);
+    await startWithGrace([rt], this.timings.readyGraceMs);
   }
 
   async stopExtension(name: string): Promise<void> {
@@ -278,71 +274,31 @@ export class ZotHost {
   }
 
   private async load(): Promise<void> {
-    if (this.disposed) return;
-    const { found, decisions } = await discoverGated(this.discoveryOptions(), this.options.gate);
-    const make = this.factory(found);
-    this.registry.replace(found.map(make));
-    await this.admit(this.registry.all, decisions);
+    if (!this.disposed) await load(this.loadingDeps());
   }
 
   private async changeFolders(dirs: readonly string[]): Promise<void> {
     if (this.disposed) return;
     this.folders = dirs;
-    const found = discoverExtensions(this.discoveryOptions());
-    const next = reconcile(this.registry.all, found, this.factory(found));
-    // Gone before anything new starts, so a moved name never has two processes.
-    await Promise.all(next.removed.map((rt) => rt.stop()));
-    this.registry.update(next.runtimes);
-    await this.admit(next.added);
+    await followFolders(this.loadingDeps());
   }
 
-  /** Makes runtimes for one discovery; a clash between folders is said on the one not loaded. */
-  private factory(found: readonly FoundExtension[]): (f: FoundExtension) => ExtensionRuntime {
-    const delegate = this.delegate();
-    const config = this.runtimeConfig();
-    const clashes = folderClashes(found);
-    return (f) => {
-      const rt = new ExtensionRuntime(f, config, delegate);
-      const clash = clashes.get(f);
-      if (clash) rt.addProblem(clash);
-      return rt;
-    };
-  }
-
-  /**
-   * Announces new runtimes and starts the startable ones. Each launch asks
-   * the gate itself (runtime.ts); one the gate held during this discovery
-   * (to settle a name clash) is held at once rather than asked twice.
-   */
-  private async admit(rts: readonly ExtensionRuntime[], decisions?: ReadonlyMap<string, GateDecision>): Promise<void> {
-    for (const rt of rts) this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status });
-    const toStart: ExtensionRuntime[] = [];
-    for (const rt of rts) {
-      if (!rt.startable) continue;
-      const decision = decisions?.get(path.resolve(rt.dir));
-      if (decision && !decision.start) rt.hold(decision.hold ?? 'consent', decision.reason);
-      else toStart.push(rt);
-    }
-    await this.startWithGrace(toStart);
-  }
-
-  private discoveryOptions(): DiscoveryOptions {
+  private loadingDeps(): LoadingDeps {
     return {
-      projectDir: this.options.cwd,
-      projectDirs: this.folders,
-      zotHome: this.zotHome,
-      explicit: this.options.extensionPaths ?? [],
-      discover: this.options.discover !== false,
+      registry: this.registry,
+      discovery: () => ({
+        projectDir: this.options.cwd,
+        projectDirs: this.folders,
+        zotHome: this.zotHome,
+        explicit: this.options.extensionPaths ?? [],
+        discover: this.options.discover !== false,
+      }),
+      gate: this.options.gate,
+      config: () => this.runtimeConfig(),
+      delegate: this.delegate(),
+      announce: (rt) => this.stateEmitter.fire({ extension: rt, old: rt.status, new: rt.status }),
+      readyGraceMs: () => this.timings.readyGraceMs,
     };
-  }
-
-  private async startWithGrace(rts: ExtensionRuntime[]): Promise<void> {
-    if (rts.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((r) => (timer = setTimeout(r, this.timings.readyGraceMs)));
-    await Promise.race([Promise.all(rts.map((rt) => rt.start())), grace]);
-    clearTimeout(timer);
-    for (const rt of rts) rt.markReadyTimedOut();
   }
 
   private async stopAll(): Promise<void> {

@@ -2,7 +2,7 @@
 // zot's Go SDK encodes them (encoding/json, omitempty), through the host and
 // through zot-host: registration, tools, every command action it has, its
 // panel, tool_cancel. What zot decides for such frames (PROTOCOL.md 10a) is
-// checked in fidelity-go.test.mjs.
+// checked in test/fidelity/go.test.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

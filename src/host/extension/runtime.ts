@@ -17,7 +17,7 @@ import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
 import { Problems, type LogLevel } from './problems.js';
 import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
 import { restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
-import { canStart, isServing, isSettling, launchOf, StateCell, stateName, statusMessage, type ExtensionState, type ExtensionStatus, type HoldReason } from './state.js';
+import { canStart, isServing, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type ExtensionStatus, type HoldReason, type StatusView } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
@@ -46,7 +46,7 @@ export interface RuntimeConfig extends SpawnConfig {
 
 /** How the runtime reports to the host. Every call is synchronous and cheap except `handle`. */
 export interface RuntimeDelegate {
-  stateChanged(rt: ExtensionRuntime, old: ExtensionStatus, next: ExtensionStatus): void;
+  stateChanged(rt: ExtensionRuntime, old: StatusView, next: StatusView): void;
   registrationsChanged(rt: ExtensionRuntime): void;
   /** UI-facing frames (notify, submit, panels…), one at a time in arrival order. */
   handle(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void;
@@ -69,6 +69,7 @@ export class ExtensionRuntime implements ExtensionView {
   lateReplies = 0;
 
   private readonly cell: StateCell<Status>;
+  private shown: StatusView;
   private readonly restartPolicy: RestartPolicy;
   private readonly ui: UiQueue;
   /** Launches whose stop ladder is running outside the current state (a failed handshake). */
@@ -86,11 +87,13 @@ export class ExtensionRuntime implements ExtensionView {
           : found.manifest && !found.manifest.enabled ? { kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' }
             : { kind: 'stopped' },
     );
+    this.shown = viewOf(this.cell.value);
   }
 
   get name(): string { return this.found.name; }
   get dir(): string { return this.found.dir; }
-  get status(): ExtensionStatus { return this.current; }
+  /** The state as views see it (no launch, no timer), made once per change. */
+  get status(): StatusView { return this.shown; }
   get state(): ExtensionState { return stateName(this.current); }
   /** Why it failed, is held, disabled or restarting, in a sentence. */
   get error(): string | undefined { return statusMessage(this.current); }
@@ -197,22 +200,14 @@ export class ExtensionRuntime implements ExtensionView {
   }
 
   /** Whether the extension answered a request the host gave up on (by its wire id) within `ms`: see RequestTable.lateReply. */
-  lateReply(id: string, ms: number): Promise<boolean> {
-    return this.live?.requests.lateReply(id, ms) ?? Promise.resolve(false);
-  }
+  lateReply(id: string, ms: number): Promise<boolean> { return this.live?.requests.lateReply(id, ms) ?? Promise.resolve(false); }
 
   /** One-way frames: events, panel keys and sizes, panel closes. Never waits. */
-  send(frame: FrameFromHost): void {
-    this.serving()?.transport.send(frame);
-  }
+  send(frame: FrameFromHost): void { this.serving()?.transport.send(frame); }
 
-  addProblem(message: string): void {
-    this.problemList.add(message);
-  }
+  addProblem(message: string): void { this.problemList.add(message); }
 
-  private serving(): Launch | undefined {
-    return this.connected ? this.live : undefined;
-  }
+  private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
 
   // ---- process life ----
 
@@ -373,7 +368,10 @@ export class ExtensionRuntime implements ExtensionView {
 
   /** The one place the state changes. */
   private transition(next: Status): void {
-    this.delegate.stateChanged(this, this.cell.set(next), next);
+    const old = this.shown;
+    this.cell.set(next);
+    this.shown = viewOf(next);
+    this.delegate.stateChanged(this, old, this.shown);
   }
 
   private get current(): Status { return this.cell.value; }

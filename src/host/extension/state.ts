@@ -34,11 +34,27 @@ export type ExtensionStatus<L = unknown, T = unknown> =
 
 export type StatusKind = ExtensionStatus['kind'];
 
+/** A state without what lives in it (its launch, its restart timer): what front ends get. */
+export type StatusView = ExtensionStatus extends infer S ? (S extends unknown ? Omit<S, 'launch' | 'timer'> : never) : never;
+
+/** The view of a state: the same fields, less the launch and the timer. */
+export function viewOf(s: ExtensionStatus): StatusView {
+  if ('launch' in s) {
+    const { launch: _launch, ...rest } = s;
+    return rest as StatusView;
+  }
+  if (s.kind === 'restarting') {
+    const { timer: _timer, ...rest } = s;
+    return rest;
+  }
+  return s;
+}
+
 /** The flat name reports and `doctor --json` show (zot's own words for the running states). */
 export type ExtensionState =
   | 'stopped' | 'starting' | 'ready' | 'auto_ready' | 'ready_timed_out' | 'stopping' | 'restarting' | 'failed' | 'held' | 'disabled';
 
-export function stateName(s: ExtensionStatus): ExtensionState {
+export function stateName(s: StatusView): ExtensionState {
   if (s.kind === 'checking') return 'starting';
   if (s.kind === 'lost') return 'stopping';
   if (s.kind !== 'running') return s.kind;
@@ -55,7 +71,7 @@ export function stateLabel(state: ExtensionState): string {
 }
 
 /** Why it is not running, in a sentence; undefined where nothing went wrong. */
-export function statusMessage(s: ExtensionStatus): string | undefined {
+export function statusMessage(s: StatusView): string | undefined {
   switch (s.kind) {
     case 'failed':
     case 'held':
@@ -71,7 +87,7 @@ export function statusMessage(s: ExtensionStatus): string | undefined {
 }
 
 /** Serves calls: said hello, its connection is open, and it is not being stopped. */
-export const isServing = (s: ExtensionStatus): boolean => s.kind === 'running';
+export const isServing = (s: StatusView): boolean => s.kind === 'running';
 
 /** The launch of a state that has one: a process of it exists (it may be on its way out). */
 export function launchOf<L>(s: ExtensionStatus<L>): L | undefined {
@@ -79,13 +95,13 @@ export function launchOf<L>(s: ExtensionStatus<L>): L | undefined {
 }
 
 /** Start (or Allow) can launch it from here: nothing runs and nothing is on its way. */
-export const canStart = (s: ExtensionStatus): boolean => s.kind === 'stopped' || s.kind === 'failed' || s.kind === 'held';
+export const canStart = (s: StatusView): boolean => s.kind === 'stopped' || s.kind === 'failed' || s.kind === 'held';
 
 /** Stop has something to stop: a process, a gate being asked, or a restart waiting. */
-export const canStop = (s: ExtensionStatus): boolean => s.kind === 'checking' || s.kind === 'starting' || s.kind === 'running' || s.kind === 'lost' || s.kind === 'restarting';
+export const canStop = (s: StatusView): boolean => s.kind === 'checking' || s.kind === 'starting' || s.kind === 'running' || s.kind === 'lost' || s.kind === 'restarting';
 
 /** Still on its way: the host's ready wait is not over for it. */
-export const isSettling = (s: ExtensionStatus): boolean =>
+export const isSettling = (s: StatusView): boolean =>
   s.kind === 'checking' || s.kind === 'starting' || s.kind === 'restarting' || (s.kind === 'running' && s.readiness === 'registering');
 
 /**

@@ -1,7 +1,7 @@
 /** An extension as front ends see it: read-only; changes go through the host's methods. */
 import type { FoundExtension } from '../discovery/discover.js';
 import type { CommandRegistration, ToolRegistration } from './registrations.js';
-import type { ExtensionState, ExtensionStatus } from './state.js';
+import type { ExtensionState, StatusView } from './state.js';
 
 export interface ExtensionView {
   readonly name: string;
@@ -11,7 +11,7 @@ export interface ExtensionView {
   readonly version: string | undefined;
   readonly capabilities: readonly string[];
   /** The state, to switch on. */
-  readonly status: ExtensionStatus;
+  readonly status: StatusView;
   /** Its flat name, as reports show it. */
   readonly state: ExtensionState;
   /** Why it failed, is held, disabled or restarting. */
