@@ -79,12 +79,13 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const notes = new Notes(logs, trace, (name) => logs.show(name));
   const ui = new VsCodeUI({ notes, display, panels, trace });
 
-  // The protocol trace goes to each extension's own channel; `mcp` is set below, before any host starts.
-  let mcp!: ZotMcpProvider;
+  // Values nothing the host writes may show (the MCP server's bearer token, once it runs), for every host of this window.
+  const secrets = new Set<string>();
+  // The protocol trace goes to each extension's own channel.
   const traceSink = (): TraceSink | undefined => {
     const level = traceLevel();
     if (level === 'off') return undefined;
-    return { level, line: (name, text) => logs.extensionLog(name, `[trace] ${text}`), secrets: () => (mcp.token ? [mcp.token] : []) };
+    return { level, line: (name, text) => logs.extensionLog(name, `[trace] ${text}`), secrets: () => [...secrets] };
   };
 
   const mgr: HostManager = new HostManager(() => {
@@ -92,7 +93,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     const trace = traceSink();
     gate.useSettings(settings);
     logs.hostLog(`host for ${projectDirs().join(', ') || '(no folder)'}; zot home ${settings.zotHome ?? '(default)'}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted'}${settings.extensionPaths.length ? `; explicit paths: ${settings.extensionPaths.join(', ')}` : ''}`);
-    return new ZotHost({
+    const host = new ZotHost({
       // Without a folder there is no project; the home folder is what a terminal would start in (zot takes its cwd).
       cwd: projectDir() ?? os.homedir(),
       projectDirs: projectDirs(),
@@ -103,6 +104,8 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       gate: gate.gate,
       ...(trace && { trace }),
     });
+    for (const value of secrets) host.keepSecret(value);
+    return host;
   });
   manager = mgr;
 
@@ -119,7 +122,10 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: instruments.chatReplies ? trace : undefined });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
-  mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line));
+  const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line), (token) => {
+    secrets.add(token);
+    mgr.host.keepSecret(token);
+  });
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
 
   let settingsTimer: NodeJS.Timeout | undefined;

@@ -23,6 +23,8 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     private readonly source: HostSource,
     private readonly version: () => string,
     private readonly log: (line: string) => void,
+    /** Told the bearer token once the server runs: a value nothing the host writes may show. */
+    private readonly keepSecret: (token: string) => void = () => undefined,
   ) {}
 
   /** The running server, started on first call. */
@@ -39,7 +41,10 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
         if (this.server === starting) this.server = undefined;
       });
       this.server = starting;
-      void starting.then((s) => (this.token = s.token), () => undefined);
+      void starting.then((s) => {
+        this.token = s.token;
+        this.keepSecret(s.token);
+      }, () => undefined);
     }
     return this.server;
   }
