@@ -4,12 +4,12 @@
 // runs. The gate here is the product's own pieces (decide + runFingerprint),
 // over real child processes. Data is not code: what an extension saves in its
 // own folder does not ask again; a change to its code does.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bundleSources, lib, ROOT, startHost, tmpdir, waitFor, sleep } from '../helpers.mjs';
+import { bundleSources, lib, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 let consent;
 let fingerprint;
@@ -306,4 +306,3 @@ describe('symlinks count as what they point to', () => {
   });
 });
 
-after(() => undefined);

@@ -160,16 +160,6 @@ export class FolderWatcher {
     return [...this.watched.keys()];
   }
 
-  /** Folders watched for one extension (on Linux one per folder; elsewhere one for the tree). */
-  folders(name: string): number {
-    return this.watched.get(name)?.tree.folders ?? 0;
-  }
-
-  /** Whether a restart storm paused this extension's watch. */
-  paused(name: string): boolean {
-    return this.watched.get(name)?.paused !== undefined;
-  }
-
   /** Watches exactly these folders: new ones are added, others dropped, unchanged ones kept. */
   set(targets: readonly WatchTarget[]): void {
     const wanted = new Map(targets.map((t) => [t.name, t.dir]));

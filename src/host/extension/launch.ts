@@ -62,6 +62,7 @@ export interface SpawnConfig extends LaunchConfig {
   env: NodeJS.ProcessEnv;
   shutdownGraceMs: number;
   killAfterMs: number;
+  /** Hides secrets in what the host writes about the extension (its log's start line, its problems). Default: as is. */
   redact?: (text: string) => string;
 }
 

@@ -21,15 +21,13 @@ import { canStart, isServing, isSettling, launchOf, StateCell, stateName, status
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
+/** What a runtime is made with; SpawnConfig holds the environment, the stop ladder's timings and the redaction. */
 export interface RuntimeConfig extends SpawnConfig {
   cwd: string;
   zotHome: string;
   hostVersion: string;
-  env: NodeJS.ProcessEnv;
   helloTimeoutMs: number;
   autoReadyMs: number;
-  shutdownGraceMs: number;
-  killAfterMs: number;
   restart: RestartBudget;
   /** A policy other than the budget's (HostOptions.restartPolicy). */
   restartPolicy?: (extension: string) => RestartPolicy;
@@ -40,8 +38,6 @@ export interface RuntimeConfig extends SpawnConfig {
    * debugger's or a watcher's restart. Absent: every launch may run.
    */
   gate?: (found: FoundExtension) => GateDecision | Promise<GateDecision>;
-  /** Hides secrets in what the host writes about the extension (its problems). Default: as is. */
-  redact?: (text: string) => string;
 }
 
 /** How the runtime reports to the host. Every call is synchronous and cheap except `handle`. */
