@@ -58,7 +58,9 @@ export class ZotHost {
   private readonly extraEnv = new Map<string, NodeJS.ProcessEnv>();
   /** Values the trace never writes (an MCP token), whatever the sink. */
   private readonly secrets = new Set<string>();
-  /** Hides those values, and the environment's secret-looking ones, in what the host says about an extension. */
+  /** The values of the environment's secret-looking variables, read once. */
+  private readonly envSecrets: readonly string[];
+  /** Hides those values and `secrets` in what the host says about an extension. */
   private readonly redact: (text: string) => string;
 
   private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
@@ -80,8 +82,8 @@ export class ZotHost {
     this.panels = new Panels(() => this.ui);
     this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
-    const fromEnv = envSecrets(options.env ?? process.env);
-    this.redact = makeRedactor(() => [...fromEnv, ...this.secrets]);
+    this.envSecrets = envSecrets(options.env ?? process.env);
+    this.redact = makeRedactor(() => [...this.envSecrets, ...this.secrets]);
     if (options.trace) this.setTrace(options.trace);
   }
 
@@ -110,7 +112,7 @@ export class ZotHost {
 
   /** Turns the protocol trace on (every frame of every extension to `sink`) or off; live connections follow at once. */
   setTrace(sink: TraceSink | undefined): void {
-    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.secrets, ...(sink.secrets?.() ?? [])] }, this.options.env ?? process.env) : undefined;
+    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.envSecrets, ...this.secrets, ...(sink.secrets?.() ?? [])] }) : undefined;
   }
 
   /** A value the protocol trace must never write, such as a bearer token. */

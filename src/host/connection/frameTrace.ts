@@ -6,7 +6,7 @@
  * values of environment variables whose names say they are secret, in case
  * an extension echoes one. The environment itself never travels in a frame.
  */
-import { envSecrets, makeRedactor } from './redact.js';
+import { makeRedactor } from './redact.js';
 import type { FrameTap } from './transport.js';
 
 export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;
@@ -23,11 +23,11 @@ export interface TraceSink {
   secrets?: () => readonly string[];
 }
 
-export { envSecrets, REDACTED } from './redact.js';
+export { REDACTED } from './redact.js';
 
-export function makeTap(sink: TraceSink, env: NodeJS.ProcessEnv): FrameTap {
-  const fromEnv = envSecrets(env);
-  const redact = makeRedactor(() => [...fromEnv, ...(sink.secrets?.() ?? [])]);
+/** A tap that writes each frame to `sink`, with every value `sink.secrets` names hidden (the host adds the environment's). */
+export function makeTap(sink: TraceSink): FrameTap {
+  const redact = makeRedactor(() => sink.secrets?.() ?? []);
   return (extension, direction, text, frame) => {
     const body = text.endsWith('\n') ? text.slice(0, -1) : text;
     const bytes = Buffer.byteLength(body);

@@ -179,8 +179,8 @@ async function walk(w: Walker, dir: string, viaLink: boolean, budget: Budget): P
 }
 
 /** Counts a folder against the budget (a tree of empty folders is bounded too) and marks its real path walked. */
-async function enterFolder(w: Walker, p: string, budget: Budget): Promise<boolean> {
-  const real = await fsp.realpath(p).catch(() => p);
+async function enterFolder(w: Walker, p: string, budget: Budget, known?: string): Promise<boolean> {
+  const real = known ?? (await fsp.realpath(p).catch(() => p));
   if (w.seen.has(real)) return false;
   if (++budget.files > budget.maxFiles) {
     budget.over++;
@@ -202,7 +202,7 @@ async function followLink(w: Walker, p: string, rel: string, budget: Budget): Pr
     const real = await fsp.realpath(p).catch(() => p);
     w.files[rel] ??= `link:${text} (folder)`;
     if (w.seen.has(real)) return; // a loop, or a folder walked already: its files are counted where they were found
-    if (!(await enterFolder(w, p, budget))) return;
+    if (!(await enterFolder(w, p, budget, real))) return;
     await walk(w, p, true, budget);
   } else if (st.isFile() && w.files[rel] === undefined) {
     await hashInto(w, p, rel, st, budget, `link:${text} `);

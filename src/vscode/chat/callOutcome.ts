@@ -6,6 +6,7 @@
  */
 import type { ContentBlock } from '../../protocol/index.js';
 import type { ToolOutcome } from '../../host/index.js';
+import { NEVER_STARTED_OUTCOME } from '../../host/turn/agentTurn.js';
 import { STOP_SETTLE_MS } from './limits.js';
 
 export type CallEnd =
@@ -37,7 +38,7 @@ export function callEnd(o: ToolOutcome): CallEnding {
 }
 
 /** The ending of a call the model asked for in the same step, after the user stopped the turn before it started. */
-export const NEVER_STARTED: CallEnding = { end: 'not_run', message: 'the user pressed Stop before this call started', extension: null, content: [] };
+export const NEVER_STARTED: CallEnding = callEnd(NEVER_STARTED_OUTCOME);
 
 /** The ending of a canceled call whose extension answered after Stop anyway: the answer itself is dropped. */
 export function lateResult(e: CallEnding): CallEnding {

@@ -10,10 +10,10 @@
  */
 import * as vscode from 'vscode';
 import type { ModelPort, ToolEntry, TurnView, ZotHost } from '../../host/index.js';
-import { callEnd, NEVER_STARTED } from './callOutcome.js';
+import { callEnd } from './callOutcome.js';
 import { readHistory, type ZotTurnMetadata } from './history.js';
 import { MAX_TOOLS_PER_REQUEST, STOP_SETTLE_MS } from './limits.js';
-import { resultForModel, seenParts, type ModelAbilities } from './modelView.js';
+import { resultForModel, seenParts, type LivePart, type ModelAbilities } from './modelView.js';
 import { keepForHistory, type Round } from './rounds.js';
 import { chooseTools, mostRecentFirst } from './toolChoice.js';
 import { chatToolName, describeEnding, toModelParts } from './toolResults.js';
@@ -46,18 +46,18 @@ export async function runModelLoop(
   const choice = chooseTools(host.tools().filter((t) => t.active), prompt, mostRecentFirst([history.recentTools, deps.recentTools]), MAX_TOOLS_PER_REQUEST);
   // Tools as the model sees them; chat names must be plain, so keep a map back to zot's names.
   const byChatName = new Map<string, string>();
-  const chatName = new Map<string, string>();
   const taken = new Set<string>();
   const tools: vscode.LanguageModelChatTool[] = choice.chosen.map((t) => {
     const name = chatToolName(t.name, taken);
     byChatName.set(name, t.name);
-    chatName.set(t.name, name);
     return { name, description: t.description || `${t.name} (from the zot extension ${t.extension})`, inputSchema: t.schema };
   });
   const abilities = modelAbilities(model);
   const messages = [...history.messages, vscode.LanguageModelChatMessage.User(prompt)];
   /** The model's own parts of the current step, by call id, for the conversation. */
   let parts = new Map<string, vscode.LanguageModelToolCallPart>();
+  /** What the model sees of each ended call of the step, by call id: made once, for the conversation and the history. */
+  const seen = new Map<string, LivePart[]>();
   let round: Round = { text: '', calls: [] };
 
   const port: ModelPort = {
@@ -80,7 +80,8 @@ export async function runModelLoop(
       messages.push(vscode.LanguageModelChatMessage.Assistant([...(step.text ? [new vscode.LanguageModelTextPart(step.text)] : []), ...parts.values()]));
     },
     results(ended) {
-      messages.push(vscode.LanguageModelChatMessage.User(ended.map((e) => new vscode.LanguageModelToolResultPart(e.call.id, toModelParts(resultForModel(callEnd(e.outcome), e.byStop, abilities))))));
+      messages.push(vscode.LanguageModelChatMessage.User(ended.map((e) => new vscode.LanguageModelToolResultPart(e.call.id, toModelParts(seen.get(e.call.id) ?? [])))));
+      seen.clear();
     },
   };
 
@@ -97,9 +98,10 @@ export async function runModelLoop(
     },
     callStarting: (call) => stream.progress(`Running ${call.name}…`),
     callEnded: (e) => {
-      const ending = e.neverStarted ? NEVER_STARTED : callEnd(e.outcome);
-      const part = parts.get(e.call.id);
-      round.calls.push({ callId: e.call.id, name: part?.name ?? chatName.get(e.call.name) ?? e.call.name, tool: e.call.name, input: e.call.input as Record<string, unknown>, end: ending.end, result: keepForHistory(seenParts(resultForModel(ending, e.byStop, abilities))) });
+      const ending = callEnd(e.outcome);
+      const live = resultForModel(ending, e.byStop, abilities);
+      seen.set(e.call.id, live);
+      round.calls.push({ callId: e.call.id, name: parts.get(e.call.id)?.name ?? e.call.name, tool: e.call.name, input: e.call.input as Record<string, unknown>, end: ending.end, result: keepForHistory(seenParts(live)) });
       if (e.neverStarted) return;
       toolCalls.push({ name: e.call.name, outcome: ending.end });
       bumpRecent(deps.recentTools, e.call.name);
@@ -120,9 +122,8 @@ export async function runModelLoop(
   if (turn.stop === 'blocked' && turn.steps === 0) return { metadata: { stop: 'blocked', steps: 0, toolCalls } };
   if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown('\n\nStopped.');
   if (turn.stop === 'max_steps') stream.markdown(`\n\nStopped after ${deps.maxSteps} steps (the \`zot.chat.maxSteps\` setting).`);
-  const stop = turn.stop === 'blocked' ? 'blocked' : turn.stop;
-  deps.log(`@zot: the request ended (${stop}) after ${turn.steps} step(s)`);
-  return { metadata: { stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
+  deps.log(`@zot: the request ended (${turn.stop}) after ${turn.steps} step(s)`);
+  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
 }
 
 function bumpRecent(recent: string[], name: string): void {
