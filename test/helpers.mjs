@@ -1,5 +1,6 @@
 // Shared test helpers: temporary extension folders, hosts with short timings
 // that are always disposed, zot-host runs, and waiting on conditions.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,6 +9,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+/** @type {typeof import('../out/types/host/index.js')} */
 export const lib = require(path.join(ROOT, 'dist', 'host.js'));
 export const BEHAVE = path.join(ROOT, 'test', 'fixtures', 'node', 'behave.js');
 export const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
@@ -52,6 +54,9 @@ export const FAST = {
 /**
  * Runs zot-host (the built dist/cli.js) to its end with `args`, its zot home
  * `home` (a fresh one when not given) and `env` over this environment.
+ * @param {string[]} args
+ * @param {{ home?: string, cwd?: string, env?: Record<string, string | undefined> }} [options]
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
 export function runCli(args, { home = tmpdir('zot-home-'), cwd, env = {} } = {}) {
   return new Promise((resolve) => {
@@ -64,18 +69,49 @@ export function runCli(args, { home = tmpdir('zot-home-'), cwd, env = {} } = {})
   });
 }
 
-/** A host over the given folders, disposed when the test ends. */
+/** @typedef {NonNullable<import('../out/types/host/index.js').HostOptions['gate']>} Gate Whether an extension may start. */
+/** @typedef {import('../out/types/host/index.js').InterceptResult} InterceptResult */
+
+/**
+ * What an intercept let through, failing the test when it was blocked.
+ * @param {InterceptResult} verdict
+ */
+export function passed(verdict) {
+  assert.equal(verdict.blocked, false, `blocked: ${JSON.stringify(verdict)}`);
+  return /** @type {Extract<InterceptResult, { blocked: false }>} */ (verdict).payload;
+}
+
+/**
+ * @typedef {InstanceType<typeof lib.ZotHost> & {
+ *   logs: import('../out/types/host/index.js').LogEvent[],
+ *   stderrOf(name: string): string[],
+ *   received(name: string, type?: string): any[],
+ * }} TestHost A host that keeps its log, with the fixture's record of what it received.
+ */
+
+/**
+ * A host over the given folders, disposed when the test ends.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} extensionPaths
+ * @param {Partial<import('../out/types/host/index.js').HostOptions> & { noStart?: boolean, timing?: Partial<import('../out/types/host/index.js').Timing> }} [opts]
+ * @returns {Promise<TestHost>}
+ */
 export async function startHost(t, extensionPaths, opts = {}) {
   const zotHome = opts.zotHome ?? tmpdir('zot-home-');
   const host = new lib.ZotHost({ cwd: opts.cwd ?? zotHome, zotHome, extensionPaths, discover: opts.discover ?? false, ...opts, timing: { ...FAST, ...opts.timing } });
   const logs = [];
   host.onLog((e) => logs.push(e));
-  host.logs = logs;
-  host.stderrOf = (name) => logs.filter((e) => e.extension === name && e.kind === 'stderr').map((e) => e.line);
-  host.received = (name, type) => host.stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
+  /** @type {(name: string) => string[]} */
+  const stderrOf = (name) => logs.filter((e) => e.extension === name && e.kind === 'stderr').map((e) => e.line);
+  const test = Object.assign(host, {
+    logs,
+    stderrOf,
+    /** @type {(name: string, type?: string) => any[]} */
+    received: (name, type) => stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type),
+  });
   t.after(() => host.dispose());
   if (opts.noStart !== true) await host.start();
-  return host;
+  return test;
 }
 
 /** Polls fn every `everyMs` until it returns a truthy value, which it returns; fails naming `what` after `ms` (test/kit.cjs). */
@@ -99,7 +135,10 @@ export function alive(pid) {
 /** A UI that records every call, for asserting what the host asked of it. */
 export class RecordingUI {
   interactive = true;
+  /** @type {{ kind: string, args: any[] }[]} */
   calls = [];
+  /** @type {Map<string, any> | undefined} */
+  handles;
   constructor(overrides = {}) {
     Object.assign(this, overrides);
   }
@@ -117,4 +156,36 @@ export class RecordingUI {
   of(kind) { return this.calls.filter((c) => c.kind === kind); }
   /** The live handle of a panel the UI was given, to answer through. */
   panel(uid) { return this.handles?.get(uid); }
+}
+
+/**
+ * The text of an outcome's first content block, failing when that block is not text.
+ * @param {{ content: import('../out/types/protocol/index.js').ContentBlock[] }} outcome
+ */
+export function firstText(outcome) {
+  const block = outcome.content[0];
+  if (block?.type !== 'text') throw new assert.AssertionError({ message: `the first block is ${block ? `a ${block.type} block` : 'missing'}, not text`, actual: block, expected: 'a text block' });
+  return block.text;
+}
+
+/**
+ * The result of a check that was meant to fail (`ok: false`), narrowed to that arm; fails the test when it passed.
+ * @template {{ ok: boolean }} T
+ * @param {T} result
+ * @returns {Extract<T, { ok: false }>}
+ */
+export function failed(result) {
+  assert.equal(result.ok, false, `expected a failure, got ${JSON.stringify(result)}`);
+  return /** @type {any} */ (result);
+}
+
+/**
+ * The result of a check that was meant to pass (`ok: true`), narrowed to that arm; fails the test, saying why, when it did not.
+ * @template {{ ok: boolean }} T
+ * @param {T} result
+ * @returns {Extract<T, { ok: true }>}
+ */
+export function succeeded(result) {
+  assert.equal(result.ok, true, `expected success, got ${JSON.stringify(result)}`);
+  return /** @type {any} */ (result);
 }

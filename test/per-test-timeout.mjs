@@ -23,7 +23,7 @@ if (major < 22) {
     for (const k of ['skip', 'todo', 'only']) if (fn[k]) wrapped[k] = fn[k];
     return wrapped;
   };
-  nt.test = withTimeout(nt.test);
-  nt.it = withTimeout(nt.it);
+  nt.test = /** @type {typeof nt.test} */ (withTimeout(nt.test));
+  nt.it = /** @type {typeof nt.it} */ (withTimeout(nt.it));
   syncBuiltinESMExports();
 }

@@ -41,7 +41,7 @@ export class AgentPath {
    * a frame may carry, are refused before anything is sent, whoever sent
    * them (a model, an MCP client, a script).
    */
-  invokeTool(name: string, args: JsonObject | undefined, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
+  invokeTool(name: string, args?: JsonObject, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
     const found = this.registry.tool(name);
     if (!found) return Promise.resolve(toolOutcome('not_run', null, `no running extension provides the tool "${name}"`));
     const { entry: tool, rt } = found;

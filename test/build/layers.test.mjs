@@ -56,7 +56,7 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     ['src/host/probe.ts', "import { activateWith } from '../vscode/activation/activate.js';\nexport const a = activateWith;\n", 'host-imports-no-front-end', 1],
     ['src/vscode/views/probe.ts', "import { createTestApi } from '../testing/testApi.js';\nexport const c = createTestApi;\n", 'test-instruments-stay-out', 1],
   ];
-  for (const [file, text, rule, line] of probes) {
+  for (const [file, text, rule, line] of /** @type {[string, string, string, number][]} */ (probes)) {
     test(`${file}: ${text.trim().split('\n').at(-1)}`, () => {
       const r = withProbe(file, text);
       assert.equal(r.status, 1, `the check passed:\n${r.stdout}${r.stderr}`);

@@ -5,7 +5,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alive, CLI, COMPAT, makeExt, tmpdir, waitFor } from '../helpers.mjs';
 
-/** Runs zot-host; resolves with its exit code and output. */
+/**
+ * Runs zot-host; resolves with its exit code and output.
+ * @param {string[]} args
+ * @param {{ input?: string, env?: Record<string, string>, onSpawn?: (child: import('node:child_process').ChildProcessWithoutNullStreams, stderr: () => string) => void }} [options]
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
 function run(args, { input, env, onSpawn } = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: env?.ZOT_HOME ?? tmpdir('zot-home-'), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -23,7 +28,7 @@ function run(args, { input, env, onSpawn } = {}) {
 const json = (r) => JSON.parse(r.stdout);
 
 test('usage errors exit 2 and say what is wrong', async () => {
-  for (const [args, re] of [
+  for (const [args, re] of /** @type {[string[], RegExp][]} */ ([
     [[], /no command given/],
     [['fly'], /unknown command "fly"/],
     [['tool'], /tool needs a name/],
@@ -33,7 +38,7 @@ test('usage errors exit 2 and say what is wrong', async () => {
     [['doctor', '--timeout', 'soon'], /--timeout takes a whole number/],
     [['doctor', '--bogus'], /unknown option --bogus/],
     [['doctor', '--ext'], /--ext needs a value/],
-  ]) {
+  ])) {
     const r = await run(args);
     assert.equal(r.code, 2, args.join(' '));
     assert.match(r.stderr, re, args.join(' '));

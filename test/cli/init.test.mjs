@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { ensureGo, EnvError, describeFailure } from '../../scripts/vscode-test-env.mjs';
 import { runCli, tmpdir } from '../helpers.mjs';
 
+/** @type {(args: string[], options?: { cwd?: string, home?: string }) => ReturnType<typeof runCli>} */
 const run = (args, { cwd, home } = {}) => runCli(args, { cwd, home });
 
 /** init, then doctor, the tool and the command against the new folder. */
@@ -60,7 +61,7 @@ test('init --language go: ready after go build, its tool and command answer', as
 
 test('init: usage errors exit 2 with a line that says what is wrong; a folder in use exits 1', async () => {
   const root = tmpdir('zot-init-');
-  for (const [args, re] of [
+  for (const [args, re] of /** @type {[string[], RegExp][]} */ ([
     [['init'], /init needs the folder/],
     [['init', path.join(root, 'a')], /init needs --language \(node, python, go\)/],
     [['init', path.join(root, 'a'), '--language', 'rust'], /--language takes node, python, go, got "rust"/],
@@ -69,7 +70,7 @@ test('init: usage errors exit 2 with a line that says what is wrong; a folder in
     [['init', path.join(root, 'a'), '--language', 'node', '--name', 'X!'], /"X!" is not a usable extension name/],
     [['init', path.join(root, 'a'), '--language', 'node', '--json'], /init takes only --language and --name \(got --json\)/],
     [['doctor', '--language', 'node'], /--language is an option of init/],
-  ]) {
+  ])) {
     const r = await run(args);
     assert.equal(r.code, 2, args.join(' '));
     assert.match(r.stderr, re, args.join(' '));

@@ -34,7 +34,7 @@ async function connect(t, info) {
 function freePort() {
   return new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (s.address());
       s.close(() => resolve(port));
     });
   });
@@ -88,8 +88,8 @@ test('mcp --http: a port in use and bad flags are reported, not a stack trace', 
     child.on('exit', (code) => resolve({ code, stderr }));
   });
   const busy = net.createServer();
-  await new Promise((r) => busy.listen(0, '127.0.0.1', r));
-  const r = await run(['mcp', '--http', '--port', String(busy.address().port), '--no-discover']);
+  await new Promise((r) => busy.listen(0, '127.0.0.1', () => r(undefined)));
+  const r = await run(['mcp', '--http', '--port', String(/** @type {import('node:net').AddressInfo} */ (busy.address()).port), '--no-discover']);
   busy.close();
   assert.equal(r.code, 1);
   assert.match(r.stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);

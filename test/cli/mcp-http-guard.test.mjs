@@ -25,7 +25,12 @@ async function setup(t, options = {}, ext = makeExt(tmpdir(), 'guard-ext', { too
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 
-/** One request over node:http, which (unlike fetch) sends any Host header asked for. */
+/**
+ * One request over node:http, which (unlike fetch) sends any Host header asked for.
+ * @param {{ url: string, token: string }} mcp
+ * @param {{ method?: string, headers?: Record<string, string>, body?: unknown, chunked?: boolean }} [options]
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, text: string }>}
+ */
 function request(mcp, { method = 'POST', headers = {}, body, chunked = false } = {}) {
   const url = new URL(mcp.url);
   return new Promise((resolve, reject) => {
@@ -55,10 +60,11 @@ function request(mcp, { method = 'POST', headers = {}, body, chunked = false } =
   });
 }
 
+/** @returns {Promise<string>} the session id */
 async function openSession(mcp) {
   const r = await request(mcp, { body: INIT });
   assert.equal(r.status, 200, r.text);
-  return r.headers['mcp-session-id'];
+  return String(r.headers['mcp-session-id']);
 }
 
 async function connect(t, mcp, headers = {}) {
@@ -109,6 +115,7 @@ test('the bearer scheme is case-insensitive; a wrong or missing token is still 4
 test('a body over 4 MiB gets 413 at initialize and later, declared or streamed; 4 MiB itself is accepted', async (t) => {
   const { mcp } = await setup(t);
   // Padding in params._meta, which the SDK lets through, so a body within the limit is a valid request.
+  /** @type {(bytes: number, msg?: object) => string} */
   const padded = (bytes, msg = INIT) => {
     const base = JSON.stringify({ ...msg, params: { ...msg.params, _meta: { pad: '' } } });
     return base.replace('"pad":""', `"pad":"${'x'.repeat(bytes - base.length)}"`);
@@ -213,11 +220,12 @@ function endlessBody(mcp, headers, framing) {
 
 test('a request refused before its body is read (401, 403) closes the connection: an endless body is not read', async (t) => {
   const { mcp, port } = await setup(t);
+  /** @type {[string, Record<string, string>, RegExp][]} */
   const cases = [
     ['no token', {}, /^HTTP\/1\.1 401 /],
     ['a foreign Host', { host: `evil.example:${port}`, extra: `Authorization: Bearer ${mcp.token}\r\n` }, /^HTTP\/1\.1 403 /],
   ];
-  for (const [what, headers, status] of cases.flatMap(([w, h, st]) => [[`${w}, Content-Length`, h, st, 'declared'], [`${w}, chunked`, h, st, 'chunked']])) {
+  for (const [what, headers, status] of cases.flatMap(([w, h, st]) => /** @type {typeof cases} */ ([[`${w}, Content-Length`, h, st], [`${w}, chunked`, h, st]]))) {
     const r = await endlessBody(mcp, headers, what.endsWith('chunked') ? 'chunked' : 'declared');
     assert.equal(r.how, 'closed', `${what}: the server closed the connection (sent ${r.sent} bytes in ${r.ms} ms)`);
     assert.match(r.answer, status, what);

@@ -11,6 +11,13 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { McpError, PromptListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 
+/** The text of a prompt's first message (failing when it is not text). */
+function promptText(prompt) {
+  const content = prompt.messages[0]?.content;
+  assert.equal(content?.type, 'text', JSON.stringify(prompt.messages));
+  return content.text;
+}
+
 async function connect(t, exts) {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -54,8 +61,8 @@ test('zot-host mcp: prompts/get runs the command and maps its action', async (t)
   assert.deepEqual((await client.getPrompt({ name: 'show' })).messages, [{ role: 'assistant', content: { type: 'text', text: 'shown text' } }]);
   assert.deepEqual((await client.getPrompt({ name: 'put' })).messages, [{ role: 'assistant', content: { type: 'text', text: 'inserted text' } }]);
   // The argument reaches the extension as the command's args.
-  assert.equal((await client.getPrompt({ name: 'echo', arguments: { args: '  two words ' } })).messages[0].content.text, 'ran echo with "two words"');
-  assert.equal((await client.getPrompt({ name: 'echo' })).messages[0].content.text, 'ran echo with ""');
+  assert.equal(promptText(await client.getPrompt({ name: 'echo', arguments: { args: '  two words ' } })), 'ran echo with "two words"');
+  assert.equal(promptText(await client.getPrompt({ name: 'echo' })), 'ran echo with ""');
   const blank = await client.getPrompt({ name: 'blank' });
   assert.deepEqual(blank.messages, []);
   assert.equal(blank.description, '/blank returned an empty prompt');
@@ -74,7 +81,7 @@ test('zot-host mcp: a failing, unknown or unshowable command is an MCP error tha
   const stuck = client.getPrompt({ name: 'stuck' }, { signal: controller.signal });
   setTimeout(() => controller.abort(), 200);
   await assert.rejects(stuck);
-  assert.equal((await client.getPrompt({ name: 'show' })).messages[0].content.text, 'shown text');
+  assert.equal(promptText(await client.getPrompt({ name: 'show' })), 'shown text');
 });
 
 test('zot-host mcp: a command registered later sends prompts/list_changed and is listed', async (t) => {

@@ -86,7 +86,7 @@ test('zot-host mcp: a tool registered later is announced with tools/list_changed
   const { client } = await connect(t, [ext]);
   // Re-list on every notification, as a client does; the newcomer must show up through one.
   const relisted = [];
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => relisted.push((await client.listTools()).tools.map((x) => x.name).sort()));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => { relisted.push((await client.listTools()).tools.map((x) => x.name).sort()); });
   const first = await client.listTools();
   assert.deepEqual(first.tools.map((x) => x.name), ['echo']);
   await waitFor('list_changed announcing the newcomer', () => relisted.some((names) => names.includes('newcomer')), 5000);

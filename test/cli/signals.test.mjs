@@ -19,6 +19,7 @@ function pidsFromLog(home, name) {
   return main && escapee ? [Number(main[1]), Number(escapee[1])] : undefined;
 }
 
+/** @type {[string, NodeJS.Signals, string[], Record<string, unknown>][]} */
 const cases = [
   ['tool', 'SIGTERM', ['tool', 'hang'], {}],
   ['tool', 'SIGHUP', ['tool', 'hang'], {}],

@@ -404,7 +404,7 @@ async function openFolder(page, server, folder, trusted, payload, globalState = 
 /** Runs in the page: stores one value the way the workbench's IndexedDB storage does. */
 function seedTrustedFolder({ dbName, storeName, key, value }) {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(dbName);
+    const request = /** @type {any} */ (globalThis).indexedDB.open(dbName);
     request.onupgradeneeded = () => request.result.createObjectStore(storeName);
     request.onerror = () => reject(request.error);
     request.onsuccess = () => {

@@ -12,6 +12,9 @@ import { runExtensionTests, startCodeServer } from './harness.mjs';
  * browser console `logs`) with the results the suite wrote to `results`
  * (an empty list when it wrote none). `env` is the server's environment;
  * ZOT_E2E_RESULTS is set to `results`.
+ * @param {import('node:test').TestContext} t
+ * @param {{ vsixPaths: string[], env?: Record<string, string>, settings?: Record<string, unknown>, results: string, folder?: string,
+ *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string> }} options
  */
 export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState }) {
   const started = Date.now();
@@ -41,7 +44,12 @@ export function assertInnerSuitePassed(t, { run, outcome }, { logLines = 60 } = 
   assert.equal(run.exitCode, 0, failure());
 }
 
-/** runInnerSuite, then assertInnerSuitePassed. */
+/**
+ * runInnerSuite, then assertInnerSuitePassed.
+ * @param {import('node:test').TestContext} t
+ * @param {Parameters<typeof runInnerSuite>[1]} options
+ * @param {{ logLines?: number }} [more]
+ */
 export async function checkInnerSuite(t, options, { logLines } = {}) {
   const done = await runInnerSuite(t, options);
   assertInnerSuitePassed(t, done, { logLines });

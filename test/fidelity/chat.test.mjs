@@ -51,7 +51,12 @@ function scriptedModel(script) {
   };
 }
 
-/** One @zot request through the real loop; `onStart(source)` may cancel it. */
+/**
+ * One @zot request through the real loop; `onStart(source)` may cancel it.
+ * @param {any} host
+ * @param {unknown[]} script
+ * @param {{ maxSteps?: number, onStart?: (source: InstanceType<typeof lib.CancellationTokenSource>) => unknown }} [options]
+ */
 async function request(host, script, { maxSteps = 25, onStart } = {}) {
   const shown = [];
   const cancel = new lib.CancellationTokenSource();

@@ -3,7 +3,7 @@
 // args, an image with empty data, several panels of one extension.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 test('events reach an extension in the order they were sent (zot: each on its own goroutine, in any order)', async (t) => {
   const host = await startHost(t, [makeExt(tmpdir(), 'sub', { subscribe: { events: ['turn_start'] } })]);
@@ -19,7 +19,7 @@ test('a tool_call event for a call without args carries tool_args: {} (zot leave
   const root = tmpdir();
   const host = await startHost(t, [makeExt(root, 'sub', { subscribe: { events: ['tool_call'] } }), makeExt(root, 'tools', { tools: [{ name: 'echo' }] })]);
   const o = await host.runToolCall('echo', undefined);
-  assert.equal(o.content[0].text, '{}');
+  assert.equal(firstText(o), '{}');
   const [event] = await waitFor('the event', () => host.received('sub', 'event').length && host.received('sub', 'event'));
   assert.equal(event.tool_name, 'echo');
   assert.deepEqual(event.tool_args, {});

@@ -3,7 +3,7 @@
 // goes on working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, lib, startHost, tmpdir, waitFor } from '../helpers.mjs';
 import { makeHostile } from '../hostile.mjs';
 
 const problems = (host, name) => host.get(name).problems.map((p) => p.message);
@@ -19,7 +19,7 @@ test('a reply nested 100,000 deep fails its own call at once with one diagnostic
   assert.equal(problems(host, 'deep-reply').filter((m) => /nested deeper/.test(m)).length, 1);
   const next = await host.invokeTool('plain', { x: 1 });
   assert.equal(next.outcome, 'completed');
-  assert.equal(next.content[0].text, 'plain ran with {"x":1}');
+  assert.equal(firstText(next), 'plain ran with {"x":1}');
   assert.equal(host.get('deep-reply').state, 'ready');
 });
 
@@ -53,7 +53,7 @@ test('modified_args nested 100,000 deep from an interceptor are one diagnostic; 
   const host = await startHost(t, [makeHostile(tmpdir(), 'deep-guard', { tools: [{ name: 'plain' }], interceptDeep: true })]);
   const o = await host.runToolCall('plain', { keep: true }, {});
   assert.equal(o.outcome, 'completed');
-  assert.equal(o.content[0].text, 'plain ran with {"keep":true}');
+  assert.equal(firstText(o), 'plain ran with {"keep":true}');
   const p = problems(host, 'deep-guard');
   assert.equal(p.length, 1, p.join('\n'));
   assert.match(p[0], /tool_call intercept \(treated as allow\): "event_intercept_response" frame: nested deeper than 64 levels/);

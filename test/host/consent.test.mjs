@@ -20,17 +20,18 @@ before(async () => {
 /** The decision the editor's gate makes, over a store the test can read: every call is counted. */
 function makeGate() {
   const store = {};
-  const gate = async (found) => {
+  const gate = Object.assign(/** @type {import('../helpers.mjs').Gate} */ (async (found) => {
     gate.asked++;
     const needs = consent.needsConsent(found, new Set());
     const fp = needs ? await fingerprint.runFingerprint(found) : '';
     const d = consent.decide({ needsConsent: needs, trusted: true, fingerprint: fp, record: store[consent.consentKey(found.dir)] });
     return d.kind === 'start' ? { start: true } : { start: false, reason: d.reason, hold: d.hold };
-  };
-  gate.asked = 0;
-  gate.allow = async (found) => {
-    store[consent.consentKey(found.dir)] = { fingerprint: await fingerprint.runFingerprint(found), allowed: true, at: Date.now() };
-  };
+  }), {
+    asked: 0,
+    allow: async (found) => {
+      store[consent.consentKey(found.dir)] = { fingerprint: await fingerprint.runFingerprint(found), allowed: true, at: Date.now() };
+    },
+  });
   return gate;
 }
 
@@ -144,9 +145,11 @@ describe('consent is checked at every launch', () => {
 
   test('a stop while the gate is being asked wins: nothing is spawned', async (t) => {
     const p = project();
+    /** @type {() => void} */
     let release;
     let calls = 0;
     // Discovery asks first (for name clashes); the launch asks again, and that answer is held back.
+    /** @type {import('../helpers.mjs').Gate} */
     const gate = () => (++calls === 1 ? { start: true } : new Promise((r) => (release = () => r({ start: true }))));
     const host = await startHost(t, [], { cwd: p.root, discover: true, gate, noStart: true });
     const starting = host.start();
@@ -164,6 +167,7 @@ describe('consent is checked at every launch', () => {
   test('a gate that throws runs nothing: held with the reason, at load and at a later launch', async (t) => {
     const p = project();
     let fails = true;
+    /** @type {import('../helpers.mjs').Gate} */
     const gate = () => { if (fails) throw new Error('store unreadable'); return { start: true }; };
     const host = await startHost(t, [], { cwd: p.root, discover: true, gate });
     assert.equal(host.get('proj').state, 'held');
@@ -213,8 +217,7 @@ describe('data is not code', () => {
     assert.match(JSON.stringify(list.content), /buy milk/, 'the same data, read back after the restart');
     fs.appendFileSync(path.join(dir, 'index.mjs'), '\n// changed\n');
     await host.restartExtension('todo');
-    assert.equal(host.get('todo').status.kind, 'held');
-    assert.equal(host.get('todo').status.reason, 'changed');
+    assert.deepEqual(host.get('todo').status, { kind: 'held', reason: 'changed', message: host.get('todo').error });
   });
 
   test('the rule, file by file: untracked data is left out; tracked files, untracked code and links always count', async () => {
@@ -246,7 +249,7 @@ describe('data is not code', () => {
       ['a data file that git now tracks', () => { git(root, 'add', '-f', path.join(dir, 'todos.json')); }],
       ['a tracked data file changed', () => fs.writeFileSync(path.join(dir, 'todos.json'), '{"items":[1]}')],
     ];
-    for (const [what, change] of changes) {
+    for (const [what, change] of /** @type {[string, () => void][]} */ (changes)) {
       change();
       const now = await fingerprint.runFingerprint(found);
       assert.notEqual(now, prev, what);

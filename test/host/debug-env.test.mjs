@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { lib, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, lib, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const SITE = path.join(ROOT, 'media', 'debug', 'python');
 
@@ -31,7 +31,7 @@ async function debugRoundTrip(t, dir, name, env, listening) {
   const port = Number(listening.exec(line)[1]);
   assert.ok(await connects(port), `something listens on ${port}`);
   const o = await host.invokeTool(`${name.replace(/-/g, '_')}_reverse`, { text: 'abc' });
-  assert.equal(o.content[0].text, 'cba', 'the extension works as usual under the debugger');
+  assert.equal(firstText(o), 'cba', 'the extension works as usual under the debugger');
   host.setLaunchEnv(name, undefined);
   const before = host.stderrOf(name).length;
   await host.restartExtension(name);

@@ -2,7 +2,7 @@
 // before its frame was written, and when callers reuse their own call ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const { CancellationTokenSource } = lib;
 
@@ -64,8 +64,8 @@ test('two concurrent calls with the same caller id each get their own answer, un
   ]);
   assert.equal(a.outcome, 'completed', a.message);
   assert.equal(b.outcome, 'completed', b.message);
-  assert.equal(a.content[0].text, 'answer 0');
-  assert.equal(b.content[0].text, 'answer 1');
+  assert.equal(firstText(a), 'answer 0');
+  assert.equal(firstText(b), 'answer 1');
   const calls = await waitFor('both calls in its log', () => host.received('tools', 'tool_call').length === 2 && host.received('tools', 'tool_call'));
   assert.notEqual(calls[0].id, calls[1].id, 'the wire ids differ');
   await sleep(50);
@@ -81,10 +81,10 @@ test('a call made after an earlier one settled, while another is still pending, 
   assert.equal((await quick).outcome, 'completed');
   const echo = await bounded(host.invokeTool('echo', { n: 3 }, { timeoutMs: 10_000 }));
   assert.equal(echo.outcome, 'completed');
-  assert.equal(echo.content[0].text, '{"n":3}');
+  assert.equal(firstText(echo), '{"n":3}');
   const s = await slow;
   assert.equal(s.outcome, 'completed', 'the slow call still gets its answer');
-  assert.equal(s.content[0].text, 'late answer');
+  assert.equal(firstText(s), 'late answer');
   const ids = (await waitFor('three calls in its log', () => host.received('tools', 'tool_call').length === 3 && host.received('tools', 'tool_call'))).map((f) => f.id);
   assert.equal(new Set(ids).size, 3, `wire ids ${ids.join(', ')}`);
   assert.equal(host.get('tools').lateReplies, 0, 'no answer was dropped as late');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lib, makeExt, tmpdir } from '../helpers.mjs';
+import { failed, lib, makeExt, succeeded, tmpdir } from '../helpers.mjs';
 
 const { discoverExtensions, defaultZotHome, resolveExec, checkManifest, extensionLogPath } = lib;
 
@@ -88,8 +88,8 @@ test('a bad manifest is an error for that extension only, named after its folder
 test('theme-only and skills-only folders need no exec; disabled manifests are found', () => {
   const dir = tmpdir();
   fs.writeFileSync(path.join(dir, 'theme.json'), '{}');
-  assert.equal(checkManifest({ name: 't' }, dir).assetsOnly, true);
-  assert.equal(checkManifest({ name: 's', skills: ['skills/x'] }, tmpdir()).assetsOnly, true);
+  assert.equal(succeeded(checkManifest({ name: 't' }, dir)).assetsOnly, true);
+  assert.equal(succeeded(checkManifest({ name: 's', skills: ['skills/x'] }, tmpdir())).assetsOnly, true);
   const r = checkManifest({ name: 'off', exec: 'node', enabled: false }, tmpdir());
   assert.equal(r.ok, true);
   assert.equal(r.manifest.enabled, false);
@@ -103,11 +103,11 @@ test('exec resolution: absolute, relative to the folder, bare names on PATH', ()
   assert.deepEqual(resolveExec('./bin/run', dir), { ok: true, file: path.join(dir, 'bin', 'run'), inFolder: true });
   assert.deepEqual(resolveExec('bin/run', dir), { ok: true, file: path.join(dir, 'bin', 'run'), inFolder: true });
   assert.equal(resolveExec(path.join(dir, 'bin', 'run'), '/').ok, true);
-  assert.match(resolveExec('./missing', dir).error, /does not exist/);
-  assert.match(resolveExec('./plain', dir).error, /not executable/);
+  assert.match(failed(resolveExec('./missing', dir)).error, /does not exist/);
+  assert.match(failed(resolveExec('./plain', dir)).error, /not executable/);
   const node = resolveExec('node', dir);
   assert.equal(node.ok, true);
   assert.equal(node.inFolder, false);
-  assert.match(resolveExec('no-such-program-zot', dir).error, /not found on PATH/);
-  assert.equal(resolveExec('run', dir, { PATH: path.join(dir, 'bin') }).file, path.join(dir, 'bin', 'run'));
+  assert.match(failed(resolveExec('no-such-program-zot', dir)).error, /not found on PATH/);
+  assert.equal(succeeded(resolveExec('run', dir, { PATH: path.join(dir, 'bin') })).file, path.join(dir, 'bin', 'run'));
 });

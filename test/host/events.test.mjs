@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeExt, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, makeExt, passed, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 test('events reach only their subscribers, fire-and-forget', async (t) => {
   const root = tmpdir();
@@ -31,7 +31,7 @@ test('intercepts run serially in load order: rewrites chain, the first block win
   const seenByB = await waitFor('b asked', () => host.received('b', 'event_intercept')[0]);
   assert.deepEqual(seenByB.tool_args, { x: 1 }, 'b sees what a rewrote');
   const msg = await host.intercept('assistant_message', { text: 'original' });
-  assert.equal(msg.payload.text, 'from a');
+  assert.equal(passed(msg).text, 'from a');
   assert.equal((await waitFor('b asked again', () => host.received('b', 'event_intercept')[1])).text, 'from a');
 
   const c = makeExt(root, 'c', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'not now' } } });
@@ -63,7 +63,7 @@ test('runToolCall: a blocked call is not run and carries the reason; modified ar
   const tools = makeExt(root, 'tools', { tools: [{ name: 'echo' }] });
   const host = await startHost(t, [guard, tools]);
   const o = await host.runToolCall('echo', { patched: false }, { toolId: 'model-1' });
-  assert.equal(o.content[0].text, '{"patched":true}');
+  assert.equal(firstText(o), '{"patched":true}');
   const [ev] = await waitFor('event', () => host.received('guard', 'event').length && host.received('guard', 'event'));
   assert.deepEqual(ev, { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: false } });
 

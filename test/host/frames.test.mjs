@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 test('malformed, non-object, unknown and binary frames are diagnostics; the stream goes on', async (t) => {
   const raw = [
@@ -45,10 +45,10 @@ test('a 4 MiB tool_result arrives; a longer frame is dropped, fails its own call
   const host = await startHost(t, [dir]);
   const four = await host.invokeTool('four', {});
   assert.equal(four.outcome, 'completed');
-  assert.equal(four.content[0].text.length, 4 * 1024 * 1024);
+  assert.equal(firstText(four).length, 4 * 1024 * 1024);
   // A large line that is not ASCII takes the UTF-8 path and arrives intact.
   const unicode = await host.invokeTool('unicode', {});
-  assert.equal(unicode.content[0].text, 'é€𝄞'.repeat(100_000));
+  assert.equal(firstText(unicode), 'é€𝄞'.repeat(100_000));
   const started = Date.now();
   const huge = await host.invokeTool('huge', {}, { timeoutMs: 30000 });
   assert.ok(Date.now() - started < 10000, 'not left to its timeout');

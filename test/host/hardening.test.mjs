@@ -93,6 +93,7 @@ describe('held workspace code shadows nothing', () => {
     const home = tmpdir('zot-home-');
     makeExt(path.join(home, 'extensions'), 'helper', { name: 'helper', tools: [{ name: 'mine', behaviour: 'echo' }] });
     makeExt(path.join(project, '.zot', 'extensions'), 'helper', { name: 'helper', tools: [{ name: 'mine', behaviour: 'echo' }] });
+    /** @type {import('../helpers.mjs').Gate} */
     const gate = (f) => (f.source === 'project' ? { start: false, reason: 'workspace is not trusted', hold: 'untrusted' } : { start: true });
     const host = await startHost(t, [], { cwd: project, zotHome: home, discover: true, gate });
     const all = host.extensions;
@@ -109,6 +110,7 @@ describe('held workspace code shadows nothing', () => {
     const home = tmpdir('zot-home-');
     makeExt(path.join(home, 'extensions'), 'real', { name: 'shared' });
     makeExt(path.join(project, '.zot', 'extensions'), 'copycat', { name: 'shared' });
+    /** @type {import('../helpers.mjs').Gate} */
     const gate = (f) => (f.source === 'project' ? { start: false, reason: 'waiting', hold: 'consent' } : { start: true });
     const host = await startHost(t, [], { cwd: project, zotHome: home, discover: true, gate });
     const glob = host.extensions.find((r) => r.found.source === 'global');
@@ -122,6 +124,7 @@ describe('held workspace code shadows nothing', () => {
     makeExt(path.join(home, 'extensions'), 'dup', { name: 'dup' });
     makeExt(path.join(project, '.zot', 'extensions'), 'dup', { name: 'dup' });
     let allowed = false;
+    /** @type {import('../helpers.mjs').Gate} */
     const gate = (f) => (f.source === 'project' && !allowed ? { start: false, reason: 'waiting', hold: 'consent' } : { start: true });
     const host = await startHost(t, [], { cwd: project, zotHome: home, discover: true, gate });
     allowed = true;
@@ -232,7 +235,7 @@ describe('log files', () => {
     const slash = makeExt(root, 'slash', { name: 'a/b', exitBeforeHello: 5 }, { name: 'a/b' });
     const under = makeExt(root, 'under', { name: 'a_b', exitBeforeHello: 6 }, { name: 'a_b' });
     const host = await startHost(t, [long, slash, under], { zotHome: home, timing: { restartMax: 0 } });
-    for (const [name, code] of [['L'.repeat(300), 4], ['a/b', 5], ['a_b', 6]]) {
+    for (const [name, code] of /** @type {[string, number][]} */ ([['L'.repeat(300), 4], ['a/b', 5], ['a_b', 6]])) {
       const rt = host.get(name);
       await waitFor(`${name.slice(0, 10)} failed`, () => rt.state === 'failed');
       const text = fs.readFileSync(rt.logPath, 'utf8');

@@ -207,7 +207,7 @@ test('every state change is one transition with its old and new state; the launc
   const dir = makeExt(tmpdir(), 'moves', { crashAfterMs: 300 });
   const host = await startHost(t, [dir], { noStart: true, timing: { restartMax: 1, restartBaseDelayMs: 20 } });
   const seen = [];
-  host.onDidChangeState((c) => c.extension.name === 'moves' && seen.push([c.old.kind, c.new.kind, c.new.readiness ?? c.new.reason ?? '']));
+  host.onDidChangeState((c) => c.extension.name === 'moves' && seen.push([c.old.kind, c.new.kind, 'readiness' in c.new ? c.new.readiness : 'reason' in c.new ? c.new.reason : '']));
   await host.start();
   await waitFor('failed after its one restart', () => host.get('moves').status.kind === 'failed', 5000);
   for (let i = 1; i < seen.length; i++) assert.equal(seen[i][0], seen[i - 1][1], `chained: ${JSON.stringify(seen)}`);
@@ -240,6 +240,7 @@ test('a lost connection is a state at once: not running, not serving, its tools 
 
 test('the restart policy is an option: a policy that never restarts fails the extension at its first crash', async (t) => {
   const asked = [];
+  /** @type {import('../../out/types/host/index.js').HostOptions['restartPolicy']} */
   const restartPolicy = (name) => ({ crashed: (now) => (asked.push([name, typeof now]), { restart: false, crashes: 1, windowMs: 1 }), reset: () => undefined });
   const dir = makeExt(tmpdir(), 'once', { crashAfterMs: 200 });
   const host = await startHost(t, [dir], { restartPolicy });

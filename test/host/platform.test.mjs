@@ -3,12 +3,12 @@
 // what a manifest's exec resolves to (Windows cannot run the suites here).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib } from '../helpers.mjs';
+import { failed, lib } from '../helpers.mjs';
 
 const { commandLine, killPlan, resolveExec, candidateExtensions } = lib;
 
 test('POSIX: the program runs as is, in its own process group', () => {
-  for (const platform of ['linux', 'darwin']) {
+  for (const platform of /** @type {const} */ (['linux', 'darwin'])) {
     assert.deepEqual(commandLine('/usr/bin/node', ['index.js', 'a b'], platform), { file: '/usr/bin/node', args: ['index.js', 'a b'], detached: true, verbatim: false });
   }
 });
@@ -37,7 +37,7 @@ test('Windows exec resolution: PATH entries in order, each with PATHEXT, a name 
   assert.deepEqual(resolveExec('npx', 'C:\\ext', env, 'win32', check), { ok: true, file: 'C:\\tools\\npx.CMD', inFolder: false });
   assert.deepEqual(resolveExec('node.exe', 'C:\\ext', env, 'win32', check), { ok: true, file: 'C:\\tools\\node.exe', inFolder: false });
   assert.deepEqual(resolveExec('.\\run', 'C:\\ext', { PATHEXT: '.BAT' }, 'win32', check), { ok: true, file: 'C:\\ext\\run.BAT', inFolder: true });
-  assert.match(resolveExec('zot-nothing', 'C:\\ext', env, 'win32', check).error, /not found on PATH/);
+  assert.match(failed(resolveExec('zot-nothing', 'C:\\ext', env, 'win32', check)).error, /not found on PATH/);
   assert.deepEqual(candidateExtensions('tool.cmd', '.EXE;.CMD'), ['']);
   assert.deepEqual(candidateExtensions('tool', '.EXE;.CMD'), ['', '.EXE', '.CMD']);
 });
@@ -45,5 +45,5 @@ test('Windows exec resolution: PATH entries in order, each with PATHEXT, a name 
 test('POSIX exec resolution never adds extensions', () => {
   const check = (f) => (f === '/opt/bin/tool' ? undefined : 'does not exist');
   assert.deepEqual(resolveExec('tool', '/ext', { PATH: '/usr/bin:/opt/bin', PATHEXT: '.EXE' }, 'linux', check), { ok: true, file: '/opt/bin/tool', inFolder: false });
-  assert.match(resolveExec('./tool', '/ext', {}, 'linux', check).error, /\(\/ext\/tool\) does not exist/);
+  assert.match(failed(resolveExec('./tool', '/ext', {}, 'linux', check)).error, /\(\/ext\/tool\) does not exist/);
 });

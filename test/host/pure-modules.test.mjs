@@ -107,7 +107,7 @@ describe('consent fingerprint', () => {
       ['the target of node .', { 'package.json': '{"main":"srv.js"}', 'srv.js': 'a' }, { exec: 'node', args: ['.'] }, 'srv.js'],
       ['--require=./pre.js', { 'index.js': '', 'pre.js': 'a' }, { exec: 'node', args: ['--require=./pre.js', 'index.js'] }, 'pre.js'],
     ];
-    for (const [what, files, manifest, changed] of cases) {
+    for (const [what, files, manifest, changed] of /** @type {[string, Record<string, string>, Record<string, unknown>, string][]} */ (cases)) {
       const dir = extensionFolder(`fp-${changed.replace(/\W/g, '')}`, files, manifest);
       const found = { dir, manifest: { name: 'x', enabled: true, skills: [], ...manifest } };
       const before = await fingerprint.runFingerprint(found);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lib, RecordingUI, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, lib, RecordingUI, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const { CancellationTokenSource } = lib;
 
@@ -29,7 +29,7 @@ test('ask_user: the spontaneous open_panel is bound to its call; keys choose; th
   ui.panel(opened.uid).key('enter');
   const o = await call;
   assert.equal(o.outcome, 'completed');
-  assert.equal(o.content[0].text, 'User chose: SQLite');
+  assert.equal(firstText(o), 'User chose: SQLite');
   await waitFor('the extension closed its panel', () => ui.of('closePanel').length === 1);
   assert.equal(host.openPanels.length, 0);
 });
@@ -60,7 +60,7 @@ test('ask_user: Stop elsewhere closes the panel in the UI; concurrent questions 
   assert.equal((await first).outcome, 'canceled');
   await waitFor('first panel closed', () => ui.of('closePanel').some((c) => c.args[0] === p1.uid));
   ui.panel(p2.uid).key('enter');
-  assert.equal((await second).content[0].text, 'User chose: b');
+  assert.equal(firstText((await second)), 'User chose: b');
 });
 
 test('todo: data lives in data_dir, adds are notified as success, the panel toggles with x', async (t) => {

@@ -44,7 +44,7 @@ test('at the default auto-ready time, an extension that never says ready is auto
   const dir = makeExt(tmpdir(), 'quiet', { noReady: true, logHelloAt: true, commands: [{ name: 'hi' }] });
   // Only the ready grace is lengthened, so a slow machine cannot turn this into ready_timed_out.
   const host = await startHost(t, [dir], { noStart: true, timing: { readyGraceMs: 10_000 } });
-  let autoAt;
+  let autoAt = 0;
   host.onDidChangeState(({ extension: r }) => r.name === 'quiet' && r.state === 'auto_ready' && (autoAt = Date.now()));
   await host.start();
   const rt = host.get('quiet');
@@ -136,8 +136,7 @@ async function defaultHost(t, dirs) {
   t.after(() => host.dispose());
   const began = performance.now();
   await host.start();
-  host.startedIn = performance.now() - began;
-  return host;
+  return Object.assign(host, { startedIn: performance.now() - began });
 }
 
 const timed = async (fn) => {

@@ -148,6 +148,7 @@ test('without tool_call_id a panel is bound to the newest interactive call that 
 });
 
 test('a UI handler that blocks never stops replies from being read', async (t) => {
+  /** @type {(value?: unknown) => void} */
   let release;
   const ui = new RecordingUI({ notify: () => new Promise((r) => (release = r)) });
   const dir = makeExt(tmpdir(), 'blocky', { tools: [{ name: 'echo' }], commands: [{ name: 'n', reply: { action: 'noop' }, after: [{ type: 'notify', message: 'blocks the UI queue' }, { type: 'submit', text: 'queued behind it' }] }] });

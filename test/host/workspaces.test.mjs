@@ -103,6 +103,7 @@ test('removing a folder stops only its extensions; adding it back starts them ag
   projectExt(w.b, 'in-b', { commands: [{ name: 'from-b' }] });
   makeExt(w.globalRoot, 'everywhere');
   const gated = [];
+  /** @type {import('../helpers.mjs').Gate} */
   const gate = (f) => {
     gated.push(f.name);
     return { start: true };

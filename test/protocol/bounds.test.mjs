@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib } from '../helpers.mjs';
+import { failed, lib } from '../helpers.mjs';
 
 const { deeperThan, boundedStringify, terminalSafe, singleLine, readToolSchema, CUT_MARKER, MAX_JSON_DEPTH } = lib;
 
+/** @type {(n: number, leaf?: unknown) => unknown} */
 const nest = (n, leaf = 1) => {
   let v = leaf;
   for (let i = 0; i < n; i++) v = i % 2 ? [v] : { a: v };
@@ -46,8 +47,8 @@ test('terminalSafe escapes controls and bidi, keeps newlines, tabs and ordinary 
 test('readToolSchema: an object, a JSON string, the default; bounded like a frame', () => {
   assert.deepEqual(readToolSchema(undefined), { ok: true, schema: { type: 'object', properties: {} } });
   assert.deepEqual(readToolSchema('{"type":"object"}'), { ok: true, schema: { type: 'object' } });
-  assert.match(readToolSchema('{').problem, /not valid JSON/);
-  assert.match(readToolSchema('[1]').problem, /must be a JSON Schema object/);
+  assert.match(failed(readToolSchema('{')).problem, /not valid JSON/);
+  assert.match(failed(readToolSchema('[1]')).problem, /must be a JSON Schema object/);
   assert.equal(readToolSchema({ type: 'object', x: nest(61, {}) }).ok, true);
-  assert.match(readToolSchema(JSON.stringify({ type: 'object', x: nest(62, {}) })).problem, /nested deeper than 63 levels/);
+  assert.match(failed(readToolSchema(JSON.stringify({ type: 'object', x: nest(62, {}) }))).problem, /nested deeper than 63 levels/);
 });

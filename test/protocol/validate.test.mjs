@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib } from '../helpers.mjs';
+import { failed, lib, succeeded } from '../helpers.mjs';
 
 const { parseFrame, encodeFrame } = lib;
 
@@ -25,9 +25,7 @@ test('every frame type an extension sends is accepted in its documented shape', 
     { type: 'error', id: '1', message: 'bad' },
   ];
   for (const f of frames) {
-    const r = parseFrame(JSON.stringify(f));
-    assert.equal(r.ok, true, `${f.type}: ${r.problem}`);
-    assert.deepEqual(r.frame, f);
+    assert.deepEqual(succeeded(parseFrame(JSON.stringify(f))).frame, f, f.type);
   }
 });
 
@@ -51,10 +49,8 @@ test('problems are reported, never thrown', () => {
     ['{"type":"open_panel","panel":{"lines":[]}}', /non-empty string "id"/],
     ['{"type":"open_panel","panel":{"id":"p","lines":[1]}}', /"lines" must be a list of strings/],
   ];
-  for (const [text, re] of cases) {
-    const r = parseFrame(text);
-    assert.equal(r.ok, false, text);
-    assert.match(r.problem, re, text);
+  for (const [text, re] of /** @type {[string, RegExp][]} */ (cases)) {
+    assert.match(failed(parseFrame(text)).problem, re, text);
   }
 });
 
@@ -85,7 +81,7 @@ test('frames to the extension are one compact line each', () => {
     { type: 'shutdown' },
   ];
   for (const f of frames) {
-    const line = encodeFrame(f);
+    const line = encodeFrame(/** @type {any} */ (f));
     assert.equal(line.indexOf('\n'), line.length - 1);
     assert.deepEqual(JSON.parse(line), f);
   }
@@ -102,8 +98,7 @@ test('content blocks come out of validation as a closed union: text, image, or o
     { type: 'audio', data: 'x', mime_type: 'audio/wav' },
     { type: 'other', note: 'a block an extension named "other"' },
   ]);
-  assert.equal(ok.ok, true, ok.problem);
-  assert.deepEqual(ok.frame.content, [
+  assert.deepEqual(/** @type {any} */ (succeeded(ok).frame).content, [
     { type: 'text', text: 'plain' },
     { type: 'text', text: '' },
     { type: 'text', text: '' },
@@ -118,8 +113,6 @@ test('content blocks come out of validation as a closed union: text, image, or o
     [[{ type: 'image', mime_type: 7, data: '' }], /item 0 \("image" block\): "mime_type" must be a string, got number 7$/],
     [[{ text: 'no type' }], /item 0 must be an object with a string "type"/],
   ]) {
-    const r = parsed(content);
-    assert.equal(r.ok, false, JSON.stringify(content));
-    assert.match(r.problem, problem);
+    assert.match(failed(parsed(content)).problem, /** @type {RegExp} */ (problem), JSON.stringify(content));
   }
 });

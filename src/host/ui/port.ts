@@ -54,7 +54,7 @@ export interface HostUI {
 
 /** A UI for scripts and tests: nothing interactive, everything reported as a line. */
 export class HeadlessUI implements HostUI {
-  readonly interactive = false;
+  readonly interactive: boolean = false;
   constructor(private readonly report: (line: string) => void = () => undefined) {}
   notify(ext: ExtensionRef, level: NotifyLevel, message: string): void {
     this.report(`[${ext.name}] ${level}: ${message}`);

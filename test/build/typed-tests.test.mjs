@@ -1,0 +1,54 @@
+// The tests are checked against the host's declarations (tsconfig.test.json,
+// run by `npm run build`): a test that calls a renamed method, passes an
+// option the host does not have or reads a field a result does not carry
+// fails the build with the place and the reason, before anything runs.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-typed-tests-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Checks one probe test file with the tests' settings; returns tsc's output and status. */
+function checkProbe(text) {
+  const probe = path.join(scratch, 'probe.test.mjs');
+  writeFileSync(probe, text.replaceAll('HELPERS', JSON.stringify(path.join(repoRoot, 'test', 'helpers.mjs'))));
+  const config = path.join(scratch, 'tsconfig.json');
+  writeFileSync(config, JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.test.json'), compilerOptions: { typeRoots: [path.join(repoRoot, 'node_modules', '@types')] }, include: [probe] }));
+  const r = spawnSync(process.execPath, [tsc, '-p', config], { encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+test('a probe that uses the API as it is passes the check', () => {
+  const ok = checkProbe(`import { startHost, firstText } from HELPERS;
+export async function probe(t) {
+  const host = await startHost(t, [], { timing: { helloTimeoutMs: 100 } });
+  return firstText(await host.invokeTool('echo', { a: 1 }, { timeoutMs: 10 }));
+}
+`);
+  assert.equal(ok.status, 0, ok.out);
+});
+
+for (const [what, body, error] of /** @type {[string, string, RegExp][]} */ ([
+  ['a renamed method', 'await host.invokeTol("echo");', /probe\.test\.mjs\(\d+,\d+\): error TS2551: Property 'invokeTol' does not exist on type .*Did you mean 'invokeTool'\?/],
+  ['an option the host does not have', 'await startHost(t, [], { timings: {} });', /probe\.test\.mjs\(\d+,\d+\): error TS2561: Object literal may only specify known properties, but 'timings' does not exist in type .*Did you mean to write 'timing'\?/],
+  ['a field a result does not carry', 'return (await host.invokeTool("echo")).output;', /probe\.test\.mjs\(\d+,\d+\): error TS2339: Property 'output' does not exist on type 'ToolOutcome'/],
+  ['a wrong argument type', 'await host.stopExtension(42);', /probe\.test\.mjs\(\d+,\d+\): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
+])) {
+  test(`a test with ${what} fails the check, naming the place`, () => {
+    const r = checkProbe(`import { startHost } from HELPERS;
+export async function probe(t) {
+  const host = await startHost(t, []);
+  ${body}
+}
+`);
+    assert.equal(r.status, 2, r.out);
+    assert.match(r.out, error);
+  });
+}
