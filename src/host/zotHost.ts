@@ -4,7 +4,7 @@
  * get read-only views of extensions, PanelHandles and events; they change
  * the host only through its methods. Its lifetimes are held in one store.
  */
-import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
+import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, type CommandResponseFromExt, type EventPayload, type InterceptableEvent, type JsonObject, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
@@ -25,20 +25,22 @@ import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
 import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
 import { dispatchUiFrame } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
+import { DisposableStore } from './lifetime.js';
 
 export interface StateChange { extension: ExtensionView; old: StatusView; new: StatusView }
 
-/** Lifetimes disposed together. */
-class DisposableStore {
-  private items: Disposable[] = [];
-  add<T extends Disposable>(d: T): T {
-    this.items.push(d);
-    return d;
-  }
-  dispose(): void {
-    for (const d of this.items.splice(0).reverse()) d.dispose();
-  }
-}
+/**
+ * What a view may read of a host: its extensions, their registrations and
+ * where it looks for them. Changes go through the owner's operations.
+ */
+export type HostReader = Pick<ZotHost,
+  'zotHome' | 'cwd' | 'projectDirs' | 'timing' | 'interactive' | 'extensions' | 'get' | 'commands' | 'tools' |
+  'findCommand' | 'findTool' | 'openPanels' | 'diagnostics' | 'whenLoaded'>;
+
+/** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
+export type HostCalls = HostReader & Pick<ZotHost,
+  'invokeTool' | 'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercept' |
+  'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onLog'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -205,7 +207,7 @@ export class ZotHost {
 
   // ---- the agent path ----
 
-  invokeTool(name: string, args: JsonObject | undefined, opts?: CallOptions): Promise<ToolOutcome> { return this.agent.invokeTool(name, args, opts); }
+  invokeTool(name: string, args?: JsonObject, opts?: CallOptions): Promise<ToolOutcome> { return this.agent.invokeTool(name, args, opts); }
   invokeCommand(name: string, args: string, opts?: CallOptions): Promise<CommandOutcome> { return this.agent.invokeCommand(name, args, opts); }
   runToolCall(name: string, args: JsonObject | undefined, opts?: ToolCallOptions): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
   announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void { this.agent.announceToolCall(toolId, name, args); }

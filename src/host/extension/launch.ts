@@ -1,13 +1,15 @@
 /**
  * One start of an extension: its process, the connection over its stdio,
- * the connection's request table and the timers of the handshake. A restart
- * makes a new launch; callbacks of an old one are recognised by identity.
+ * the connection's request table and the timers of the handshake, which
+ * live in the launch's own store and end with it. A restart makes a new
+ * launch; callbacks of an old one are recognised by identity.
  */
 import { ExtensionProcess } from '../process/child.js';
 import { RequestTable } from '../connection/requests.js';
 import { FrameTransport, type TapSlot, type TransportSink } from '../connection/transport.js';
 import type { Manifest } from '../discovery/manifest.js';
 import { resolveExec } from '../process/resolveExec.js';
+import { DisposableStore, TimerSlot } from '../lifetime.js';
 
 /** What every launch of every extension is made with. */
 export interface LaunchConfig {
@@ -25,8 +27,12 @@ export class Launch {
   gotHello = false;
   /** Loading failed (no hello, a bad first frame): nothing more it says is read. */
   rejected = false;
-  helloTimer: NodeJS.Timeout | undefined;
-  autoReadyTimer: NodeJS.Timeout | undefined;
+  /** What lives as long as this launch's connection: ended at once when it closes or the process exits. */
+  readonly lifetime = new DisposableStore();
+  /** Fails the launch when no hello came in time. */
+  readonly helloTimer = this.lifetime.add(new TimerSlot());
+  /** After hello, a quiet spell without `ready` counts as ready. */
+  readonly autoReadyTimer = this.lifetime.add(new TimerSlot());
   /** The stop ladder of this launch, once asked. */
   ended: Promise<void> | undefined;
 
@@ -39,11 +45,9 @@ export class Launch {
     return this.process.pid;
   }
 
-  clearTimers(): void {
-    clearTimeout(this.helloTimer);
-    clearTimeout(this.autoReadyTimer);
-    this.helloTimer = undefined;
-    this.autoReadyTimer = undefined;
+  /** Ends what lives as long as the connection (its timers); safe to call more than once. */
+  end(): void {
+    this.lifetime.dispose();
   }
 
   /** The stop ladder, politely first: shutdown, end of stdin. A second call forces it. */

@@ -244,9 +244,9 @@ export class ExtensionRuntime implements ExtensionView {
     const launch = spawned.launch;
     l = launch;
     this.transition({ kind: 'starting', launch });
-    launch.helloTimer = setTimeout(() => {
+    launch.helloTimer.arm(this.config.helloTimeoutMs, () => {
       if (this.live === launch && !launch.gotHello) this.failLaunch(launch, `did not say hello within ${formatMs(this.config.helloTimeoutMs)}; see its log at ${this.logPath}`);
-    }, this.config.helloTimeoutMs);
+    });
   }
 
   private onFrame(l: Launch, frame: FrameFromExt): void {
@@ -256,7 +256,7 @@ export class ExtensionRuntime implements ExtensionView {
       if (frame.type !== 'hello') return this.failLaunch(l, `its first frame was "${frame.type}", not "hello"`);
       return this.onHello(l, frame);
     }
-    if (l.autoReadyTimer) this.armAutoReady(l);
+    if (l.autoReadyTimer.armed) this.armAutoReady(l);
     switch (frame.type) {
       case 'tool_result':
       case 'command_response':
@@ -272,8 +272,7 @@ export class ExtensionRuntime implements ExtensionView {
         if (this.registrations.apply(frame as RegistrationFrame, (m) => this.addProblem(m))) this.delegate.registrationsChanged(this);
         return;
       case 'ready': {
-        clearTimeout(l.autoReadyTimer);
-        l.autoReadyTimer = undefined;
+        l.autoReadyTimer.clear();
         const s = this.current;
         if (s.kind === 'running' && s.readiness !== 'ready') this.transition({ kind: 'running', launch: l, readiness: 'ready' });
         return;
@@ -289,7 +288,7 @@ export class ExtensionRuntime implements ExtensionView {
 
   private onHello(l: Launch, hello: Extract<FrameFromExt, { type: 'hello' }>): void {
     l.gotHello = true;
-    clearTimeout(l.helloTimer);
+    l.helloTimer.clear();
     this.capabilities = hello.capabilities ?? [];
     if (hello.version) this.version = hello.version;
     if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
@@ -309,7 +308,7 @@ export class ExtensionRuntime implements ExtensionView {
 
   /** The connection is gone: fail what waits on it at once, forget registrations, make sure the process ends. */
   private onDisconnect(l: Launch, reason: string): void {
-    l.clearTimers();
+    l.end();
     l.requests.closeAll(l.process.exit ?? `closed its connection (${reason})`);
     if (this.live !== l) return;
     // A running extension whose connection went is no longer running: views see it at once.
@@ -324,7 +323,7 @@ export class ExtensionRuntime implements ExtensionView {
 
   private onExit(l: Launch, how: string): void {
     l.transport.close(how);
-    l.clearTimers();
+    l.end();
     // A stopping process's grandchildren are ended by its ladder; a crashed one's here.
     l.process.reap();
     const s = this.current;
@@ -374,14 +373,12 @@ export class ExtensionRuntime implements ExtensionView {
 
   /** After hello, a quiet spell without `ready` counts as ready (zot: 250 ms). */
   private armAutoReady(l: Launch): void {
-    clearTimeout(l.autoReadyTimer);
-    l.autoReadyTimer = undefined;
+    l.autoReadyTimer.clear();
     const waiting = (s: Status): boolean => s.kind === 'running' && s.launch === l && (s.readiness === 'registering' || s.readiness === 'timed_out');
     if (!waiting(this.current)) return;
-    l.autoReadyTimer = setTimeout(() => {
-      l.autoReadyTimer = undefined;
+    l.autoReadyTimer.arm(this.config.autoReadyMs, () => {
       if (waiting(this.current)) this.transition({ kind: 'running', launch: l, readiness: 'auto_ready' });
-    }, this.config.autoReadyMs);
+    });
   }
 
   log(raw: string, level: LogLevel): void {
