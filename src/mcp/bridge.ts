@@ -8,7 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../protocol/index.js';
-import { outcomeLabel, type ToolEntry, type ToolOutcome, type ZotHost } from '../host/index.js';
+import { outcomeLabel, type HostReader, type ToolEntry, type ToolOutcome } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
 import { registerPrompts } from './prompts.js';
@@ -68,7 +68,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
 }
 
 /** Active tools under their MCP names; interactive ones only where the host can show their UI. */
-export function listTools(host: ZotHost, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined): Tool[] {
+export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined): Tool[] {
   const table = servedTools(host);
   report(table);
   return [...table.served].map(([name, t]) => ({
@@ -79,7 +79,7 @@ export function listTools(host: ZotHost, report: (table: ToolNameTable<ToolEntry
   }));
 }
 
-function servedTools(host: ZotHost): ToolNameTable<ToolEntry> {
+function servedTools(host: HostReader): ToolNameTable<ToolEntry> {
   return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || !t.interactive)));
 }
 
@@ -88,7 +88,7 @@ function servedTools(host: ZotHost): ToolNameTable<ToolEntry> {
  * interactive tool without a UI, a tool gone since the list) still goes to the
  * host, which says why it cannot run; an invalid one never does.
  */
-function resolveToolName(host: ZotHost, name: string): string | undefined {
+function resolveToolName(host: HostReader, name: string): string | undefined {
   const tool = servedTools(host).served.get(name);
   if (tool) return tool.name;
   return MCP_TOOL_NAME.test(name) ? name : undefined;

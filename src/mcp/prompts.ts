@@ -15,10 +15,10 @@ import {
   type GetPromptResult,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
-import { carryOut, outcomeLabel, type CommandOutcome, type ZotHost } from '../host/index.js';
+import { carryOut, outcomeLabel, type CommandOutcome, type HostCalls } from '../host/index.js';
 import { withSignal, type HostSource } from './source.js';
 
-export function listPrompts(host: ZotHost): Prompt[] {
+export function listPrompts(host: HostCalls): Prompt[] {
   return host.commands().filter((c) => c.active).map((c) => ({
     name: c.name,
     description: c.description || `/${c.name} (from the zot extension ${c.extension})`,
@@ -43,7 +43,7 @@ export function registerPrompts(server: Server, source: HostSource): void {
   });
 }
 
-async function toPromptResult(host: ZotHost, name: string, o: CommandOutcome): Promise<GetPromptResult> {
+async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome): Promise<GetPromptResult> {
   if (o.outcome !== 'completed') throw new McpError(ErrorCode.InternalError, `/${name} ${outcomeLabel(o.outcome)}: ${o.message}`);
   const text = (role: 'user' | 'assistant', value: string, description: string): GetPromptResult => ({
     description,

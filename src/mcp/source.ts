@@ -4,15 +4,15 @@
  * MCP request's abort signal becomes a host cancellation token.
  */
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
-import type { ZotHost } from '../host/index.js';
+import type { HostCalls } from '../host/index.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
 export interface HostSource {
-  readonly host: ZotHost;
+  readonly host: HostCalls;
   onDidChangeRegistry(listener: () => void): { dispose(): void };
 }
 
-export function hostSource(h: ZotHost | HostSource): HostSource {
+export function hostSource(h: HostCalls | HostSource): HostSource {
   return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l) };
 }
 

@@ -64,8 +64,6 @@ export interface Instruments {
   consentQuestion?: ConsentQuestion;
   /** Called once everything is wired, before any extension starts. */
   wired?: (parts: Wired) => void;
-  /** Keeps what each @zot reply wrote in the UI trace (a reply has no API to read it back). */
-  chatReplies?: boolean;
 }
 
 export function activateWith(context: vscode.ExtensionContext, instruments: Instruments = {}): void {
@@ -120,11 +118,11 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
-  registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: instruments.chatReplies ? trace : undefined });
+  registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: trace });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line), (token) => {
     secrets.add(token);
-    mgr.host.keepSecret(token);
+    mgr.keepSecret(token);
   });
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
 
@@ -149,19 +147,19 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
       else if (e.affectsConfiguration('zot.trace')) {
-        mgr.host.setTrace(traceSink());
+        mgr.setTrace(traceSink());
         logs.hostLog(`protocol trace: ${traceLevel()}`);
       }
       else if (TIMING_SETTINGS.some((s) => e.affectsConfiguration(s))) {
         // Read at each call and each load: the running host takes them as they are.
-        mgr.host.setTiming(readSettings().timing);
-        logs.hostLog(`timeouts now: tools ${mgr.host.timing.toolTimeoutMs} ms, ready grace ${mgr.host.timing.readyGraceMs} ms`);
+        mgr.setTiming(readSettings().timing);
+        logs.hostLog(`timeouts now: tools ${mgr.view.timing.toolTimeoutMs} ms, ready grace ${mgr.view.timing.readyGraceMs} ms`);
       }
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => replaceSoon('workspace trusted')),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       // A new first folder is a new cwd for every global and explicit extension: those restart.
-      if ((projectDir() ?? os.homedir()) !== mgr.host.cwd) return replaceSoon('the first workspace folder changed');
+      if ((projectDir() ?? os.homedir()) !== mgr.view.cwd) return replaceSoon('the first workspace folder changed');
       logs.hostLog(`workspace folders now: ${projectDirs().join(', ') || '(none)'}`);
       mgr.setProjectDirs(projectDirs()).catch((err: unknown) => logs.hostLog(`workspace folders change failed: ${(err as Error).stack ?? String(err)}`, 'error'));
     }),
@@ -175,7 +173,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const loadStart = performance.now();
   void mgr.start().then(
     () => {
-      const exts = mgr.host.extensions;
+      const exts = mgr.view.extensions;
       logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${r.state})`).join(', ') || 'none'}`);
     },
     (err: unknown) => logs.hostLog(`loading failed: ${(err as Error).stack ?? String(err)}`, 'error'),

@@ -4,22 +4,26 @@
  * timings) replace the host; listeners subscribe here once and keep working
  * across replacements. Every change (start, reload, replacement, folders,
  * and one extension's start, stop, restart or hold) goes through one queue,
- * so none overlaps another; views read `host` and never change it.
+ * so none overlaps another. Views read `view` (read-only); front ends call
+ * into extensions through `host`; neither can start, stop or reconfigure it.
  */
 import * as vscode from 'vscode';
-import type { ExtensionView, HoldReason, LogEvent, ZotHost } from '../../host/index.js';
+import { DisposableStore, type ExtensionView, type HoldReason, type HostCalls, type HostReader, type LogEvent, type Timing, type TraceSink, type ZotHost } from '../../host/index.js';
 
 export class HostManager implements vscode.Disposable {
   private current: ZotHost;
-  private hostSubs: { dispose(): void }[] = [];
+  /** The subscriptions to the current host: ended with it. */
+  private hostSubs = new DisposableStore();
+  /** This manager's own emitters: ended with it. */
+  private readonly own = new DisposableStore();
   private queue: Promise<unknown> = Promise.resolve();
   private busy = 0;
   private disposed = false;
 
-  private readonly stateEmitter = new vscode.EventEmitter<ExtensionView>();
-  private readonly registryEmitter = new vscode.EventEmitter<void>();
-  private readonly logEmitter = new vscode.EventEmitter<LogEvent>();
-  private readonly busyEmitter = new vscode.EventEmitter<boolean>();
+  private readonly stateEmitter = this.own.add(new vscode.EventEmitter<ExtensionView>());
+  private readonly registryEmitter = this.own.add(new vscode.EventEmitter<void>());
+  private readonly logEmitter = this.own.add(new vscode.EventEmitter<LogEvent>());
+  private readonly busyEmitter = this.own.add(new vscode.EventEmitter<boolean>());
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidChangeRegistry = this.registryEmitter.event;
   readonly onLog = this.logEmitter.event;
@@ -30,8 +34,33 @@ export class HostManager implements vscode.Disposable {
     this.current = this.adopt(create());
   }
 
-  get host(): ZotHost {
+  /** The current host, read-only: what views show. */
+  get view(): HostReader {
     return this.current;
+  }
+
+  /** The current host for calls into its extensions (tools, commands, agent turns). */
+  get host(): HostCalls {
+    return this.current;
+  }
+
+  /** Settings that apply at once, without a replacement: they change no running extension's state. */
+  setTrace(sink: TraceSink | undefined): void {
+    this.current.setTrace(sink);
+  }
+
+  setTiming(t: Partial<Timing>): void {
+    this.current.setTiming(t);
+  }
+
+  /** A value the trace and the logs must never show (carried over only by whoever creates the next host). */
+  keepSecret(value: string): void {
+    this.current.keepSecret(value);
+  }
+
+  /** Variables for one extension's next launches (a debugger's), or undefined to drop them. */
+  setLaunchEnv(name: string, env: NodeJS.ProcessEnv | undefined): void {
+    this.current.setLaunchEnv(name, env);
   }
 
   get loading(): boolean {
@@ -75,8 +104,7 @@ export class HostManager implements vscode.Disposable {
   replace(): Promise<void> {
     return this.run(async () => {
       const old = this.current;
-      for (const s of this.hostSubs) s.dispose();
-      this.hostSubs = [];
+      this.hostSubs.dispose();
       await old.dispose();
       if (this.disposed) return;
       this.current = this.adopt(this.create());
@@ -91,19 +119,15 @@ export class HostManager implements vscode.Disposable {
     this.disposed = true;
     // Not queued behind a slow reload: dispose() of the host waits for its own loading.
     await this.current.dispose();
-    for (const s of this.hostSubs) s.dispose();
-    this.stateEmitter.dispose();
-    this.registryEmitter.dispose();
-    this.logEmitter.dispose();
-    this.busyEmitter.dispose();
+    this.hostSubs.dispose();
+    this.own.dispose();
   }
 
   private adopt(host: ZotHost): ZotHost {
-    this.hostSubs = [
-      host.onDidChangeState((c) => this.stateEmitter.fire(c.extension)),
-      host.onDidChangeRegistry(() => this.registryEmitter.fire()),
-      host.onLog((e) => this.logEmitter.fire(e)),
-    ];
+    this.hostSubs = new DisposableStore();
+    this.hostSubs.add(host.onDidChangeState((c) => this.stateEmitter.fire(c.extension)));
+    this.hostSubs.add(host.onDidChangeRegistry(() => this.registryEmitter.fire()));
+    this.hostSubs.add(host.onLog((e) => this.logEmitter.fire(e)));
     return host;
   }
 

@@ -46,10 +46,9 @@ export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
   const ended = vscode.debug.onDidTerminateDebugSession((s) => {
     const name = (s.configuration as Record<string, unknown>)[SESSION_KEY];
     if (typeof name !== 'string' || !debugging.delete(name)) return;
-    const host = d.manager.host;
-    host.setLaunchEnv(name, undefined);
+    d.manager.setLaunchEnv(name, undefined);
     d.logs.extensionLog(name, 'debug session ended: restarting without the debugger');
-    if (host.get(name)?.startable) void d.manager.restartExtension(name).catch(() => undefined);
+    if (d.manager.view.get(name)?.startable) void d.manager.restartExtension(name).catch(() => undefined);
   });
   const command = vscode.commands.registerCommand('zot.debugExtension', async (a?: unknown): Promise<DebugStarted | undefined> => {
     const rt = await pick(d, a);
@@ -57,7 +56,7 @@ export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
     try {
       return await debugExtension(d, rt, debugging);
     } catch (err) {
-      d.manager.host.setLaunchEnv(rt.name, undefined);
+      d.manager.setLaunchEnv(rt.name, undefined);
       debugging.delete(rt.name);
       const message = `Debug ${rt.name}: ${(err as Error).message}`;
       d.logs.extensionLog(rt.name, message, 'error');
@@ -69,7 +68,7 @@ export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
 }
 
 async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined> {
-  const host = d.manager.host;
+  const host = d.manager.view;
   const target = extensionOf(a, host);
   if (target.named !== false) {
     if (!target.rt) void vscode.window.showErrorMessage(`No zot extension named "${target.named}".`);
@@ -88,7 +87,7 @@ async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined
 }
 
 async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<string>): Promise<DebugStarted> {
-  const host = d.manager.host;
+  const host = d.manager.view;
   const name = rt.name;
   if (!rt.startable) throw new Error(`it cannot be started (${rt.state}${rt.error ? `: ${rt.error}` : ''})`);
   if (rt.status.kind === 'held') throw new Error('it is held: allow it first');
@@ -111,7 +110,7 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
     listening = PY_LISTENING;
   }
   debugging.add(name);
-  host.setLaunchEnv(name, env);
+  d.manager.setLaunchEnv(name, env);
   d.logs.extensionLog(name, `restarting under the ${kind === 'node' ? 'Node inspector' : 'debugpy debugger'}`);
   const port = waitForPort(d, name, listening);
   await d.manager.restartExtension(name);

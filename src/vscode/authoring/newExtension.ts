@@ -36,7 +36,7 @@ async function newExtension(manager: HostManager, request: NewExtensionRequest):
   const language = request.language ?? (await pickLanguage());
   if (!language) return undefined;
   const hasProject = projectDirs().length > 0;
-  const where = request.where ?? (hasProject ? await pickWhere(manager.host.zotHome) : 'global');
+  const where = request.where ?? (hasProject ? await pickWhere(manager.view.zotHome) : 'global');
   if (!where) return undefined;
   if (where === 'project' && !hasProject) {
     void vscode.window.showWarningMessage('Open a folder first: project extensions live in its .zot/extensions folder.');
@@ -47,7 +47,7 @@ async function newExtension(manager: HostManager, request: NewExtensionRequest):
     if (request.folder !== undefined) void vscode.window.showWarningMessage(`New zot extension: "${request.folder}" is not a folder of this workspace.`);
     return undefined;
   }
-  const root = project ? projectExtensionsDir(project) : globalExtensionsDir(manager.host.zotHome);
+  const root = project ? projectExtensionsDir(project) : globalExtensionsDir(manager.view.zotHome);
   const name = request.name ?? (await askName(root));
   if (!name) return undefined;
 

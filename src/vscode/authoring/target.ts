@@ -1,5 +1,5 @@
 /** Which extension an authoring command's argument names, the way the lifecycle commands read it. */
-import type { ExtensionView, ZotHost } from '../../host/index.js';
+import type { ExtensionView, HostReader } from '../../host/index.js';
 import { isNode } from '../commands/kit.js';
 
 /**
@@ -7,7 +7,7 @@ import { isNode } from '../commands/kit.js';
  * is it, if the host has it. A view item is matched by folder first, so a
  * shadowed namesake is not taken for the active one.
  */
-export function extensionOf(a: unknown, host: ZotHost): { named: false } | { named: string; rt: ExtensionView | undefined } {
+export function extensionOf(a: unknown, host: HostReader): { named: false } | { named: string; rt: ExtensionView | undefined } {
   if (typeof a === 'string') return { named: a, rt: host.get(a) };
   if (!isNode(a) || a.kind === 'group') return { named: false };
   const byDir = host.extensions.find((r) => r.dir === a.dir);

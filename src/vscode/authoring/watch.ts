@@ -43,7 +43,7 @@ export class ExtensionWatch implements vscode.Disposable {
 
   /** Toggles watching of one extension; resolves to whether it is watched now. */
   async toggle(a?: unknown): Promise<{ name: string; watching: boolean } | undefined> {
-    const host = this.d.manager.host;
+    const host = this.d.manager.view;
     const target = extensionOf(a, host);
     let name = target.named === false ? undefined : target.rt?.name ?? target.named;
     if (name === undefined) {
@@ -76,7 +76,7 @@ export class ExtensionWatch implements vscode.Disposable {
 
   private sync(): void {
     const fromSetting = vscode.workspace.getConfiguration(SECTION).get<boolean>('watch') === true;
-    const targets = this.d.manager.host.extensions
+    const targets = this.d.manager.view.extensions
       .filter((rt) => this.toggled.has(rt.name) || (fromSetting && rt.found.source === 'explicit'))
       .map((rt) => ({ name: rt.name, dir: rt.dir }));
     this.watcher.set(targets);
@@ -89,7 +89,7 @@ export class ExtensionWatch implements vscode.Disposable {
 
   private async changed(name: string, files: string[]): Promise<void> {
     await reactToChange(name, files, {
-      has: (n) => this.d.manager.host.get(n) !== undefined,
+      has: (n) => this.d.manager.view.get(n) !== undefined,
       reload: () => this.d.manager.reload(),
       // The launch asks the workspace gate, as every launch does: a changed project extension is held and asked about.
       restart: (n) => this.d.manager.restartExtension(n),

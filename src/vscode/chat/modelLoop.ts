@@ -9,7 +9,7 @@
  * with how they really ended.
  */
 import * as vscode from 'vscode';
-import type { ModelPort, ToolEntry, TurnView, ZotHost } from '../../host/index.js';
+import type { HostCalls, ModelPort, ToolEntry, TurnView } from '../../host/index.js';
 import { callEnd } from './callOutcome.js';
 import { readHistory, type ZotTurnMetadata } from './history.js';
 import { MAX_TOOLS_PER_REQUEST, STOP_SETTLE_MS } from './limits.js';
@@ -19,7 +19,7 @@ import { chooseTools, mostRecentFirst } from './toolChoice.js';
 import { chatToolName, describeEnding, toModelParts } from './toolResults.js';
 
 export interface LoopDeps {
-  host: ZotHost;
+  host: HostCalls;
   maxSteps: number;
   /** zot tool names called in this window, the newest first; the loop adds to it. */
   recentTools: string[];

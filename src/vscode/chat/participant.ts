@@ -4,7 +4,7 @@
  * request's model (modelLoop.ts).
  */
 import * as vscode from 'vscode';
-import { outcomeLabel, type ZotHost } from '../../host/index.js';
+import { outcomeLabel, type HostCalls, type HostReader } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
 import { runModelLoop } from './modelLoop.js';
@@ -12,14 +12,14 @@ import { runModelLoop } from './modelLoop.js';
 export const PARTICIPANT_ID = 'zot.chat';
 
 export interface ChatDeps {
-  host(): ZotHost;
-  /** `/reload`: through the editor's one path into the host (HostManager); without it, the host's own reload. */
-  reload?(): Promise<void>;
+  host(): HostCalls;
+  /** `/reload`: through the editor's one path into the host (HostManager). */
+  reload(): Promise<void>;
   maxSteps(): number;
   /** A line for the host log. */
   log?(line: string): void;
-  /** Where each reply's markdown is recorded; only a test bundle sets it, so the product wraps no stream. */
-  replies?: UiTrace;
+  /** Where each reply's markdown is recorded (the UI trace; nothing listens to it in the product). */
+  replies: UiTrace;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
@@ -30,11 +30,10 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
   // zot tools @zot called in this window, the newest first: they are sent first when not all tools fit.
   const recentTools: string[] = [];
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
-    const replies = deps.replies;
-    if (!replies) return handleRequest(deps, recentTools, request, chatContext, stream, token);
+    // The same path in every bundle: the reply's markdown is kept for the trace as it is written.
     const written: string[] = [];
     const result = await handleRequest(deps, recentTools, request, chatContext, recordingMarkdown(stream, written), token);
-    replies.record('chat-reply', { command: request.command ?? null, prompt: request.prompt, stop: result.metadata.stop, markdown: written.join('') });
+    deps.replies.record('chat-reply', { command: request.command ?? null, prompt: request.prompt, stop: result.metadata.stop, markdown: written.join('') });
     return result;
   });
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
@@ -63,9 +62,10 @@ async function handleRequest(
   }
   if (request.command === 'reload') {
     stream.progress('Reloading zot extensions…');
-    await (deps.reload ? deps.reload() : host.reload());
-    const running = host.extensions.filter((e) => e.connected).length;
-    stream.markdown(`Reloaded: ${running} of ${host.extensions.length} extension(s) running.`);
+    await deps.reload();
+    const after = deps.host().extensions;
+    const running = after.filter((e) => e.connected).length;
+    stream.markdown(`Reloaded: ${running} of ${after.length} extension(s) running.`);
     return done('reload');
   }
 
@@ -127,13 +127,13 @@ function recordingMarkdown(stream: vscode.ChatResponseStream, into: string[]): v
   return copy as unknown as vscode.ChatResponseStream;
 }
 
-function commandList(host: ZotHost): string {
+function commandList(host: HostReader): string {
   const cmds = host.commands().filter((c) => c.active);
   if (cmds.length === 0) return '';
   return `Available: ${cmds.map((c) => `\`/${c.name}\``).join(', ')}.`;
 }
 
-function helpText(host: ZotHost): string {
+function helpText(host: HostReader): string {
   const lines = ['**@zot** runs zot extensions\' commands and gives their tools to the model.', ''];
   const cmds = host.commands().filter((c) => c.active);
   const tools = host.tools().filter((t) => t.active);

@@ -4,7 +4,7 @@
  * show, each recorded in the trace.
  */
 import * as vscode from 'vscode';
-import type { ExtensionView, ZotHost } from '../../host/index.js';
+import type { ExtensionView, HostCalls } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
 import type { DisplayDocuments } from '../ui/display.js';
@@ -25,7 +25,8 @@ export interface CommandDeps {
 export class CommandKit {
   constructor(readonly d: CommandDeps) {}
 
-  get host(): ZotHost {
+  /** The current host, to read and to call into; its lifecycle goes through `d.manager`. */
+  get host(): HostCalls {
     return this.d.manager.host;
   }
 

@@ -17,7 +17,6 @@ export function activate(context: vscode.ExtensionContext): TestApi {
   let api: TestApi | undefined;
   activateWith(context, {
     consentQuestion: consent.ask,
-    chatReplies: true,
     wired: (parts) => {
       const made = createTestApi(parts, consent);
       context.subscriptions.push(...made.disposables);

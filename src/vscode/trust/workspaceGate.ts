@@ -77,7 +77,7 @@ export class WorkspaceGate implements vscode.Disposable {
   canAllow(name: string): boolean {
     const held = this.held.get(name);
     // A removed folder's extension may have left its entry: only the extension held now counts.
-    return held?.canAllow === true && this.manager().host.get(name)?.dir === held.dir && vscode.workspace.isTrusted;
+    return held?.canAllow === true && this.manager().view.get(name)?.dir === held.dir && vscode.workspace.isTrusted;
   }
 
   /** Records consent for what the extension would run now, and starts it. */
@@ -89,7 +89,7 @@ export class WorkspaceGate implements vscode.Disposable {
       });
       return false;
     }
-    const rt = this.manager().host.get(name);
+    const rt = this.manager().view.get(name);
     if (!rt) return false;
     const fingerprint = await runFingerprint(rt.found);
     await this.remember(rt.found.dir, { fingerprint, allowed: true, at: Date.now() });
@@ -104,7 +104,7 @@ export class WorkspaceGate implements vscode.Disposable {
 
   /** Records "Don't Allow" for what it would run now; it stays held without asking again. */
   async deny(name: string): Promise<void> {
-    const rt = this.manager().host.get(name);
+    const rt = this.manager().view.get(name);
     if (!rt) return;
     const fingerprint = await runFingerprint(rt.found);
     await this.remember(rt.found.dir, { fingerprint, allowed: false, at: Date.now() });
@@ -148,7 +148,7 @@ export class WorkspaceGate implements vscode.Disposable {
 
   private async onAnswer(found: FoundExtension, fingerprint: string, choice: string | undefined): Promise<void> {
     this.trace.record('consent-answer', { extension: found.name, choice: choice ?? null });
-    const rt = this.manager().host.get(found.name);
+    const rt = this.manager().view.get(found.name);
     // A stale question (a reload or replacement since): only act if it is still about the same code.
     if (!rt || rt.dir !== found.dir || choice === undefined) return;
     const now = await runFingerprint(rt.found);

@@ -3,7 +3,7 @@
  * laid out for reading in an editor.
  */
 import * as path from 'node:path';
-import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, stateLabel, type ExtensionReport, type ZotHost } from '../../host/index.js';
+import { globalExtensionsDir, HOST_VERSION, projectExtensionsDir, stateLabel, type ExtensionReport, type HostReader } from '../../host/index.js';
 import { code, escapeMarkdown } from './presentation.js';
 
 export interface ReportContext {
@@ -14,7 +14,7 @@ export interface ReportContext {
   vscodeVersion: string;
 }
 
-export function diagnosticsMarkdown(host: ZotHost, ctx: ReportContext): string {
+export function diagnosticsMarkdown(host: HostReader, ctx: ReportContext): string {
   const reports = host.diagnostics();
   const out: string[] = [];
   out.push('# Zot extensions: diagnostics', '');

@@ -44,7 +44,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   update(): void {
-    const exts = this.manager.host.extensions;
+    const exts = this.manager.view.extensions;
     if (exts.length === 0 && !this.manager.loading) {
       this.item.hide();
       return;

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionView, ZotHost } from '../../host/index.js';
+import type { ExtensionView, HostReader } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { groupOf, groupsOf, type Group } from './groups.js';
 import { affordances, code, escapeMarkdown, isRunning, stateIcon, stateLook } from './presentation.js';
@@ -46,8 +46,8 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     this.updateChrome();
   }
 
-  private get host(): ZotHost {
-    return this.manager.host;
+  private get host(): HostReader {
+    return this.manager.view;
   }
 
   /** Coalesces bursts of host events into one refresh. */
