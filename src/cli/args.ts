@@ -1,7 +1,7 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { deeperThan, HOST_VERSION, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
+import { deeperThan, HOOK_EVENTS, HOST_VERSION, isHookEvent, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
 
 export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
 
@@ -19,6 +19,11 @@ usage:
   zot-host watch   [options]           keep the extensions running, restart one
                    when a file in its folder changes; prints state changes
                    until Ctrl-C
+  zot-host hook    <event> [options]   an agent hook (VS Code's agent, Claude
+                   Code): reads its input on stdin, runs zot's events and
+                   intercepts, writes its answer on stdout; <event> is
+                   PreToolUse, PostToolUse, SessionStart, UserPromptSubmit
+                   or Stop
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -34,7 +39,7 @@ options:
                  (--trace=messages: direction, type, id and size only)
 `;
 
-export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch'] as const;
+export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** A mistake in how zot-host was called: exit 2, with the usage. An empty message asks for the usage itself. */
@@ -44,6 +49,8 @@ export interface Parsed {
   verb: Verb;
   positional: string[];
   json: boolean;
+  /** Whether --cwd was given (a hook otherwise takes the project from its input). */
+  cwdGiven?: boolean;
   timeoutMs?: number;
   /** mcp --http, and its --port (0: any free port). */
   httpPort?: number;
@@ -61,6 +68,7 @@ export function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
   const ext: string[] = [];
   let cwd = process.cwd();
+  let cwdGiven = false;
   let home: string | undefined;
   let discover = true;
   let json = false;
@@ -91,7 +99,7 @@ export function parseArgs(argv: string[]): Parsed {
       case '--name': name = value(i, a); i++; break;
       case '--json': json = true; break;
       case '--no-discover': discover = false; break;
-      case '--cwd': cwd = path.resolve(value(i, a)); i++; break;
+      case '--cwd': cwd = path.resolve(value(i, a)); cwdGiven = true; i++; break;
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
       case '--http': http = true; break;
@@ -122,6 +130,12 @@ export function parseArgs(argv: string[]): Parsed {
   if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
   if (verb === 'tool' && positional.length > 2) throw new UsageError('tool takes one <args> value (quote the JSON)');
+  if (verb === 'hook') {
+    if (positional.length === 0) throw new UsageError(`hook needs the event: ${HOOK_EVENTS.join(', ')}`);
+    if (!isHookEvent(positional[0]!)) throw new UsageError(`hook takes ${HOOK_EVENTS.join(', ')}, got "${positional[0]}"`);
+    if (positional.length > 1) throw new UsageError(`hook takes one event (got "${positional[1]}" too); its input comes on stdin`);
+    if (json) throw new UsageError('hook always answers in JSON; --json is not an option of hook');
+  }
   if ((verb === 'doctor' || verb === 'mcp' || verb === 'watch') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
   if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
@@ -132,6 +146,7 @@ export function parseArgs(argv: string[]): Parsed {
   // One frame a line on stderr, named by extension: stdout stays the verb's own.
   if (trace) host.trace = { level: trace, line: (ext, text) => void process.stderr.write(terminalSafe(`[${ext}] ${text}\n`)) };
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };
+  if (cwdGiven) parsed.cwdGiven = true;
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
   if (http) parsed.httpPort = port ?? 0;
   return parsed;

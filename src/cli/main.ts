@@ -10,6 +10,7 @@ import { runMcpStdio } from '../mcp/stdio.js';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { command, tool } from './calls.js';
 import { doctor } from './doctor.js';
+import { hook } from './hook.js';
 import { init } from './init.js';
 import { err, flush, out } from './output.js';
 import { withSession } from './session.js';
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
     case 'command': return withSession(p.host, (s) => command(s, p));
     case 'watch': return withSession(p.host, (s) => watch(s));
+    case 'hook': return hook(p);
   }
 }
 

@@ -14,7 +14,8 @@ export interface Session {
   interrupted(): boolean;
 }
 
-export async function withSession<T>(options: HostOptions, run: (s: Session) => Promise<T>): Promise<T> {
+/** `announce: false`: no session_start of its own (a hook sends it only for the agent's SessionStart). */
+export async function withSession<T>(options: HostOptions, run: (s: Session) => Promise<T>, { announce = true } = {}): Promise<T> {
   const host = new ZotHost({ ...options, ui: new HeadlessUI(err) });
   const cancel = new CancellationTokenSource();
   let interrupted = false;
@@ -31,7 +32,7 @@ export async function withSession<T>(options: HostOptions, run: (s: Session) => 
   try {
     await host.start();
     // One zot-host run is one session, as one zot process is: announced once, after the ready wait.
-    host.emit('session_start');
+    if (announce) host.emit('session_start');
     return await run({ host, cancel, interrupted: () => interrupted });
   } finally {
     // The stops a signal began finish first: stopping again would cut their ladder short.

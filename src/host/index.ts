@@ -27,3 +27,4 @@ export { MAX_LOG_BYTES } from './process/logFile.js';
 export { markedProcesses, MARKER_VAR } from './process/marker.js';
 export { FolderWatcher, reactToChange, touchesManifest, WATCH_DEBOUNCE_MS, type WatchReaction, type WatchTarget } from './extension/folderWatch.js';
 export { DisposableStore, TimerSlot } from './lifetime.js';
+export * from './hooks/agentHooks.js';

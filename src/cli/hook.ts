@@ -1,0 +1,59 @@
+/**
+ * `zot-host hook <Event>`: one agent hook (VS Code's agent, Claude Code).
+ * Reads the hook input on stdin, starts the extensions, runs
+ * the input through zot's events and intercepts (src/host/hooks) and writes
+ * the hook output as one JSON line on stdout.
+ *
+ * Input that cannot be read is an error on stderr: exit 2 for PreToolUse and
+ * UserPromptSubmit (the agent then stops the call or prompt, with the error as
+ * the reason: nothing unread is let through), exit 1 for the others (reported,
+ * and the agent goes on).
+ */
+import { boundedStringify, failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHook, type HookEvent, type HookInput, type ZotHost } from '../host/index.js';
+import { toolNameTable } from '../mcp/toolNames.js';
+import type { Parsed } from './args.js';
+import { err, out } from './output.js';
+import { withSession } from './session.js';
+
+export async function hook(p: Parsed): Promise<number> {
+  const event = p.positional[0] as HookEvent;
+  const read = await readStdin();
+  const parsed = typeof read === 'string' ? parseHookInput(event, read) : read;
+  if (!parsed.ok) {
+    err(`zot-host hook ${event}: ${parsed.error}`);
+    return failsClosed(event) ? 2 : 1;
+  }
+  const input: HookInput = parsed.input;
+  // The agent runs hooks in the project and names it in the input: its extensions are the project's.
+  const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
+  return withSession(options, async ({ host }) => {
+    const output = await runHook({
+      emit: (e, payload) => host.emit(e, payload),
+      intercept: (e, payload) => host.intercept(e, payload),
+      servesOverMcp: (name) => toolNameTable(host.tools().filter((t) => t.active && !t.interactive)).served.has(name),
+    }, input, unreachable(host));
+    out(boundedStringify(output));
+    return 0;
+  }, { announce: false });
+}
+
+/** Extensions that could not be started: a guard among them did not run, and the agent is told. */
+function unreachable(host: ZotHost): string[] {
+  return host.extensions
+    .filter((rt) => rt.state === 'failed')
+    .map((rt) => `zot: extension "${rt.name}" could not be started (${rt.error ?? 'failed'}); if it guards tool calls, it did not run`);
+}
+
+/** All of stdin, or why it cannot be the hook input. */
+async function readStdin(): Promise<string | { ok: false; error: string }> {
+  if (process.stdin.isTTY) return { ok: false, error: 'the hook input is read from stdin; run this from an agent\'s hook configuration, or pipe the input in' };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > MAX_HOOK_INPUT_BYTES) return { ok: false, error: `the hook input is larger than ${MAX_HOOK_INPUT_BYTES} bytes` };
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

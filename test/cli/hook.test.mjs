@@ -1,0 +1,179 @@
+// zot-host hook <Event>: an agent hook's input on stdin, zot's events and
+// intercepts for it (run by a real guard extension in Python, written from
+// zot's documentation), the hook's answer on stdout. Inputs are the exact
+// shapes VS Code's agent and Claude Code send.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, COMPAT, lib, makeExt, tmpdir } from '../helpers.mjs';
+
+const GUARD = path.join(COMPAT, 'guard');
+
+/**
+ * Runs `zot-host hook <event>` with `input` on stdin (a string as it is, anything else as JSON).
+ * @param {string} event
+ * @param {unknown} input
+ * @param {{ args?: string[], home?: string, exts?: string[] }} [options]
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string, home: string, ms: number }>}
+ */
+function hook(event, input, { args = [], home = tmpdir('zot-home-'), exts = [GUARD] } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [CLI, 'hook', event, '--no-discover', '--home', home, ...exts.flatMap((e) => ['--ext', e]), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr, home, ms: Date.now() - started }));
+    child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
+  });
+}
+
+/** What the guard received, in order: its log's EVENT and INTERCEPT lines. */
+function guardSaw(home, name = 'guard') {
+  const log = fs.readFileSync(lib.extensionLogPath(home, name), 'utf8');
+  return log.split('\n').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => {
+    const f = JSON.parse(l.slice(l.indexOf(' ') + 1));
+    return [f.type, f.event, f.tool_name ?? f.text ?? f.stop ?? ''];
+  });
+}
+
+const json = (r) => {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  const lines = r.stdout.split('\n').filter(Boolean);
+  assert.equal(lines.length, 1, `one JSON line on stdout, got:\n${r.stdout}`);
+  return JSON.parse(lines[0]);
+};
+
+/** VS Code's PreToolUse input for its terminal tool (snake_case, as it sends it). */
+const vscodePre = (command, extra = {}) => ({
+  timestamp: '2026-12-02T08:00:00.000Z', hook_event_name: 'PreToolUse', session_id: 's1', transcript_path: '/tmp/t.json',
+  tool_name: 'run_in_terminal', tool_input: { command, explanation: 'x', goal: 'y', mode: 'sync', isBackground: false },
+  tool_use_id: 'call_1__vscode-7', cwd: process.cwd(), ...extra,
+});
+
+test('PreToolUse: a guard blocks rm -rf; the reason is the deny reason, after the tool_call event', async () => {
+  const r = await hook('PreToolUse', vscodePre('rm -rf build'));
+  assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
+  // zot's order: the event with the agent's own args, then the intercept; no session_start of its own.
+  assert.deepEqual(guardSaw(r.home), [['event', 'tool_call', 'run_in_terminal'], ['event_intercept', 'tool_call', 'run_in_terminal']]);
+  const log = fs.readFileSync(lib.extensionLogPath(r.home, 'guard'), 'utf8');
+  assert.match(log, /"tool_id": "call_1__vscode-7"/, 'the agent\'s call id is the event\'s tool_id');
+});
+
+test('PreToolUse: an allowed call answers {} (the agent\'s own approval goes on as usual), and an unknown field changes nothing', async () => {
+  const r = await hook('PreToolUse', vscodePre('ls -la', { something_new: { a: 1 } }));
+  assert.deepEqual(json(r), {});
+  assert.equal(r.stderr, '');
+});
+
+test('PreToolUse: modified_args become updatedInput, shown to the user (ask), never approved by the guard', async () => {
+  const r = await hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: 'rewrite', tool_input: { path: 'a' }, tool_use_id: 't2' });
+  assert.deepEqual(json(r), { hookSpecificOutput: {
+    hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a zot extension changed the arguments of this call', updatedInput: { path: 'a', dry_run: true },
+  } });
+});
+
+test('PreToolUse: a guard that does not answer in time allows, as zot does', async () => {
+  const r = await hook('PreToolUse', vscodePre('echo slow-guard'));
+  assert.deepEqual(json(r), {});
+  assert.ok(r.ms >= 5000, `the host waited its intercept bound (5 s), took ${r.ms} ms`);
+});
+
+test('PreToolUse: a guard that cannot be started is said in the answer, not passed over', async () => {
+  const broken = makeExt(tmpdir(), 'broken-guard', { exitBeforeHello: 3 });
+  const r = await hook('PreToolUse', vscodePre('ls'), { exts: [GUARD, broken] });
+  const o = json(r);
+  assert.match(o.systemMessage, /^zot: extension "broken-guard" could not be started \(exited with code 3 before sending hello; see its log at .*\); if it guards tool calls, it did not run$/);
+  assert.equal(o.hookSpecificOutput, undefined, 'the guard that runs allowed it');
+});
+
+test('Claude Code\'s shapes: Bash with rm -rf is denied; the same JSON round trip', async () => {
+  // As Claude Code's hooks reference documents the PreToolUse input.
+  const input = { session_id: 'abc', transcript_path: '/tmp/x.jsonl', cwd: process.cwd(), permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /tmp/build', description: 'clean' }, tool_use_id: 'toolu_01' };
+  const o = json(await hook('PreToolUse', input));
+  assert.deepEqual(o, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf /tmp/build)' } });
+  // camelCase, as VS Code's documentation shows its examples, reads the same.
+  const camel = json(await hook('PreToolUse', { hookEventName: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'rm -rf x' } }));
+  assert.equal(camel.hookSpecificOutput.permissionDecision, 'deny');
+});
+
+test('a zot tool the agent calls through zot\'s MCP server is not intercepted by the hook (the MCP path does it, once)', async () => {
+  const tools = makeExt(tmpdir(), 'tools-ext', { tools: [{ name: 'rewrite', behaviour: 'echo' }] });
+  for (const name of ['mcp_zot_extensions_rewrite', 'mcp__zot__rewrite']) {
+    const r = await hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'rm -rf /' } }, { exts: [GUARD, tools] });
+    assert.deepEqual(json(r), {}, name);
+    assert.deepEqual(guardSaw(r.home), [], `${name}: the guard was not asked`);
+  }
+  // Another server's tool of the same name, and a zot-named server's tool zot does not serve, are intercepted.
+  for (const name of ['mcp_github_rewrite', 'mcp_zot_extensions_unknown']) {
+    const r = await hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'rm -rf /' } }, { exts: [GUARD, tools] });
+    assert.equal(json(r).hookSpecificOutput?.permissionDecision, 'deny', name);
+  }
+});
+
+test('PostToolUse is the tool_result event; SessionStart is session_start; Stop is turn_end "end"; each answers {}', async () => {
+  const post = await hook('PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'ls' }, tool_use_id: 'c9', tool_response: 'a\nb' });
+  assert.deepEqual(json(post), {});
+  assert.deepEqual(guardSaw(post.home), [['event', 'tool_result', 'run_in_terminal']]);
+  const log = fs.readFileSync(lib.extensionLogPath(post.home, 'guard'), 'utf8');
+  assert.match(log, /EVENT .*"content": \[\{"text": "a\\nb", "type": "text"\}\].*"is_error": false.*"tool_id": "c9"/);
+  const start = await hook('SessionStart', { hook_event_name: 'SessionStart', source: 'new', model: 'fake' });
+  assert.deepEqual(json(start), {});
+  assert.deepEqual(guardSaw(start.home), [['event', 'session_start', '']]);
+  const stop = await hook('Stop', { hook_event_name: 'Stop', stop_hook_active: false });
+  assert.deepEqual(json(stop), {});
+  assert.deepEqual(guardSaw(stop.home), [['event', 'turn_end', 'end']]);
+});
+
+test('UserPromptSubmit is the before_agent_start intercept: a block stops the prompt with its reason', async () => {
+  const blocked = await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'do the forbidden thing' });
+  assert.deepEqual(json(blocked), { decision: 'block', reason: 'this prompt asks for something forbidden' });
+  const fine = await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'list files' });
+  assert.deepEqual(json(fine), {});
+});
+
+test('malformed input: a clear error and a non-zero exit; a guarded event fails closed (2), the others report (1)', async () => {
+  const cases = [
+    ['PreToolUse', '{"tool_name": "Bash", ', 2, /^zot-host hook PreToolUse: the hook input is not valid JSON: /],
+    ['PreToolUse', '[1]', 2, /the hook input must be a JSON object, not an array$/],
+    ['PreToolUse', '', 2, /no hook input on stdin/],
+    ['PreToolUse', { tool_input: { command: 'rm -rf /' } }, 2, /"tool_name" must be a non-empty string in PreToolUse input$/],
+    ['PreToolUse', { tool_name: 'Bash', tool_input: 'rm -rf /' }, 2, /"tool_input" must be a JSON object in PreToolUse input, not a string$/],
+    ['PreToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Bash' }, 2, /the hook input is for "PostToolUse", but this hook was called for PreToolUse/],
+    ['UserPromptSubmit', { prompt: 42 }, 2, /"prompt" must be a string in UserPromptSubmit input/],
+    ['PostToolUse', 'nope', 1, /not valid JSON/],
+    ['Stop', 'null', 1, /must be a JSON object, not null/],
+  ];
+  for (const [event, input, code, message] of /** @type {[string, unknown, number, RegExp][]} */ (cases)) {
+    const r = await hook(event, input);
+    assert.equal(r.code, code, `${event} ${JSON.stringify(input)}: ${r.stderr}`);
+    assert.equal(r.stdout, '', 'nothing on stdout: no answer that could read as an allow');
+    assert.match(r.stderr.trim(), message);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+  const deep = await hook('PreToolUse', `{"tool_name":"Bash","tool_input":${'['.repeat(100)}${']'.repeat(100)}}`);
+  assert.equal(deep.code, 2);
+  assert.match(deep.stderr, /nested deeper than 63 levels/);
+});
+
+test('usage: hook needs one known event and takes its input only from stdin', async () => {
+  for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
+    [['hook'], /hook needs the event: PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop/],
+    [['hook', 'preToolUse'], /hook takes PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop, got "preToolUse"/],
+    [['hook', 'Stop', 'extra'], /hook takes one event \(got "extra" too\)/],
+    [['hook', 'Stop', '--json'], /--json is not an option of hook/],
+  ])) {
+    const r = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.stdout.resume();
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.match(r.stderr, message);
+  }
+});
