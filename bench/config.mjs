@@ -26,7 +26,7 @@ export const JSON_OUT = value('--json');
 export const PART = value('--part');
 /** Another build of the host library, for comparing a change (default: dist/host.js). */
 export const HOST_LIB = path.resolve(value('--host-lib') ?? path.join(ROOT, 'dist', 'host.js'));
-/** Only these sections: roundtrip,throughput,cancel,big,startup,memory,instructions,bundle,vscode (the others are null). */
+/** Only these sections: roundtrip,throughput,cancel,big,startup,hook,memory,instructions,bundle,vscode (the others are null). */
 export const ONLY = value('--only')?.split(',');
 export const want = (section) => !ONLY || ONLY.includes(section);
 /** Only these peers (host,floor,jsonrpc,mcp): bench/compare.mjs keeps the host and its floor. */
@@ -42,6 +42,7 @@ export const N = {
   CANCEL_CALLS: QUICK ? 200 : 1_000,
   CANCEL_WARM: 50,
   STARTUP_REPS: QUICK ? 3 : 5,
+  HOOK_REPS: QUICK ? 3 : 11,
   BIG_REPS: QUICK ? 6 : 15,
   WARM_MEM: QUICK ? 20_000 : 100_000,
   MEM_CALLS: QUICK ? 20_000 : 100_000,

@@ -6,6 +6,7 @@ import { bundleSize, vsixSize } from './measure/artifacts.mjs';
 import { bigFrame } from './measure/bigFrame.mjs';
 import { cancelViaFloor, cancelViaHost, inFlight, rounds, sequential } from './measure/calls.mjs';
 import { instructionsPerCall, valgrindVersion } from './measure/instructions.mjs';
+import { hookFigures } from './measure/hook.mjs';
 import { runMemoryChild } from './measure/memory.mjs';
 import { makeHome, startupFloor, startupHost } from './measure/startup.mjs';
 import { vscodeFigures } from './measure/vscode.mjs';
@@ -33,6 +34,7 @@ export async function main() {
     throughput_64: { host: null, floor: null, jsonrpc: null, mcp: null },
     cancel_ms: { p50: null, p99: null },
     startup_ms: { one: null, twenty: null },
+    hook_ms: { cold_allow: null, cold_deny: null, floor_node: null },
     big_frame_ms: { host: null, json_parse: null },
     rss_growth_mb: null,
     idle_extension_kb: null,
@@ -175,6 +177,17 @@ export async function main() {
   } catch (err) {
     failed('startup_ms', err);
   }
+
+  // 5b. An agent hook per tool call, zot-host started cold.
+  if (want('hook')) try {
+    progress(`agent hook: ${N.HOOK_REPS} cold runs of zot-host hook PreToolUse with one guard, allowed and denied, and a bare Node hook`);
+    const h = await hookFigures(N.HOOK_REPS);
+    out.hook_ms = { cold_allow: round(median(h.allow), 1), cold_deny: round(median(h.deny), 1), floor_node: round(median(h.floor), 1) };
+    extra.hook = { samples_ms: Object.fromEntries(Object.entries(h).map(([k, xs]) => [k, xs.map((x) => round(x, 1))])) };
+  } catch (err) {
+    failed('hook_ms', err);
+  }
+  else reasons.hook_ms = 'not run (--only)';
 
   // 6. Memory, in a clean process.
   if (want('memory')) try {

@@ -21,8 +21,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-/** Longest one test run may take before it counts as hung (and is killed). */
+/** Longest one run of a mutant's own test files may take before it counts as hung (and is killed). */
 const RUN_BOUND_MS = 240_000;
+/** The same for a run of every test file (npm run test:host takes about 5 minutes on 2 cores). */
+const ALL_BOUND_MS = 900_000;
 const TEST_FILES = ['test/protocol', 'test/host', 'test/fidelity', 'test/vscode-unit', 'test/cli'];
 
 /**
@@ -125,6 +127,11 @@ const MUTANTS = [
   ['webview-key-unchecked', 'src/vscode/panels/messages.ts', "      if (typeof o.key !== 'string' || !(PANEL_KEYS as readonly string[]).includes(o.key)) return undefined;", "      if (typeof o.key !== 'string') return undefined;", 'a page can send the extension any key name, not only panel keys', ['test/vscode-unit/panels.test.mjs']],
   ['webview-resize-nan', 'src/vscode/panels/messages.ts', ' && Number.isFinite(o.width) && Number.isFinite(o.height)', '', 'a resize with an infinite width is passed on', ['test/vscode-unit/panels.test.mjs']],
   ['history-total-at-bound', 'src/vscode/chat/rounds.ts', '        if (used + size <= HISTORY_TOTAL_MAX_BYTES) {', '        if (used + size < HISTORY_TOTAL_MAX_BYTES) {', 'history results that exactly fill the total bound lose their oldest', ['test/vscode-unit/chat.test.mjs']],
+  // agent hooks
+  ['hook-rewrite-approves', 'src/host/hooks/agentHooks.ts', "permissionDecision: 'ask', permissionDecisionReason: 'a zot extension changed the arguments of this call'", "permissionDecision: 'allow', permissionDecisionReason: 'a zot extension changed the arguments of this call'", 'a guard that rewrites a call approves it, skipping the user\'s confirmation', ['test/cli/hook.test.mjs']],
+  ['hook-malformed-allows', 'src/host/hooks/agentHooks.ts', "export const failsClosed = (event: HookEvent): boolean => event === 'PreToolUse' || event === 'UserPromptSubmit';", "export const failsClosed = (event: HookEvent): boolean => event === 'UserPromptSubmit';", 'a PreToolUse input that cannot be read exits 1, which agents take as "go on": the call runs unguarded', ['test/cli/hook.test.mjs']],
+  ['hook-skips-any-mcp-tool', 'src/host/hooks/agentHooks.ts', "    if (/zot/i.test(server) && tool && host.servesOverMcp(tool)) return true;", "    if (tool && host.servesOverMcp(tool)) return true;", 'a tool of another MCP server that shares a zot tool\'s name passes every zot guard', ['test/cli/hook.test.mjs']],
+  ['hook-unreachable-silent', 'src/host/hooks/agentHooks.ts', "  if (notes.length && failsClosed(input.event)) out.systemMessage = notes.join('\\n');\n", '', 'a guard that could not be started is passed over in silence', ['test/cli/hook.test.mjs']],
 ].map(([name, file, find, replace, description, tests]) => ({ name, file, find, replace, description, tests }));
 
 const args = process.argv.slice(2);
@@ -205,9 +212,9 @@ function allTestFiles(dir) {
 }
 
 /** The given test files, or only the named tests in them. */
-async function runTests(dir, files, names = []) {
+async function runTests(dir, files, names = [], boundMs = RUN_BOUND_MS) {
   const patterns = names.flatMap((n) => ['--test-name-pattern', `^${n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`]);
-  const r = await run(process.execPath, ['--test', '--test-timeout=60000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...patterns, ...files], dir, RUN_BOUND_MS);
+  const r = await run(process.execPath, ['--test', '--test-timeout=60000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...patterns, ...files], dir, boundMs);
   const failing = [...r.out.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((n) => !n.endsWith('.test.mjs'));
   const counts = /^# pass (\d+)$/m.exec(r.out)?.[1];
   return { code: r.code, hung: r.hung, ms: r.ms, failing, passCount: counts, out: r.out };
@@ -218,18 +225,18 @@ async function runTests(dir, files, names = []) {
  * repeat is the machine's load, not the mutant: the failing tests run again and
  * only what fails twice counts as a catch.
  */
-async function judge(dir, files, logName) {
-  let r = await runTests(dir, files);
+async function judge(dir, files, logName, boundMs = RUN_BOUND_MS) {
+  let r = await runTests(dir, files, [], boundMs);
   fs.writeFileSync(path.join(logs, `${logName}.tap`), r.out);
   if (r.hung) {
     // Past the bound: maybe the machine, maybe the mutant. Once more; a second hang is reported, never counted as a catch.
     const first = r.ms;
-    r = await runTests(dir, files);
+    r = await runTests(dir, files, [], boundMs);
     fs.writeFileSync(path.join(logs, `${logName}.rerun.tap`), r.out);
-    if (r.hung) return { caught: false, hung: true, ms: first + r.ms, why: `the run went past its ${RUN_BOUND_MS / 1000} s bound twice` };
+    if (r.hung) return { caught: false, hung: true, ms: first + r.ms, why: `the run went past its ${boundMs / 1000} s bound twice` };
     r = { ...r, ms: first + r.ms };
   }
-  const again = !r.hung && r.code !== 0 && r.failing.length ? await runTests(dir, files, r.failing) : undefined;
+  const again = !r.hung && r.code !== 0 && r.failing.length ? await runTests(dir, files, r.failing, boundMs) : undefined;
   if (again) fs.writeFileSync(path.join(logs, `${logName}.again.tap`), again.out);
   const repeated = again ? r.failing.filter((n) => again.hung || again.failing.includes(n)) : [];
   const ms = r.ms + (again?.ms ?? 0);
@@ -255,7 +262,7 @@ for (const m of MUTANTS) for (const t of m.tests) if (!ALL.includes(t)) fail(`mu
 
 const baseBuild = await build(dir);
 if (baseBuild) fail(`the unmutated copy does not build:\n${baseBuild}`);
-const base = await runTests(dir, ALL);
+const base = await runTests(dir, ALL, [], ALL_BOUND_MS);
 fs.writeFileSync(path.join(logs, 'baseline.tap'), base.out);
 if (base.code !== 0 || base.hung) {
   console.log(base.out);
@@ -280,7 +287,7 @@ for (const m of selected) {
       // The module's own tests first; a survivor must also pass every host test
       // before it counts as survived, so a narrow selection never flatters the score.
       const narrow = await judge(dir, m.tests, m.name);
-      const wide = narrow.caught || narrow.hung ? undefined : await judge(dir, ALL, `${m.name}.all`);
+      const wide = narrow.caught || narrow.hung ? undefined : await judge(dir, ALL, `${m.name}.all`, ALL_BOUND_MS);
       const final = wide ?? narrow;
       result = { verdict: final.caught ? 'caught' : final.hung ? 'hung' : 'survived', why: `${wide ? 'all host tests' : 'its tests'}: ${final.why}` };
     }
