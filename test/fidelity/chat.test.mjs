@@ -250,7 +250,9 @@ test('hello_ack in @zot names the request\'s model, which VS Code picks per requ
 
 test('session_start in @zot: once per chat, at its first request, before the first step; not again for a later request of that chat', async (t) => {
   const host = await startHost(t, [makeExt(tmpdir(), 'rec', { subscribe: { events: ['session_start', 'turn_start'] } })]);
-  participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, maxSteps: () => 5 });
+  // Every bundle records each reply for the UI trace, the shipped one too: the path the end-to-end suites read is the product's.
+  const replies = [];
+  participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, reload: () => host.reload(), maxSteps: () => 5, replies: { record: (kind, data) => replies.push({ kind, ...data }) } });
   const handler = vscode.participants.get(participant.PARTICIPANT_ID).handler;
   const ask = (history) => handler({ prompt: 'hi', model: scriptedModel([{ text: 'hello' }]) }, { history }, { markdown: () => undefined, progress: () => undefined }, new lib.CancellationTokenSource().token);
   await ask([]);
@@ -261,4 +263,5 @@ test('session_start in @zot: once per chat, at its first request, before the fir
     return got.filter((e) => e === 'turn_start').length === 3 && got;
   }));
   assert.deepEqual(order, ['session_start', 'turn_start', 'turn_start', 'session_start', 'turn_start'], 'a new chat (no history) is a new session');
+  assert.deepEqual(replies.map((r) => [r.kind, r.prompt, r.stop, r.markdown]), Array(3).fill(['chat-reply', 'hi', 'end_turn', 'hello']));
 });
