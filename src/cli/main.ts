@@ -5,8 +5,6 @@
  * report with a failed extension; 2 a usage error; 130 interrupted. Every
  * verb's output is flushed before the process exits, through pipes too.
  */
-import { runMcpHttp } from '../mcp/serveHttp.js';
-import { runMcpStdio } from '../mcp/stdio.js';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { command, tool } from './calls.js';
 import { doctor } from './doctor.js';
@@ -44,7 +42,10 @@ export async function main(argv: string[]): Promise<number> {
         err(`zot-host: ${e.message}`);
         return 2;
       }
-    case 'mcp': return p.httpPort !== undefined ? runMcpHttp(p.host, p.httpPort, out, err) : runMcpStdio(p.host, err);
+    // Loaded only for mcp: every other verb (a hook on each tool call above all) starts without the MCP SDK.
+    case 'mcp': return p.httpPort !== undefined
+      ? (await import('../mcp/serveHttp.js')).runMcpHttp(p.host, p.httpPort, out, err)
+      : (await import('../mcp/stdio.js')).runMcpStdio(p.host, err);
     case 'doctor': return withSession(p.host, (s) => doctor(s, p));
     case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
     case 'command': return withSession(p.host, (s) => command(s, p));

@@ -13,7 +13,7 @@ import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
 import { registerPrompts } from './prompts.js';
 import { withSignal, type HostSource } from './source.js';
-import { MCP_TOOL_NAME, toolNameTable, type ToolNameTable } from './toolNames.js';
+import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
@@ -79,9 +79,6 @@ export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEn
   }));
 }
 
-function servedTools(host: HostReader): ToolNameTable<ToolEntry> {
-  return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || !t.interactive)));
-}
 
 /**
  * The zot tool an MCP name stands for. A valid name that is not listed (an

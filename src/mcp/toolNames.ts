@@ -10,6 +10,7 @@
  * already has is refused, never merged.
  */
 import { createHash } from 'node:crypto';
+import type { HostReader, ToolEntry } from '../host/index.js';
 
 export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX = 64;
@@ -55,4 +56,14 @@ export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNam
     }
   }
   return { served, mapped, refused };
+}
+
+/** The tools an MCP server of this host serves, under their MCP names: the active ones, interactive ones only where a UI can answer them. */
+export function servedTools(host: HostReader): ToolNameTable<ToolEntry> {
+  return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || !t.interactive)));
+}
+
+/** Whether an MCP server of this host serves a tool under `name`. */
+export function servesTool(host: HostReader, name: string): boolean {
+  return servedTools(host).served.has(name);
 }
