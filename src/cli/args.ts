@@ -32,6 +32,8 @@ options:
   --home <dir>   zot home (default: $ZOT_HOME, else the platform default)
   --ext <dir>    an extension folder to load explicitly; repeatable; earlier wins
   --no-discover  load only the --ext folders
+  --no-project   load no project extensions (the .zot/extensions of --cwd);
+                 global and --ext ones still load
   --provider <name>, --model <name>
                  the provider and model extensions are told in hello_ack
                  (mcp without --provider: the MCP client's name)
@@ -71,6 +73,7 @@ export function parseArgs(argv: string[]): Parsed {
   let cwdGiven = false;
   let home: string | undefined;
   let discover = true;
+  let project = true;
   let json = false;
   let timeoutMs: number | undefined;
   let http = false;
@@ -99,6 +102,7 @@ export function parseArgs(argv: string[]): Parsed {
       case '--name': name = value(i, a); i++; break;
       case '--json': json = true; break;
       case '--no-discover': discover = false; break;
+      case '--no-project': project = false; break;
       case '--cwd': cwd = path.resolve(value(i, a)); cwdGiven = true; i++; break;
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
@@ -140,6 +144,7 @@ export function parseArgs(argv: string[]): Parsed {
   if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
+  if (!project) host.projectDirs = [];
   if (home !== undefined) host.zotHome = home;
   if (provider !== undefined) host.provider = provider;
   if (model !== undefined) host.model = model;

@@ -2,7 +2,9 @@
  * `zot-host hook <Event>`: one agent hook (VS Code's agent, Claude Code).
  * Reads the hook input on stdin, starts the extensions, runs
  * the input through zot's events and intercepts (src/host/hooks) and writes
- * the hook output as one JSON line on stdout.
+ * the hook output as one JSON line on stdout. When a VS Code window has the
+ * project open and answers hooks (hookWindows.ts), the input goes there
+ * instead, and its running extensions answer.
  *
  * Input that cannot be read is an error on stderr: exit 2 for PreToolUse and
  * UserPromptSubmit (the agent then stops the call or prompt, with the error as
@@ -10,8 +12,9 @@
  * and the agent goes on).
  */
 import { boundedStringify, failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHook, type HookEvent, type HookInput, type ZotHost } from '../host/index.js';
-import { toolNameTable } from '../mcp/toolNames.js';
+import { servesTool } from '../mcp/toolNames.js';
 import type { Parsed } from './args.js';
+import { askEditor } from './hookWindows.js';
 import { err, out } from './output.js';
 import { withSession } from './session.js';
 
@@ -24,14 +27,24 @@ export async function hook(p: Parsed): Promise<number> {
     return failsClosed(event) ? 2 : 1;
   }
   const input: HookInput = parsed.input;
+  // An editor window with the project open answers with the extensions it runs.
+  const editor = await askEditor(event, read as string, p.cwdGiven ? p.host.cwd : input.cwd);
+  if (editor.kind === 'answered') {
+    out(editor.body);
+    return 0;
+  }
+  if (editor.kind === 'refused') {
+    err(`zot-host hook ${event}: ${editor.error}`);
+    return failsClosed(event) ? 2 : 1;
+  }
   // The agent runs hooks in the project and names it in the input: its extensions are the project's.
   const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
   return withSession(options, async ({ host }) => {
     const output = await runHook({
       emit: (e, payload) => host.emit(e, payload),
       intercept: (e, payload) => host.intercept(e, payload),
-      servesOverMcp: (name) => toolNameTable(host.tools().filter((t) => t.active && !t.interactive)).served.has(name),
-    }, input, unreachable(host));
+      servesOverMcp: (name) => servesTool(host, name),
+    }, input, [...(editor.kind === 'unreachable' ? [editor.note] : []), ...unreachable(host)]);
     out(boundedStringify(output));
     return 0;
   }, { announce: false });

@@ -9,6 +9,11 @@
  * rebinding names its own), the token (else 401), the path, a body of at
  * most MAX_BODY_BYTES (else 413), whatever the request is.
  *
+ * The same listener answers agent hooks (`POST /hooks/<Event>`, see
+ * src/host/hooks) once given a hook token, a second bearer token that only
+ * the hook file knows: `zot-host hook` then reaches the editor's running
+ * extensions (allowed by the user, as always) instead of starting its own.
+ *
  * Bundled on its own (dist/mcp.js) and loaded only when VS Code first asks
  * for the server, so activation does not pay for the MCP SDK.
  */
@@ -17,8 +22,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { ZotHost } from '../host/index.js';
+import { hookInputOf, isHookEvent, runHook, type ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
+import { servesTool } from './toolNames.js';
 import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody } from './guard.js';
 import { SessionTable } from './sessions.js';
 
@@ -29,6 +35,8 @@ export interface McpHttpServer {
   readonly token: string;
   /** Open MCP sessions. */
   readonly sessions: number;
+  /** Answers agent hooks at `/hooks/<Event>` for requests with this bearer token; undefined: none are answered. */
+  setHookToken(token: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +61,7 @@ export async function startMcpHttpServer(
   const token = randomBytes(32).toString('base64url');
   const sessions = new SessionTable(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.maxSessions ?? DEFAULT_MAX_SESSIONS, log);
   let port = 0;
+  let hookToken: string | undefined;
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -66,6 +75,8 @@ export async function startMcpHttpServer(
     const foreign = foreignRequest(req, port);
     // Refused before its body is read: the connection closes rather than read a body nobody wants.
     if (foreign) return jsonError(res, 403, -32000, `forbidden: ${foreign}`, true);
+    const hookPath = /^\/hooks\/([^/]*)$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    if (hookPath) return handleHook(req, res, decodeURIComponent(hookPath[1]!));
     if (!checkAuthorization(req, token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="zot-extensions"');
       return jsonError(res, 401, -32001, 'unauthorized: a valid bearer token is required', true);
@@ -111,6 +122,28 @@ export async function startMcpHttpServer(
     await transport.handleRequest(req, res, body);
   }
 
+  /** One agent hook: its input in the body, its answer as the response (400: input it cannot read, with why). */
+  async function handleHook(req: http.IncomingMessage, res: http.ServerResponse, event: string): Promise<void> {
+    if (!hookToken || !checkAuthorization(req, hookToken)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="zot-extensions-hooks"');
+      return jsonError(res, 401, -32001, 'unauthorized: a valid hook token is required', true);
+    }
+    if (req.method !== 'POST') return jsonError(res, 405, -32000, 'a hook is a POST of its input', true);
+    if (!isHookEvent(event)) return jsonError(res, 404, -32601, `no hook named ${JSON.stringify(event.slice(0, 100))}`, true);
+    const read = await readBody(req);
+    if (!read.ok) return jsonError(res, read.status, -32600, read.message, read.status === 413);
+    const input = hookInputOf(event, read.value);
+    if (!input.ok) return jsonError(res, 400, -32602, input.error);
+    const host = source.host;
+    await host.whenLoaded();
+    const output = await runHook({
+      emit: (e, payload) => host.emit(e, payload),
+      intercept: (e, payload) => host.intercept(e, payload),
+      servesOverMcp: (name) => servesTool(host, name),
+    }, input.input, host.extensions.filter((rt) => rt.state === 'failed').map((rt) => `zot: extension "${rt.name}" is not running (${rt.error ?? 'failed'}); if it guards tool calls, it did not run`));
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(output));
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -127,6 +160,9 @@ export async function startMcpHttpServer(
     token,
     get sessions() {
       return sessions.size;
+    },
+    setHookToken(t) {
+      hookToken = t;
     },
     async close() {
       await sessions.closeAll();

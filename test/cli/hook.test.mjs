@@ -7,21 +7,25 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, COMPAT, lib, makeExt, tmpdir } from '../helpers.mjs';
+import { createRequire } from 'node:module';
+import { CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir } from '../helpers.mjs';
 
+const require = createRequire(import.meta.url);
+/** @type {typeof import('../../out/types/mcp/http.js')} */
+const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const GUARD = path.join(COMPAT, 'guard');
 
 /**
  * Runs `zot-host hook <event>` with `input` on stdin (a string as it is, anything else as JSON).
  * @param {string} event
  * @param {unknown} input
- * @param {{ args?: string[], home?: string, exts?: string[] }} [options]
+ * @param {{ args?: string[], home?: string, exts?: string[], env?: Record<string, string> }} [options]
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string, home: string, ms: number }>}
  */
-function hook(event, input, { args = [], home = tmpdir('zot-home-'), exts = [GUARD] } = {}) {
+function hook(event, input, { args = [], home = tmpdir('zot-home-'), exts = [GUARD], env = {} } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, 'hook', event, '--no-discover', '--home', home, ...exts.flatMap((e) => ['--ext', e]), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'hook', event, '--no-discover', '--home', home, ...exts.flatMap((e) => ['--ext', e]), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -176,4 +180,59 @@ test('usage: hook needs one known event and takes its input only from stdin', as
     assert.equal(r.code, 2, argv.join(' '));
     assert.match(r.stderr, message);
   }
+});
+
+/** An editor's side: a host running the guard, its loopback server answering hooks, and the windows folder listing it for `folders`. */
+async function editorWindow(t, folders) {
+  const host = await startHost(t, [GUARD]);
+  const server = await startMcpHttpServer(host);
+  t.after(() => server.close());
+  const token = 'k'.repeat(43);
+  server.setHookToken(token);
+  const windows = tmpdir('zot-hook-windows-');
+  fs.writeFileSync(path.join(windows, `${process.pid}.json`), JSON.stringify({ pid: process.pid, url: new URL(server.url).origin, folders }));
+  return { host, server, token, windows, env: { ZOT_HOOK_TOKEN: token, ZOT_HOOK_WINDOWS: windows } };
+}
+
+test('with an editor window that has the project open, the window\'s running guards answer (the hook starts none)', async (t) => {
+  const project = tmpdir('zot-hook-project-');
+  const w = await editorWindow(t, [project]);
+  // No extension of its own: a deny can only come from the window.
+  const r = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: path.join(project, 'sub') }), { exts: [], env: w.env });
+  assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
+  const seen = w.host.stderrOf('guard').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => JSON.parse(l.slice(l.indexOf(' ') + 1)));
+  assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args?.command]), [['event', 'tool_call', 'rm -rf build'], ['event_intercept', 'tool_call', 'rm -rf build']], 'the window\'s guard was asked');
+  // A project no window has open: the hook runs on its own (here without guards: allowed).
+  const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
+  assert.deepEqual(json(other), {});
+});
+
+test('a window that cannot be reached, or refuses the token, is said in the answer; the hook then runs its own guards', async (t) => {
+  const project = tmpdir('zot-hook-project-');
+  const w = await editorWindow(t, [project]);
+  const wrong = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: project }), { env: { ...w.env, ZOT_HOOK_TOKEN: 'x'.repeat(43) } });
+  const o = json(wrong);
+  assert.equal(o.hookSpecificOutput.permissionDecision, 'deny', 'its own guard still ran');
+  assert.match(o.systemMessage, new RegExp(`^zot: the VS Code window for ${project.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} did not answer \\(HTTP 401: unauthorized: a valid hook token is required\\); the guards ran without it, and its project's guards did not run$`));
+  await w.server.close();
+  const gone = json(await hook('PreToolUse', vscodePre('ls', { cwd: project }), { env: w.env }));
+  assert.match(gone.systemMessage, /^zot: the VS Code window for .* could not be reached \(.*\); the guards ran without it, and its project's guards did not run$/);
+});
+
+test('the hook endpoint: its own token (not the MCP one, and not on /mcp), POST only, known events, input checked', async (t) => {
+  const w = await editorWindow(t, []);
+  const base = new URL(w.server.url).origin;
+  const post = (p, token, body = '{"tool_name":"x"}', method = 'POST') => fetch(`${base}${p}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, ...(method === 'POST' && { body }) });
+  assert.equal((await post('/hooks/PreToolUse', w.server.token)).status, 401, 'the MCP token does not open hooks');
+  assert.equal((await post('/mcp', w.token)).status, 401, 'the hook token does not open MCP');
+  assert.equal((await post('/hooks/PreToolUse', w.token, '', 'GET')).status, 405);
+  assert.equal((await post('/hooks/Nope', w.token)).status, 404);
+  const bad = await post('/hooks/PreToolUse', w.token, '{"tool_input":{}}');
+  assert.equal(bad.status, 400);
+  assert.match(/** @type {any} */ (await bad.json()).error.message, /"tool_name" must be a non-empty string in PreToolUse input/);
+  const ok = await post('/hooks/PreToolUse', w.token, JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }));
+  assert.equal(ok.status, 200);
+  assert.equal(/** @type {any} */ (await ok.json()).hookSpecificOutput.permissionDecision, 'deny');
+  w.server.setHookToken(undefined);
+  assert.equal((await post('/hooks/PreToolUse', w.token)).status, 401, 'hooks off: refused');
 });

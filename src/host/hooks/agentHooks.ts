@@ -57,6 +57,11 @@ export function parseHookInput(event: HookEvent, text: string): HookParse {
   } catch (e) {
     return { ok: false, error: `the hook input is not valid JSON: ${(e as Error).message.replace(/\s*\n[\s\S]*$/, '')}` };
   }
+  return hookInputOf(event, value);
+}
+
+/** Reads an already parsed hook input for `event` (what the editor's hook endpoint receives). */
+export function hookInputOf(event: HookEvent, value: unknown): HookParse {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: `the hook input must be a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}` };
   if (deeperThan(value, MAX_VALUE_DEPTH)) return { ok: false, error: `the hook input is nested deeper than ${MAX_VALUE_DEPTH} levels` };
   const o = value as Record<string, unknown>;

@@ -20,6 +20,7 @@ import { Notes } from '../ui/notes.js';
 import { registerChatParticipant } from '../chat/participant.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
+import { AgentHooks } from '../hooks/agentHooks.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
 import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
@@ -125,6 +126,13 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     mgr.keepSecret(token);
   });
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
+  // zot guards in front of every tool of the agent, through its hooks (answered by this window while installed).
+  const hooks = new AgentHooks({ context, manager: mgr, mcp, log: (line) => logs.hostLog(line), trace });
+  tree.showGuards(() => hooks.active, hooks.onDidChange);
+  context.subscriptions.push(hooks,
+    vscode.commands.registerCommand('zot.installAgentHooks', (scope?: unknown) => hooks.install(scope)),
+    vscode.commands.registerCommand('zot.removeAgentHooks', () => hooks.remove()));
+  void hooks.start().catch((err: unknown) => logs.hostLog(`agent hooks: ${(err as Error).message}`, 'error'));
 
   let settingsTimer: NodeJS.Timeout | undefined;
   const replaceSoon = (why: string): void => {

@@ -50,6 +50,14 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     return this.manager.view;
   }
 
+  private guarding: () => boolean = () => false;
+
+  /** Marks the extensions that guard the agent's tools while agent hooks are on. */
+  showGuards(active: () => boolean, changed: vscode.Event<void>): void {
+    this.guarding = active;
+    this.subs.push(changed(() => this.refreshSoon()));
+  }
+
   /** Coalesces bursts of host events into one refresh. */
   refreshSoon(): void {
     if (this.timer) return;
@@ -191,9 +199,11 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     // The active one keeps the plain id (expansion state survives reloads); a shadowed namesake gets its folder in it.
     item.id = `ext/${this.keyOf(name, rt.dir)}`;
     const where = rt.found.source === 'project' ? 'workspace' : rt.found.source === 'explicit' ? 'path' : '';
-    item.description = [stateLook(rt.state).label, where].filter(Boolean).join(' · ');
+    const guards = this.guarding() && rt.connected && rt.intercepts.has('tool_call');
+    item.description = [stateLook(rt.state).label, where, guards && 'guards agent tools'].filter(Boolean).join(' · ');
     item.iconPath = stateIcon(rt.state);
     item.tooltip = extensionTooltip(rt);
+    if (guards) item.tooltip.appendMarkdown('\n$(shield) Guards every tool call of VS Code\'s agent (agent hooks are on: Zot: Remove Agent Hooks turns them off)\n');
     const can = affordances(rt, this.canAllow(name));
     item.contextValue = `zotExtension;${Object.entries(can).filter(([, v]) => v).map(([k]) => k).join(';')};log;folder;`;
     item.accessibilityInformation = { label: `${name}, ${stateLook(rt.state).label}${rt.error ? `, ${rt.error}` : ''}` };

@@ -4,10 +4,11 @@
 // Fixture extensions record every frame they receive in $ZOT_HOME.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
-const { activated, exec, waitState } = require('../vscode/suite/helpers.cjs');
+const { activated, exec, treeItem, waitState } = require('../vscode/suite/helpers.cjs');
 const { frames, requests, resultsIn: lastResults } = require('../vscode/suite/fakeChat.cjs');
 
 const { sleep } = require('../../kit.cjs');
@@ -65,5 +66,25 @@ test('Stop in agent mode reaches the extension as tool_cancel', async () => {
   await exec('workbench.action.chat.cancel');
   await waitFor('tool_cancel for the agent\'s call', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
 }, { timeoutMs: 90_000 });
+
+test('agent hooks: a zot guard stops the agent\'s own terminal tool from running rm -rf, with its reason; an allowed command runs', async () => {
+  const installed = await exec('zot.installAgentHooks', 'user');
+  assert.equal(installed.file, path.join(os.homedir(), '.copilot', 'hooks', 'zot-extensions.json'));
+  assert.equal(fs.statSync(installed.file).mode & 0o777, 0o600, 'the hook file holds a token: the user\'s only');
+  await waitFor('the Zot view to mark the guard', async () => /guards agent tools/.test((await treeItem('agent-guard'))?.description ?? ''), 10_000);
+  const workspace = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  fs.mkdirSync(path.join(workspace, 'build'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'build', 'keep.txt'), 'still here');
+  const before = frames('guard', 'event_intercept').length;
+  const terminal = (command) => `AGENTCALL run_in_terminal ${JSON.stringify({ command, explanation: 'as asked', goal: 'as asked', mode: 'sync', isBackground: false })}`;
+  await agent(terminal('rm -rf build'));
+  await resultReaching(/refusing to run rm -rf \(rm -rf build\)/, 60_000);
+  const asked = frames('guard', 'event_intercept').slice(before).filter((f) => f.tool_name === 'run_in_terminal');
+  assert.equal(asked.length, 1, 'the guard was asked once, for the terminal call');
+  assert.equal(asked[0].tool_args.command, 'rm -rf build');
+  assert.ok(fs.existsSync(path.join(workspace, 'build', 'keep.txt')), 'the command never ran');
+  await agent(terminal('echo allowed > allowed.txt'));
+  await waitFor('the allowed command to run', () => fs.existsSync(path.join(workspace, 'allowed.txt')), 60_000);
+}, { timeoutMs: 150_000 });
 
 exports.run = runAll;
