@@ -34,7 +34,7 @@ export async function main() {
     throughput_64: { host: null, floor: null, jsonrpc: null, mcp: null },
     cancel_ms: { p50: null, p99: null },
     startup_ms: { one: null, twenty: null },
-    hook_ms: { cold_allow: null, cold_deny: null, floor_node: null },
+    hook_ms: { cold_allow: null, cold_deny: null, editor_allow: null, editor_deny: null, floor_node: null },
     big_frame_ms: { host: null, json_parse: null },
     rss_growth_mb: null,
     idle_extension_kb: null,
@@ -180,9 +180,9 @@ export async function main() {
 
   // 5b. An agent hook per tool call, zot-host started cold.
   if (want('hook')) try {
-    progress(`agent hook: ${N.HOOK_REPS} cold runs of zot-host hook PreToolUse with one guard, allowed and denied, and a bare Node hook`);
+    progress(`agent hook: ${N.HOOK_REPS} runs of zot-host hook PreToolUse with one guard, cold and through an editor window, allowed and denied, and a bare Node hook`);
     const h = await hookFigures(N.HOOK_REPS);
-    out.hook_ms = { cold_allow: round(median(h.allow), 1), cold_deny: round(median(h.deny), 1), floor_node: round(median(h.floor), 1) };
+    out.hook_ms = { cold_allow: round(median(h.allow), 1), cold_deny: round(median(h.deny), 1), editor_allow: round(median(h.editor_allow), 1), editor_deny: round(median(h.editor_deny), 1), floor_node: round(median(h.floor), 1) };
     extra.hook = { samples_ms: Object.fromEntries(Object.entries(h).map(([k, xs]) => [k, xs.map((x) => round(x, 1))])) };
   } catch (err) {
     failed('hook_ms', err);

@@ -71,7 +71,7 @@ export function printTable(o, e, reasons, load) {
   const cf = e.cancel_floor_ms;
   kv('cancel → tool_cancel read, ms', `p50 ${f(o.cancel_ms.p50, 3)}   p99 ${f(o.cancel_ms.p99, 3)}   max ${f(e.cancel?.max_ms, 3)}${cf ? `   (floor p50 ${f(cf.p50, 3)}, p99 ${f(cf.p99, 3)})` : ''}`);
   const st = e.startup;
-  kv('agent hook per tool call, ms', `zot-host cold, one guard: allowed ${f(o.hook_ms?.cold_allow)}   denied ${f(o.hook_ms?.cold_deny)}   (a bare Node hook ${f(o.hook_ms?.floor_node)})`);
+  kv('agent hook per tool call, ms', `cold, one guard: allowed ${f(o.hook_ms?.cold_allow)} denied ${f(o.hook_ms?.cold_deny)}   through the editor: allowed ${f(o.hook_ms?.editor_allow)} denied ${f(o.hook_ms?.editor_deny)}   (a bare Node hook ${f(o.hook_ms?.floor_node)})`);
   kv('startup (discover+spawn+ready), ms', `one ${f(o.startup_ms.one)}   twenty ${f(o.startup_ms.twenty)}   ratio ${f(st?.ratio, 2)}${st ? `   (floor one ${f(st.floor_one_ms)}, twenty ${f(st.floor_twenty_ms)}, ratio ${f(st.floor_ratio, 2)})` : ''}`);
   const bf = e.big_frame;
   kv('4 MiB tool_result, ms', `host ${f(o.big_frame_ms.host, 2)}   JSON.parse ${f(o.big_frame_ms.json_parse, 2)}${bf ? `   (decode ${f(bf.decode_ms, 2)}; call→outcome ${f(bf.call_to_outcome_ms, 2)})` : ''}`);

@@ -1,21 +1,28 @@
-// An agent hook's cost per tool call: `zot-host hook PreToolUse` (dist/cli.js)
-// started cold with one Node guard, from spawn to exit with its answer, for
-// an allowed call and a denied one; and the floor: a bare Node program that
-// reads the same input and answers `{}` (the least a hook written in Node
-// costs). The editor's warm path is not measured: there is none yet.
+// An agent hook's cost per tool call, from spawn to exit with its answer:
+// `zot-host hook PreToolUse` (dist/cli.js) started cold with one Node guard,
+// for an allowed call and a denied one; the same through an editor window
+// (a host already running the guard, its loopback server answering hooks,
+// listed in a windows folder as VS Code lists itself); and the floor: a bare
+// Node program that reads the same input and answers `{}` (the least a hook
+// written in Node costs).
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { BENCH, ROOT } from '../config.mjs';
+import { ZotHost } from '../peers.mjs';
 import { now, scratch } from '../util.mjs';
+
+const require = createRequire(import.meta.url);
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const GUARD = path.join(BENCH, 'fixtures', 'zot-guard');
 const FLOOR = "let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{JSON.parse(s);process.stdout.write('{}\\n')})";
 
-function once(args, input) {
+function once(args, input, env = {}) {
   return new Promise((resolve, reject) => {
     const t0 = now();
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('error', reject);
@@ -24,21 +31,44 @@ function once(args, input) {
   });
 }
 
-/** Medians over `reps` of: an allowed call, a denied call, and the floor; interleaved. */
+/** Medians over `reps` of: an allowed call and a denied call cold, both through an editor window, and the floor; interleaved. */
 export async function hookFigures(reps) {
   const home = scratch('hook-home');
+  const project = scratch('hook-project');
   const args = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home, '--ext', GUARD];
-  const input = (command) => ({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command }, tool_use_id: 'b1' });
-  const s = { allow: [], deny: [], floor: [] };
-  for (let i = -1; i < reps; i++) {
-    const a = await once(args, input('ls'));
-    const d = await once(args, input('rm -rf build'));
-    const f = await once(['-e', FLOOR], input('ls'));
-    if (a.out.trim() !== '{}' || !d.out.includes('"deny"') || f.out.trim() !== '{}') throw new Error(`unexpected answers: ${a.out} ${d.out} ${f.out}`);
-    if (i < 0) continue; // warm-up
-    s.allow.push(a.ms);
-    s.deny.push(d.ms);
-    s.floor.push(f.ms);
+  const input = (command) => ({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command }, tool_use_id: 'b1', cwd: project });
+  // The editor's side: the guard already running, answering through the loopback server.
+  const host = new ZotHost({ cwd: project, zotHome: home, discover: false, extensionPaths: [GUARD] });
+  await host.start();
+  const server = await require(path.join(ROOT, 'dist', 'mcp.js')).startMcpHttpServer(host);
+  const token = 'b'.repeat(43);
+  server.setHookToken(token);
+  const windows = scratch('hook-windows');
+  fs.writeFileSync(path.join(windows, `${process.pid}.json`), JSON.stringify({ pid: process.pid, url: new URL(server.url).origin, folders: [project] }));
+  const viaEditor = { ZOT_HOOK_TOKEN: token, ZOT_HOOK_WINDOWS: windows };
+  // Through the window the hook starts nothing of its own: no --ext.
+  const editorArgs = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home];
+  const s = { allow: [], deny: [], editor_allow: [], editor_deny: [], floor: [] };
+  try {
+    for (let i = -1; i < reps; i++) {
+      const a = await once(args, input('ls'));
+      const d = await once(args, input('rm -rf build'));
+      const ea = await once(editorArgs, input('ls'), viaEditor);
+      const ed = await once(editorArgs, input('rm -rf build'), viaEditor);
+      const f = await once(['-e', FLOOR], input('ls'));
+      for (const [what, r, want] of [['cold allow', a, '{}'], ['cold deny', d, 'deny'], ['editor allow', ea, '{}'], ['editor deny', ed, 'deny'], ['floor', f, '{}']]) {
+        if (want === '{}' ? r.out.trim() !== '{}' : !r.out.includes(`"${want}"`)) throw new Error(`${what}: unexpected answer ${r.out}`);
+      }
+      if (i < 0) continue; // warm-up
+      s.allow.push(a.ms);
+      s.deny.push(d.ms);
+      s.editor_allow.push(ea.ms);
+      s.editor_deny.push(ed.ms);
+      s.floor.push(f.ms);
+    }
+  } finally {
+    await server.close();
+    await host.dispose();
   }
   return s;
 }
