@@ -92,5 +92,8 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** A note an extension sent (`notify`), as every front end may want it besides the UI (MCP: progress or a log message). */
+export interface NoteEvent { extension: string; level: import('../protocol/index.js').NotifyLevel; message: string }
+
 /** A line of an extension's stderr (always `info`: its text is never parsed for severity), or the host's own line about it. */
 export interface LogEvent { extension: string; line: string; kind: 'stderr' | 'host'; level: LogLevel }

@@ -18,12 +18,12 @@ import type { ExtensionRuntime, RuntimeConfig, RuntimeDelegate } from './extensi
 import { followFolders, load, startWithGrace, type LoadingDeps } from './loading.js';
 import type { HoldReason, StatusView } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
-import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type Timing } from './options.js';
+import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type NoteEvent, type Timing } from './options.js';
 import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
 import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
-import { dispatchUiFrame } from './ui/frames.js';
+import { dispatchUiFrame, noteLevel } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
 import { DisposableStore } from './lifetime.js';
 
@@ -40,7 +40,7 @@ export type HostReader = Pick<ZotHost,
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
   'invokeTool' | 'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercept' |
-  'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onLog'>;
+  'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -68,12 +68,15 @@ export class ZotHost {
   private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
   private readonly registryEmitter = this.store.add(new Emitter<void>());
   private readonly logEmitter = this.store.add(new Emitter<LogEvent>());
+  private readonly noteEmitter = this.store.add(new Emitter<NoteEvent>());
   /** An extension moved between states. */
   readonly onDidChangeState: Event<StateChange> = this.stateEmitter.event;
   /** Commands, tools or subscriptions changed; coalesced. */
   readonly onDidChangeRegistry: Event<void> = this.registryEmitter.event;
   /** A line of an extension's stderr, or a host line about it. */
   readonly onLog: Event<LogEvent> = this.logEmitter.event;
+  /** Every `notify` of every extension, as it arrives (the UI shows it too). */
+  readonly onNote: Event<NoteEvent> = this.noteEmitter.event;
 
   constructor(private readonly options: HostOptions) {
     this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
@@ -341,7 +344,10 @@ export class ZotHost {
     return {
       stateChanged: (rt, old, next) => this.stateEmitter.fire({ extension: rt, old, new: next }),
       registrationsChanged: () => this.registry.invalidate(),
-      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.runSlash(from, text)),
+      handle: (rt, frame) => {
+        if (frame.type === 'notify') this.noteEmitter.fire({ extension: rt.name, level: noteLevel(frame.level), message: frame.message });
+        return dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.runSlash(from, text));
+      },
       disconnected: (rt) => this.panels.closeAllOf(rt),
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
     };

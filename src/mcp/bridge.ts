@@ -3,12 +3,16 @@
  * and, inside VS Code, a Streamable HTTP endpoint for agent mode. Each MCP
  * tool call goes the agent's way (the tool_call event, intercepts, the call),
  * and MCP cancellation cancels the zot call. zot commands are its prompts
- * (prompts.ts).
+ * (prompts.ts). An extension's notes reach the client: a note sent while the
+ * extension handles a call whose client asked for progress is that call's
+ * `notifications/progress`; any other note is a log message
+ * (`notifications/message`, at the level the client set with
+ * `logging/setLevel`), its logger the extension's name.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../protocol/index.js';
-import { outcomeLabel, type HostReader, type ToolEntry, type ToolOutcome } from '../host/index.js';
+import { outcomeLabel, type HostReader, type NotifyLevel, type ToolEntry, type ToolOutcome } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
 import { registerPrompts } from './prompts.js';
@@ -22,8 +26,10 @@ import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
 export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined): { server: Server; dispose(): void } {
   const server = new Server(
     { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION },
-    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } }, instructions: 'Tools and commands (as prompts) provided by zot extensions running on this machine.' },
+    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, logging: {} }, instructions: 'Tools and commands (as prompts) provided by zot extensions running on this machine.' },
   );
+  /** Calls in flight whose client asked for progress, by the extension that runs them. */
+  const progressing = new Map<string, Set<(message: string) => void>>();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
@@ -39,8 +45,20 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
     const name = resolveToolName(host, request.params.name);
     if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
-    const outcome = await withSignal(extra.signal, (token) => host.runToolCall(name, args, { token, toolId: `mcp-${String(extra.requestId)}` }));
-    return toCallToolResult(outcome);
+    const owner = host.findTool(name)?.extension;
+    const progressToken = request.params._meta?.progressToken;
+    let progress: ((message: string) => void) | undefined;
+    if (owner !== undefined && progressToken !== undefined) {
+      let n = 0;
+      progress = (message) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message } }).catch(() => undefined);
+      progressing.set(owner, (progressing.get(owner) ?? new Set()).add(progress));
+    }
+    try {
+      const outcome = await withSignal(extra.signal, (token) => host.runToolCall(name, args, { token, toolId: `mcp-${String(extra.requestId)}` }));
+      return toCallToolResult(outcome);
+    } finally {
+      if (progress) progressing.get(owner!)?.delete(progress);
+    }
   });
 
   registerPrompts(server, source);
@@ -64,7 +82,16 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     server.sendToolListChanged().catch(() => undefined);
     server.sendPromptListChanged().catch(() => undefined);
   });
-  return { server, dispose: () => sub.dispose() };
+  const notes = source.onNote((note) => {
+    if (!initialized) return;
+    const calls = progressing.get(note.extension);
+    if (calls?.size) {
+      for (const send of calls) send(note.message);
+      return;
+    }
+    server.sendLoggingMessage({ level: LOG_LEVEL[note.level], logger: note.extension, data: note.message }, server.transport?.sessionId).catch(() => undefined);
+  });
+  return { server, dispose: () => { sub.dispose(); notes.dispose(); } };
 }
 
 /** Active tools under their MCP names; interactive ones only where the host can show their UI. */
@@ -75,8 +102,22 @@ export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEn
     name,
     description: t.description || `${name} (from the zot extension ${t.extension})`,
     inputSchema: objectSchema(t.schema),
-    ...(t.interactive && { annotations: { title: name, readOnlyHint: false } }),
+    ...toolTitle(name, t),
   }));
+}
+
+/** A note's level as an MCP log level. */
+const LOG_LEVEL: Record<NotifyLevel, 'info' | 'notice' | 'warning' | 'error'> = { info: 'info', success: 'notice', warn: 'warning', error: 'error' };
+
+/**
+ * What a tool's registration says about it: a title naming its extension,
+ * and for an interactive tool that it is not read-only (it waits for the
+ * user). Nothing more is claimed: a plain zot tool may do anything, which is
+ * what MCP assumes of a tool without hints.
+ */
+function toolTitle(name: string, t: ToolEntry): Pick<Tool, 'title' | 'annotations'> {
+  const title = `${name} (zot: ${t.extension})`;
+  return { title, annotations: { title, ...(t.interactive && { readOnlyHint: false }) } };
 }
 
 

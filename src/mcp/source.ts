@@ -4,16 +4,18 @@
  * MCP request's abort signal becomes a host cancellation token.
  */
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
-import type { HostCalls } from '../host/index.js';
+import type { HostCalls, NoteEvent } from '../host/index.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
 export interface HostSource {
   readonly host: HostCalls;
   onDidChangeRegistry(listener: () => void): { dispose(): void };
+  /** Every extension's notes, across host replacements. */
+  onNote(listener: (note: NoteEvent) => void): { dispose(): void };
 }
 
 export function hostSource(h: HostCalls | HostSource): HostSource {
-  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l) };
+  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l), onNote: (l) => h.onNote(l) };
 }
 
 /** Runs `work` with a token cancelled when `signal` aborts (already aborted: cancelled at once); cleans up after. */

@@ -8,12 +8,16 @@ import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { Panels } from './panels.js';
 import type { HostUI } from './port.js';
 
+/** A notify frame's level, `info` for one zot does not know. */
+export function noteLevel(level: string | undefined): NotifyLevel {
+  return (NOTIFY_LEVELS as readonly string[]).includes(level ?? '') ? (level as NotifyLevel) : 'info';
+}
+
 /** `runSlash`: the host runs `/name args` itself (zot's submit_slash: a slash command without the model). */
 export function dispatchUiFrame(rt: ExtensionRuntime, frame: FrameFromExt, ui: HostUI, panels: Panels, runSlash: (from: ExtensionRuntime, text: string) => Promise<void>): Promise<void> | void {
   switch (frame.type) {
     case 'notify': {
-      const level: NotifyLevel = (NOTIFY_LEVELS as readonly string[]).includes(frame.level ?? '') ? (frame.level as NotifyLevel) : 'info';
-      return ui.notify(rt, level, frame.message);
+      return ui.notify(rt, noteLevel(frame.level), frame.message);
     }
     case 'clear_notes':
       return ui.clearNotes(rt);

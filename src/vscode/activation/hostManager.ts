@@ -8,7 +8,7 @@
  * into extensions through `host`; neither can start, stop or reconfigure it.
  */
 import * as vscode from 'vscode';
-import { DisposableStore, type ExtensionView, type HoldReason, type HostCalls, type HostReader, type LogEvent, type Timing, type TraceSink, type ZotHost } from '../../host/index.js';
+import { DisposableStore, type ExtensionView, type HoldReason, type HostCalls, type HostReader, type LogEvent, type NoteEvent, type Timing, type TraceSink, type ZotHost } from '../../host/index.js';
 
 export class HostManager implements vscode.Disposable {
   private current: ZotHost;
@@ -23,10 +23,13 @@ export class HostManager implements vscode.Disposable {
   private readonly stateEmitter = this.own.add(new vscode.EventEmitter<ExtensionView>());
   private readonly registryEmitter = this.own.add(new vscode.EventEmitter<void>());
   private readonly logEmitter = this.own.add(new vscode.EventEmitter<LogEvent>());
+  private readonly noteEmitter = this.own.add(new vscode.EventEmitter<NoteEvent>());
   private readonly busyEmitter = this.own.add(new vscode.EventEmitter<boolean>());
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidChangeRegistry = this.registryEmitter.event;
   readonly onLog = this.logEmitter.event;
+  /** Every extension's notes (the MCP server turns them into progress and log messages). */
+  readonly onNote = this.noteEmitter.event;
   /** true while the host is loading (start, reload, replacement). */
   readonly onDidChangeBusy = this.busyEmitter.event;
 
@@ -128,6 +131,7 @@ export class HostManager implements vscode.Disposable {
     this.hostSubs.add(host.onDidChangeState((c) => this.stateEmitter.fire(c.extension)));
     this.hostSubs.add(host.onDidChangeRegistry(() => this.registryEmitter.fire()));
     this.hostSubs.add(host.onLog((e) => this.logEmitter.fire(e)));
+    this.hostSubs.add(host.onNote((e) => this.noteEmitter.fire(e)));
     return host;
   }
 

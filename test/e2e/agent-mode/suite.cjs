@@ -83,8 +83,12 @@ test('agent hooks: a zot guard stops the agent\'s own terminal tool from running
   assert.equal(asked.length, 1, 'the guard was asked once, for the terminal call');
   assert.equal(asked[0].tool_args.command, 'rm -rf build');
   assert.ok(fs.existsSync(path.join(workspace, 'build', 'keep.txt')), 'the command never ran');
-  await agent(terminal('echo allowed > allowed.txt'));
-  await waitFor('the allowed command to run', () => fs.existsSync(path.join(workspace, 'allowed.txt')), 60_000);
+  // Plain words only: the agent quotes the user's text inside markup, where shell characters would not survive.
+  await agent(terminal('mkdir made-by-the-agent'));
+  await waitFor('the allowed command to run', () => fs.existsSync(path.join(workspace, 'made-by-the-agent')), 60_000)
+    .catch(async (e) => { throw new Error(`${e.message}; the model's last results: ${JSON.stringify((await requests()).slice(-2).map(lastResults))}`); });
+  const allowed = frames('guard', 'event_intercept').filter((f) => f.tool_name === 'run_in_terminal').at(-1);
+  assert.equal(allowed.tool_args.command, 'mkdir made-by-the-agent', 'the guard was asked, and allowed it');
 }, { timeoutMs: 150_000 });
 
 exports.run = runAll;
