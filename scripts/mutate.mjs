@@ -214,7 +214,7 @@ function allTestFiles(dir) {
 /** The given test files, or only the named tests in them. */
 async function runTests(dir, files, names = [], boundMs = RUN_BOUND_MS) {
   const patterns = names.flatMap((n) => ['--test-name-pattern', `^${n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`]);
-  const r = await run(process.execPath, ['--test', '--test-timeout=60000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...patterns, ...files], dir, boundMs);
+  const r = await run(process.execPath, ['--test', '--test-timeout=300000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...patterns, ...files], dir, boundMs);
   const failing = [...r.out.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((n) => !n.endsWith('.test.mjs'));
   const counts = /^# pass (\d+)$/m.exec(r.out)?.[1];
   return { code: r.code, hung: r.hung, ms: r.ms, failing, passCount: counts, out: r.out };
