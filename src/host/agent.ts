@@ -5,6 +5,7 @@
  */
 import { deeperThan, MAX_VALUE_DEPTH, type EventPayload, type InterceptableEvent, type JsonObject } from '../protocol/index.js';
 import { nextId } from './connection/ids.js';
+import type { PanelUI } from './ui/port.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import type { Panels } from './ui/panels.js';
@@ -25,6 +26,8 @@ export interface ToolCallOptions extends CallOptions {
    * finished anyway; its answer was dropped). Default 0: no wait.
    */
   lateWithinMs?: number;
+  /** Where this call's panels are shown (an MCP client that answers through elicitation); default: the host's UI. */
+  panelUi?: PanelUI;
 }
 
 export class AgentPath {
@@ -47,12 +50,12 @@ export class AgentPath {
     const { entry: tool, rt } = found;
     const bad = badArgs(args);
     if (bad) return Promise.resolve(toolOutcome('not_run', rt.name, bad));
-    if (tool.interactive && !this.interactive()) {
+    if (tool.interactive && !(opts.panelUi?.interactive ?? this.interactive())) {
       return Promise.resolve(toolOutcome('not_run', rt.name, 'interactive extension tools require an interactive host'));
     }
     const timeoutMs = opts.timeoutMs ?? (tool.interactive ? 0 : this.timing.toolTimeoutMs);
     const call = rt.callTool(tool.name, args ?? {}, { token: opts.token, timeoutMs });
-    const result = call.id ? this.panels.track(rt, call, tool.interactive) : call.result;
+    const result = call.id ? this.panels.track(rt, call, tool.interactive, opts.panelUi) : call.result;
     const lateMs = opts.lateWithinMs ?? 0;
     if (lateMs <= 0 || !call.id) return result;
     // Only a call its caller canceled (Stop), not one ended by its panel's dismissal or a time-out.

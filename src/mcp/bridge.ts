@@ -10,11 +10,12 @@
  * `logging/setLevel`), its logger the extension's name.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_VALUE_DEPTH, deeperThan, preview, type ContentBlock } from '../protocol/index.js';
 import { outcomeLabel, type HostReader, type NotifyLevel, type ToolEntry, type ToolOutcome } from '../host/index.js';
 import { blocksText, decodableImage } from '../host/content.js';
 import { HOST_VERSION } from '../host/version.js';
+import { ElicitingPanels } from './elicit.js';
 import { registerPrompts } from './prompts.js';
 import { withSignal, type HostSource } from './source.js';
 import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
@@ -34,7 +35,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
     await source.host.whenLoaded();
-    return { tools: listTools(source.host, reportNames) };
+    return { tools: listTools(source.host, reportNames, clientElicits()) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -43,8 +44,10 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     const args = request.params.arguments ?? {};
     // A deeper value could not be written to the extension (JSON.stringify would overflow).
     if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
-    const name = resolveToolName(host, request.params.name);
+    const name = resolveToolName(host, request.params.name, clientElicits());
     if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
+    // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
+    const panelUi = !host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
     const owner = host.findTool(name)?.extension;
     const progressToken = request.params._meta?.progressToken;
     let progress: ((message: string) => void) | undefined;
@@ -54,7 +57,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
       progressing.set(owner, (progressing.get(owner) ?? new Set()).add(progress));
     }
     try {
-      const outcome = await withSignal(extra.signal, (token) => host.runToolCall(name, args, { token, toolId: `mcp-${String(extra.requestId)}` }));
+      const outcome = await withSignal(extra.signal, (token) => host.runToolCall(name, args, { token, toolId: `mcp-${String(extra.requestId)}`, ...(panelUi && { panelUi }) }));
       return toCallToolResult(outcome);
     } finally {
       if (progress) progressing.get(owner!)?.delete(progress);
@@ -62,6 +65,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   });
 
   registerPrompts(server, source);
+  /** Whether the client answers elicitation requests (its interactive tools are then served). */
+  const clientElicits = (): boolean => server.getClientCapabilities()?.elicitation !== undefined;
 
   const told = new Set<string>();
   const reportNames = (table: ToolNameTable<ToolEntry>): void => {
@@ -95,8 +100,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
 }
 
 /** Active tools under their MCP names; interactive ones only where the host can show their UI. */
-export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined): Tool[] {
-  const table = servedTools(host);
+export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false): Tool[] {
+  const table = servedTools(host, clientElicits);
   report(table);
   return [...table.served].map(([name, t]) => ({
     name,
@@ -126,8 +131,8 @@ function toolTitle(name: string, t: ToolEntry): Pick<Tool, 'title' | 'annotation
  * interactive tool without a UI, a tool gone since the list) still goes to the
  * host, which says why it cannot run; an invalid one never does.
  */
-function resolveToolName(host: HostReader, name: string): string | undefined {
-  const tool = servedTools(host).served.get(name);
+function resolveToolName(host: HostReader, name: string, clientElicits: boolean): string | undefined {
+  const tool = servedTools(host, clientElicits).served.get(name);
   if (tool) return tool.name;
   return MCP_TOOL_NAME.test(name) ? name : undefined;
 }

@@ -58,9 +58,13 @@ export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNam
   return { served, mapped, refused };
 }
 
-/** The tools an MCP server of this host serves, under their MCP names: the active ones, interactive ones only where a UI can answer them. */
-export function servedTools(host: HostReader): ToolNameTable<ToolEntry> {
-  return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || !t.interactive)));
+/**
+ * The tools an MCP server of this host serves, under their MCP names: the
+ * active ones, interactive ones only where a UI can answer them (the host's,
+ * or a client that elicits).
+ */
+export function servedTools(host: HostReader, clientElicits = false): ToolNameTable<ToolEntry> {
+  return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || clientElicits || !t.interactive)));
 }
 
 /** Whether an MCP server of this host serves a tool under `name`. */

@@ -8,12 +8,14 @@ import type { PendingRequest } from '../connection/requests.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { ToolOutcome } from '../outcomes.js';
 import { MAX_PANELS_PER_CALL, PanelBudget } from './panelBudget.js';
-import type { HostUI, PanelHandle } from './port.js';
+import type { HostUI, PanelHandle, PanelUI } from './port.js';
 
 interface ActiveCall {
   rt: ExtensionRuntime;
   call: PendingRequest<ToolOutcome>;
   interactive: boolean;
+  /** Where its panels are shown, when not the host's UI. */
+  ui?: PanelUI;
   /** Created when a panel binds to the call. */
   panels?: Set<OpenPanel>;
   /** A refusal over the per-call bound was said for this call. */
@@ -70,9 +72,9 @@ export class Panels {
    * to a call lives no longer than the call: whatever the outcome, the ones
    * still open close when it ends (the extension is told with panel_close).
    */
-  track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean): Promise<ToolOutcome> {
+  track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean, ui?: PanelUI): Promise<ToolOutcome> {
     // Wire ids are unique in the process, so the id alone is the key (callFor checks the extension).
-    const active: ActiveCall = { rt, call, interactive };
+    const active: ActiveCall = { rt, call, interactive, ...(ui && { ui }) };
     this.calls.set(call.id, active);
     return call.result.then((o) => {
       this.calls.delete(call.id);
@@ -112,7 +114,7 @@ export class Panels {
       (call.panels ??= new Set()).add(panel);
     }
     this.open.set(uid, panel);
-    const ui = this.ui();
+    const ui = this.uiOf(panel);
     // Nobody can answer it here; the call was refused before it started, so this is only a stray panel.
     if (!ui.interactive && call) rt.addProblem(`opened panel "${spec.id}" on a host that cannot show panels`);
     await (existing ? ui.renderPanel(panel) : ui.openPanel(panel));
@@ -126,7 +128,7 @@ export class Panels {
     if (frame.title) p.title = frame.title;
     p.lines = frame.lines ?? [];
     p.footer = frame.footer ?? '';
-    return this.ui().renderPanel(p);
+    return this.uiOf(p).renderPanel(p);
   }
 
   /** The extension closed its panel. */
@@ -134,7 +136,7 @@ export class Panels {
     const p = this.open.get(`${rt.name}\0${panelId}`);
     if (!p) return undefined;
     this.drop(p);
-    return this.ui().closePanel(p);
+    return this.uiOf(p).closePanel(p);
   }
 
   /** Its extension went away: its panels close. */
@@ -146,7 +148,7 @@ export class Panels {
   async closeAll(): Promise<void> {
     for (const p of [...this.open.values()]) {
       this.drop(p);
-      await Promise.resolve(this.ui().closePanel(p)).catch(() => undefined);
+      await Promise.resolve(this.uiOf(p).closePanel(p)).catch(() => undefined);
     }
   }
 
@@ -163,7 +165,12 @@ export class Panels {
 
   /** The host ends a panel (its call ended, its extension went away): the UI closes it and the extension is told. */
   private closeFromHost(p: OpenPanel): void {
-    if (this.forget(p)) void Promise.resolve(this.ui().closePanel(p)).catch(() => undefined);
+    if (this.forget(p)) void Promise.resolve(this.uiOf(p).closePanel(p)).catch(() => undefined);
+  }
+
+  /** The UI a panel is shown in: its call's own, or the host's. */
+  private uiOf(p: OpenPanel): PanelUI {
+    return p.boundCall?.ui ?? this.ui();
   }
 
   /** Stops tracking a panel and tells its extension it closed. */

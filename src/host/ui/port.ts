@@ -52,6 +52,9 @@ export interface HostUI {
   closePanel(panel: PanelHandle): void | Promise<void>;
 }
 
+/** What shows the panels of one tool call, when its caller has a UI of its own (an MCP client that elicits). */
+export type PanelUI = Pick<HostUI, 'interactive' | 'openPanel' | 'renderPanel' | 'closePanel'>;
+
 /** A UI for scripts and tests: nothing interactive, everything reported as a line. */
 export class HeadlessUI implements HostUI {
   readonly interactive: boolean = false;
