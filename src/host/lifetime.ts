@@ -25,9 +25,16 @@ export class DisposableStore implements Disposable {
   }
 }
 
-/** One timer: arming it again replaces the previous one; once disposed it never fires again. */
+/**
+ * One timer: arming it again replaces the previous one; once disposed it
+ * never fires again. It fires only after the input that is waiting has been
+ * read: a process that was busy past the deadline reads what arrived
+ * meanwhile first (Node runs due timers before pending I/O), so a frame that
+ * came in time re-arms or clears it instead of losing to a late timer.
+ */
 export class TimerSlot implements Disposable {
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private ended = false;
 
   /** Whether a timer is waiting to fire. */
@@ -39,14 +46,20 @@ export class TimerSlot implements Disposable {
     this.clear();
     if (this.ended) return;
     this.timer = setTimeout(() => {
-      this.timer = undefined;
-      fire();
+      // Still armed until the check phase: the poll phase in between reads the waiting input.
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        this.timer = undefined;
+        fire();
+      });
     }, ms);
   }
 
   clear(): void {
     clearTimeout(this.timer);
+    clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
   }
 
   dispose(): void {

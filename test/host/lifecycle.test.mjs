@@ -248,3 +248,22 @@ test('the restart policy is an option: a policy that never restarts fails the ex
   assert.deepEqual(asked, [['once', 'number']]);
   assert.match(host.get('once').error, /^crashed 1 times within 1 ms \(last: exited with code 3\); not restarting it again/);
 });
+
+test('a host busy past the auto-ready deadline reads the frames that came in time before it calls the extension quiet', async (t) => {
+  // Registers every 40 ms for about 1.2 s, then says ready: never quiet for 250 ms.
+  const dir = makeExt(tmpdir(), 'steady', { trickle: { count: 30, everyMs: 40 } });
+  const host = await startHost(t, [dir], { noStart: true, timing: { readyGraceMs: 5000 } });
+  const seen = [];
+  host.onDidChangeState((c) => c.extension.name === 'steady' && seen.push(c.new.kind === 'running' ? c.new.readiness : c.new.kind));
+  // Busy for 600 ms while handling a frame it read (as a host is when a big frame or a slow listener holds it),
+  // after that frame set the quiet deadline; the extension goes on writing, its frames wait in the pipe.
+  let busy = true;
+  host.onDidChangeRegistry(() => {
+    if (!busy || !(host.get('steady')?.commands.size > 0)) return;
+    busy = false;
+    for (const until = Date.now() + 600; Date.now() < until;) { /* busy */ }
+  });
+  await host.start();
+  assert.equal(host.get('steady').state, 'ready', `states: ${seen.join(' → ')}`);
+  assert.ok(!seen.includes('auto_ready'), `never auto-ready: ${seen.join(' → ')}`);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { lib, makeExt, RecordingUI, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const { CancellationTokenSource } = lib;
 
@@ -40,6 +40,9 @@ test('a host without UI runs no submit_slash: it says so', async (t) => {
   await host.invokeCommand('go', '');
   await waitFor('the note', () => ui.calls.length === 1);
   assert.deepEqual(ui.calls[0].args, ['quiet', 'info', 'asked to run /go again; not interactive, ignored']);
+  // Its log (stderr) is read apart from its frames: wait for the first run's line, then give a second one time to show.
+  await waitFor('go received once', () => host.received('quiet', 'command_invoked').length >= 1);
+  await sleep(300);
   assert.equal(host.received('quiet', 'command_invoked').length, 1, 'go ran once: the slash did not run it again');
 });
 
