@@ -61,7 +61,8 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
     vsixPaths,
     // Copilot Chat writes ~/.copilot: keep it in the run's folder.
     env: { ZOT_HOME: home, HOME: userHome },
-    settings: { 'chat.tools.global.autoApprove': true },
+    // The terminal tool keeps its own approval rules: mkdir (the command the guard lets through) runs without a card.
+    settings: { 'chat.tools.global.autoApprove': true, 'chat.tools.terminal.enableAutoApprove': true, 'chat.tools.terminal.autoApprove': { mkdir: true }, 'chat.tools.terminal.autoApprove.warningAccepted': true },
     results,
     folder: workspace,
     testsEntry: path.join(here, 'agent-mode', 'suite.cjs'),

@@ -85,8 +85,18 @@ test('agent hooks: a zot guard stops the agent\'s own terminal tool from running
   assert.ok(fs.existsSync(path.join(workspace, 'build', 'keep.txt')), 'the command never ran');
   // Plain words only: the agent quotes the user's text inside markup, where shell characters would not survive.
   await agent(terminal('mkdir made-by-the-agent'));
-  await waitFor('the allowed command to run', () => fs.existsSync(path.join(workspace, 'made-by-the-agent')), 60_000)
-    .catch(async (e) => { throw new Error(`${e.message}; the model's last results: ${JSON.stringify((await requests()).slice(-2).map(lastResults))}`); });
+  // The terminal tool may still ask for its own confirmation: accept it as a user would.
+  await waitFor('the allowed command to run', () => {
+    if (fs.existsSync(path.join(workspace, 'made-by-the-agent'))) return true;
+    void Promise.resolve(exec('workbench.action.chat.acceptTool')).catch(() => undefined);
+    return false;
+  }, 60_000, 1000)
+    .catch(async (e) => {
+      const hooksLog = path.join(await exec('zotFake.logsFolder'), 'GitHub.copilot-chat', 'GitHub Copilot Chat Hooks.log');
+      const last = (await requests()).slice(-1).map((r) => r.messages.at(-1).parts);
+      throw new Error(`${e.message}; the guard was asked about: ${JSON.stringify(frames('guard', 'event_intercept').map((f) => f.tool_args?.command ?? f.tool_name))}; `
+        + `the model's last request ended with ${JSON.stringify(last).slice(0, 1500)}; hooks log: ${fs.existsSync(hooksLog) ? fs.readFileSync(hooksLog, 'utf8').slice(-3000) : '(none)'}`);
+    });
   const allowed = frames('guard', 'event_intercept').filter((f) => f.tool_name === 'run_in_terminal').at(-1);
   assert.equal(allowed.tool_args.command, 'mkdir made-by-the-agent', 'the guard was asked, and allowed it');
 }, { timeoutMs: 150_000 });
