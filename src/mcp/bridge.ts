@@ -22,12 +22,16 @@ import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
- * (see toolNames.ts).
+ * (see toolNames.ts). `scope`: serve only that extension's tools, prompts
+ * and notes (the editor's server per extension); without it, every one's.
  */
-export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined): { server: Server; dispose(): void } {
+export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined, scope?: string): { server: Server; dispose(): void } {
   const server = new Server(
-    { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION },
-    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, logging: {} }, instructions: 'Tools and commands (as prompts) provided by zot extensions running on this machine.' },
+    scope === undefined ? { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION } : { name: `zot-${scope}`, title: `zot: ${scope}`, version: HOST_VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
+      instructions: scope === undefined ? 'Tools and commands (as prompts) provided by zot extensions running on this machine.' : `Tools and commands (as prompts) of the zot extension "${scope}".`,
+    },
   );
   /** Calls in flight whose client asked for progress, by the extension that runs them. */
   const progressing = new Map<string, Set<(message: string) => void>>();
@@ -35,7 +39,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
     await source.host.whenLoaded();
-    return { tools: listTools(source.host, reportNames, clientElicits()) };
+    return { tools: listTools(source.host, reportNames, clientElicits(), scope) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -44,7 +48,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     const args = request.params.arguments ?? {};
     // A deeper value could not be written to the extension (JSON.stringify would overflow).
     if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
-    const name = resolveToolName(host, request.params.name, clientElicits());
+    const name = resolveToolName(host, request.params.name, clientElicits(), scope);
     if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
     // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
     const panelUi = !host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
@@ -64,7 +68,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     }
   });
 
-  registerPrompts(server, source);
+  registerPrompts(server, source, scope);
   /** Whether the client answers elicitation requests (its interactive tools are then served). */
   const clientElicits = (): boolean => server.getClientCapabilities()?.elicitation !== undefined;
 
@@ -88,7 +92,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     server.sendPromptListChanged().catch(() => undefined);
   });
   const notes = source.onNote((note) => {
-    if (!initialized) return;
+    if (!initialized || (scope !== undefined && note.extension !== scope)) return;
     const calls = progressing.get(note.extension);
     if (calls?.size) {
       for (const send of calls) send(note.message);
@@ -100,8 +104,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
 }
 
 /** Active tools under their MCP names; interactive ones only where the host can show their UI. */
-export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false): Tool[] {
-  const table = servedTools(host, clientElicits);
+export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false, scope?: string): Tool[] {
+  const table = servedTools(host, clientElicits, scope);
   report(table);
   return [...table.served].map(([name, t]) => ({
     name,
@@ -129,12 +133,16 @@ function toolTitle(name: string, t: ToolEntry): Pick<Tool, 'title' | 'annotation
 /**
  * The zot tool an MCP name stands for. A valid name that is not listed (an
  * interactive tool without a UI, a tool gone since the list) still goes to the
- * host, which says why it cannot run; an invalid one never does.
+ * host, which says why it cannot run; an invalid one never does. A server of
+ * one extension reaches only that extension's tools.
  */
-function resolveToolName(host: HostReader, name: string, clientElicits: boolean): string | undefined {
-  const tool = servedTools(host, clientElicits).served.get(name);
+function resolveToolName(host: HostReader, name: string, clientElicits: boolean, scope?: string): string | undefined {
+  const tool = servedTools(host, clientElicits, scope).served.get(name);
   if (tool) return tool.name;
-  return MCP_TOOL_NAME.test(name) ? name : undefined;
+  if (!MCP_TOOL_NAME.test(name)) return undefined;
+  if (scope === undefined) return name;
+  const owner = host.findTool(name)?.extension;
+  return owner === undefined || owner === scope ? name : undefined;
 }
 
 function errorResult(text: string): CallToolResult {

@@ -82,7 +82,15 @@ export async function startMcpHttpServer(
       return jsonError(res, 401, -32001, 'unauthorized: a valid bearer token is required', true);
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== '/mcp') return jsonError(res, 404, -32601, `no MCP endpoint at ${path}; use /mcp`, true);
+    // /mcp serves every extension; /mcp/ext/<name> one (the editor's server definition per extension).
+    const one = /^\/mcp\/ext\/([^/]+)$/.exec(path);
+    if (path !== '/mcp' && !one) return jsonError(res, 404, -32601, `no MCP endpoint at ${path.slice(0, 200)}; use /mcp or /mcp/ext/<extension>`, true);
+    let scope: string | undefined;
+    try {
+      scope = one ? decodeURIComponent(one[1]!) : undefined;
+    } catch {
+      return jsonError(res, 404, -32601, 'the extension name in the path is not valid percent-encoding', true);
+    }
 
     // Every POST body is read here, so one limit holds for initialize and every later request.
     let body: unknown;
@@ -104,7 +112,7 @@ export async function startMcpHttpServer(
     if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no session: send initialize first');
     if (!sessions.makeRoom()) return jsonError(res, 503, -32000, `too many open MCP sessions (${sessions.max}, each with a call in flight)`);
 
-    const bridge = createBridgeServer(source, log);
+    const bridge = createBridgeServer(source, log, scope);
     const names = localNames(port);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

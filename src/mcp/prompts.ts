@@ -18,18 +18,19 @@ import {
 import { carryOut, outcomeLabel, type CommandOutcome, type HostCalls } from '../host/index.js';
 import { withSignal, type HostSource } from './source.js';
 
-export function listPrompts(host: HostCalls): Prompt[] {
-  return host.commands().filter((c) => c.active).map((c) => ({
+/** The active commands as prompts; only those of extension `scope` when given. */
+export function listPrompts(host: HostCalls, scope?: string): Prompt[] {
+  return host.commands().filter((c) => c.active && (scope === undefined || c.extension === scope)).map((c) => ({
     name: c.name,
     description: c.description || `/${c.name} (from the zot extension ${c.extension})`,
     arguments: [{ name: 'args', description: `What to type after /${c.name}`, required: false }],
   }));
 }
 
-export function registerPrompts(server: Server, source: HostSource): void {
+export function registerPrompts(server: Server, source: HostSource, scope?: string): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => {
     await source.host.whenLoaded();
-    return { prompts: listPrompts(source.host) };
+    return { prompts: listPrompts(source.host, scope) };
   });
 
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
@@ -37,7 +38,8 @@ export function registerPrompts(server: Server, source: HostSource): void {
     await host.whenLoaded();
     const { name } = request.params;
     const args = request.params.arguments?.args ?? '';
-    if (!host.findCommand(name)) throw new McpError(ErrorCode.InvalidParams, `no active zot command "${name}"; prompts/list names the ones there are`);
+    const command = host.findCommand(name);
+    if (!command || (scope !== undefined && command.extension !== scope)) throw new McpError(ErrorCode.InvalidParams, `no active zot command "${name}"; prompts/list names the ones there are`);
     const outcome = await withSignal(extra.signal, (token) => host.invokeCommand(name, args, { token }));
     return toPromptResult(host, name, outcome);
   });

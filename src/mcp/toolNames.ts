@@ -63,8 +63,8 @@ export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNam
  * active ones, interactive ones only where a UI can answer them (the host's,
  * or a client that elicits).
  */
-export function servedTools(host: HostReader, clientElicits = false): ToolNameTable<ToolEntry> {
-  return toolNameTable(host.tools().filter((t) => t.active && (host.interactive || clientElicits || !t.interactive)));
+export function servedTools(host: HostReader, clientElicits = false, scope?: string): ToolNameTable<ToolEntry> {
+  return toolNameTable(host.tools().filter((t) => t.active && (scope === undefined || t.extension === scope) && (host.interactive || clientElicits || !t.interactive)));
 }
 
 /** Whether an MCP server of this host serves a tool under `name`. */

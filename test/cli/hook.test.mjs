@@ -106,7 +106,8 @@ test('Claude Code\'s shapes: Bash with rm -rf is denied; the same JSON round tri
 
 test('a zot tool the agent calls through zot\'s MCP server is not intercepted by the hook (the MCP path does it, once)', async () => {
   const tools = makeExt(tmpdir(), 'tools-ext', { tools: [{ name: 'rewrite', behaviour: 'echo' }] });
-  for (const name of ['mcp_zot_extensions_rewrite', 'mcp__zot__rewrite']) {
+  // VS Code: the server's label "zot: tools-ext" cut to 13 characters; the single server of zot-host mcp; Claude Code.
+  for (const name of ['mcp_zot_tools-ext_rewrite', 'mcp_zot_extension_rewrite', 'mcp__zot__rewrite']) {
     const r = await hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'rm -rf /' } }, { exts: [GUARD, tools] });
     assert.deepEqual(json(r), {}, name);
     assert.deepEqual(guardSaw(r.home), [], `${name}: the guard was not asked`);

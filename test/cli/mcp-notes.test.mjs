@@ -92,3 +92,40 @@ test('a host reports every note as it arrives, with its level (unknown levels as
   await waitFor('two notes', () => notes.length === 2);
   assert.deepEqual(notes, [{ extension: 'noter', level: 'warn', message: 'w' }, { extension: 'noter', level: 'info', message: 's' }]);
 });
+
+test('a server of one extension (/mcp/ext/<name>, the editor\'s definition per extension) serves its tools, prompts and notes only', async (t) => {
+  const a = makeExt(tmpdir(), 'alpha', { tools: [{ name: 'a_tool' }, { name: 'index', behaviour: 'progress', notes: NOTES }], commands: [{ name: 'a-cmd', reply: { action: 'noop' } }] });
+  const b = makeExt(tmpdir(), 'beta', { tools: [{ name: 'b_tool' }], commands: [{ name: 'b-cmd', reply: { action: 'noop' }, after: [{ type: 'notify', level: 'error', message: 'from beta' }] }] });
+  const host = await startHost(t, [a, b], { ui: new (class extends lib.HeadlessUI { interactive = true; })() });
+  const server = await startMcpHttpServer(host);
+  t.after(() => server.close());
+  const open = async (p) => {
+    const client = new Client({ name: 'scoped', version: '1.0.0' });
+    const logs = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    await client.connect(new StreamableHTTPClientTransport(new URL(p, server.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } }));
+    t.after(() => client.close());
+    return { client, logs };
+  };
+  const alpha = await open('/mcp/ext/alpha');
+  assert.deepEqual(alpha.client.getServerVersion()?.title, 'zot: alpha');
+  assert.deepEqual((await alpha.client.listTools()).tools.map((x) => x.name), ['a_tool', 'index']);
+  assert.deepEqual((await alpha.client.listPrompts()).prompts.map((x) => x.name), ['a-cmd']);
+  // Another extension's tool or command is out of its reach, listed or not.
+  const other = await alpha.client.callTool({ name: 'b_tool', arguments: {} });
+  assert.deepEqual(other, { isError: true, content: [{ type: 'text', text: 'no tool named "b_tool"' }] });
+  await assert.rejects(alpha.client.getPrompt({ name: 'b-cmd' }), /no active zot command "b-cmd"/);
+  // Notes: alpha's server hears alpha only; the server of every extension hears both.
+  const all = await open('/mcp');
+  assert.deepEqual((await all.client.listTools()).tools.map((x) => x.name).sort(), ['a_tool', 'b_tool', 'index']);
+  await all.client.getPrompt({ name: 'b-cmd' });
+  await alpha.client.callTool({ name: 'index', arguments: {} });
+  await waitFor('alpha\'s notes on both servers', () => alpha.logs.length === 3 && all.logs.length === 4, 5000);
+  assert.ok(alpha.logs.every((l) => l.logger === 'alpha'), JSON.stringify(alpha.logs));
+  assert.ok(all.logs.some((l) => l.logger === 'beta' && l.data === 'from beta'));
+  // A name that is no extension's serves nothing; a path that is no endpoint is 404.
+  assert.deepEqual((await (await open('/mcp/ext/nobody')).client.listTools()).tools, []);
+  const bad = await fetch(new URL('/mcp/other', server.url), { method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }, body: '{}' });
+  assert.equal(bad.status, 404);
+  assert.match(/** @type {any} */ (await bad.json()).error.message, /no MCP endpoint at \/mcp\/other; use \/mcp or \/mcp\/ext\/<extension>/);
+});

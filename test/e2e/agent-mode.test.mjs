@@ -89,18 +89,19 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     };
     // The server's prompts are listed once it runs: start it from the MCP server list.
     await palette('MCP: List Servers', 'List Servers');
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Zot extensions' }).first().click({ timeout: 30_000 });
+    // One server per zot extension: the one with the command.
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'zot: agent-panels' }).first().click({ timeout: 30_000 });
     await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Start Server' }).first().click({ timeout: 15_000 });
     // The chat view shows at start, in Agent mode with the fake model (the only one).
     const input = page.locator('.interactive-input-part .monaco-editor').first();
     await input.waitFor({ timeout: 30_000 });
-    const item = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: '/mcp.Zot_extensions.show-panel' }).first();
+    const item = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: '/mcp.zot__agent-panels.show-panel' }).first();
     await waitFor('the zot command in the / menu', async () => {
       // Clicked each time: the MCP output channel takes the focus when the server logs.
       await input.click();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Backspace');
-      await page.keyboard.type('/mcp.Zot');
+      await page.keyboard.type('/mcp.zot__agent-p');
       return item.waitFor({ timeout: 3_000 }).then(() => true, () => false);
     }, 60_000);
     await shot('menu');
@@ -114,7 +115,7 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     await page.locator('.tab').filter({ hasText: 'Markup <b>stays</b> text' }).first().waitFor({ timeout: 15_000 });
     await waitFor('the prompt\'s text in the chat input', async () => (await input.textContent())?.replace(/\u00a0/g, ' ').includes('Opened the panel of /show-panel.'), 15_000);
     await shot('after');
-    t.diagnostic('the / menu listed /mcp.Zot_extensions.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
+    t.diagnostic('the / menu listed /mcp.zot__agent-panels.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);

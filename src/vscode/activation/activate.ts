@@ -121,9 +121,16 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: trace });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
-  const mcp = new ZotMcpProvider(context.extensionPath, mgr, () => String(context.extension.packageJSON.version), (line) => logs.hostLog(line), (token) => {
-    secrets.add(token);
-    mgr.keepSecret(token);
+  const mcp = new ZotMcpProvider({
+    extensionPath: context.extensionPath,
+    source: mgr,
+    version: () => String(context.extension.packageJSON.version),
+    log: (line) => logs.hostLog(line),
+    keepSecret: (token) => {
+      secrets.add(token);
+      mgr.keepSecret(token);
+    },
+    start: (name) => mgr.startExtension(name),
   });
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
   // zot guards in front of every tool of the agent, through its hooks (answered by this window while installed).

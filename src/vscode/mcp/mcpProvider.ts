@@ -1,15 +1,35 @@
 /**
- * zot tools in agent mode: an MCP server definition whose server runs in this
- * extension host (so interactive tools open VS Code panels). The server is
- * started on first use, bound to 127.0.0.1 with a random port and a random
- * bearer token carried in the definition's headers.
+ * zot tools in agent mode: one MCP server definition per zot extension
+ * ("zot: <name>"), so each is listed on its own in MCP: List Servers, in the
+ * tools picker and in per-server approval. Every definition is served by
+ * one server that runs in this extension host (so interactive tools open
+ * VS Code panels), on 127.0.0.1, with a random port and a random bearer
+ * token carried in the definitions' headers, at /mcp/ext/<name>. A
+ * definition's version changes with its extension's tools and commands, so
+ * VS Code fetches them again; starting a server whose extension is not
+ * running starts it, through the consent gate as every launch.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ExtensionView } from '../../host/index.js';
 import type { HostSource } from '../../mcp/bridge.js';
 import type { McpHttpServer } from '../../mcp/http.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';
+/** Definitions are offered again at most this often while extensions start and register. */
+const CHANGE_DEBOUNCE_MS = 300;
+
+export interface McpProviderDeps {
+  extensionPath: string;
+  source: HostSource & { onDidChangeState(listener: () => void): vscode.Disposable };
+  version: () => string;
+  log: (line: string) => void;
+  /** Told the bearer token once the server runs: a value nothing the host writes may show. */
+  keepSecret?: (token: string) => void;
+  /** Starts an extension (through the consent gate), for a server VS Code starts. */
+  start: (name: string) => Promise<void>;
+}
 
 export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
   private server: Promise<McpHttpServer> | undefined;
@@ -17,33 +37,39 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   token: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** What was offered last, to tell VS Code only of real changes. */
+  private offered = '';
 
-  constructor(
-    private readonly extensionPath: string,
-    private readonly source: HostSource,
-    private readonly version: () => string,
-    private readonly log: (line: string) => void,
-    /** Told the bearer token once the server runs: a value nothing the host writes may show. */
-    private readonly keepSecret: (token: string) => void = () => undefined,
-  ) {}
+  constructor(private readonly d: McpProviderDeps) {
+    const soon = (): void => {
+      if (this.timer) return;
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (this.key() !== this.offered) this.changed.fire();
+      }, CHANGE_DEBOUNCE_MS);
+    };
+    this.subs.push(d.source.onDidChangeRegistry(soon), d.source.onDidChangeState(soon));
+  }
 
   /** The running server, started on first call. */
   ensureServer(): Promise<McpHttpServer> {
     if (!this.server) {
       const starting = (async () => {
         // A bundle of its own: activation never loads the MCP SDK.
-        const mod = require(path.join(this.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/http.js');
-        return mod.startMcpHttpServer(this.source, this.log);
+        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/http.js');
+        return mod.startMcpHttpServer(this.d.source, this.d.log);
       })();
       // Reported once; the next request tries again.
       starting.catch((err: unknown) => {
-        this.log(`could not start the MCP server: ${(err as Error).message}`);
+        this.d.log(`could not start the MCP server: ${(err as Error).message}`);
         if (this.server === starting) this.server = undefined;
       });
       this.server = starting;
       void starting.then((s) => {
         this.token = s.token;
-        this.keepSecret(s.token);
+        this.d.keepSecret?.(s.token);
       }, () => undefined);
     }
     return this.server;
@@ -51,15 +77,54 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
 
   async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
     const server = await this.ensureServer();
-    return [new vscode.McpHttpServerDefinition('Zot extensions', vscode.Uri.parse(server.url), { Authorization: `Bearer ${server.token}` }, this.version())];
+    const base = server.url.replace(/\/mcp$/, '');
+    this.offered = this.key();
+    return this.served().map((rt) => new vscode.McpHttpServerDefinition(
+      `zot: ${rt.name}`,
+      vscode.Uri.parse(`${base}/mcp/ext/${encodeURIComponent(rt.name)}`),
+      { Authorization: `Bearer ${server.token}` },
+      this.versionOf(rt),
+    ));
   }
 
   async resolveMcpServerDefinition(def: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {
-    await this.source.host.whenLoaded();
+    const host = this.d.source.host;
+    await host.whenLoaded();
+    const name = decodeURIComponent(def.uri.path.replace(/^.*\/mcp\/ext\//, ''));
+    const rt = host.get(name);
+    // Starting its server starts a stopped extension, through the consent gate; one that stays down serves nothing.
+    if (rt && !rt.connected && rt.startable) await this.d.start(name).catch((err: unknown) => this.d.log(`MCP: could not start ${name}: ${(err as Error).message}`));
     return def;
   }
 
+  /**
+   * Extensions with a server: those running with a tool or a command, and
+   * those that could start (a held one only when starting it would ask for
+   * your permission, never one this workspace may not run or you refused).
+   */
+  private served(): ExtensionView[] {
+    const host = this.d.source.host;
+    const registered = new Set([...host.tools(), ...host.commands()].filter((e) => e.active).map((e) => e.extension));
+    const mayStart = (rt: ExtensionView): boolean => rt.startable && (rt.status.kind !== 'held' || rt.status.reason === 'consent' || rt.status.reason === 'changed');
+    return host.extensions.filter((rt) => (rt.connected ? registered.has(rt.name) : mayStart(rt)));
+  }
+
+  /** Changes with the extension's tools and commands (and the product's version): VS Code then lists them again. */
+  private versionOf(rt: ExtensionView): string {
+    const host = this.d.source.host;
+    const tools = host.tools().filter((t) => t.extension === rt.name && t.active).map((t) => [t.name, t.description, t.interactive, t.schema]);
+    const commands = host.commands().filter((c) => c.extension === rt.name && c.active).map((c) => [c.name, c.description]);
+    const hash = createHash('sha256').update(JSON.stringify([rt.connected, tools, commands])).digest('hex').slice(0, 12);
+    return `${this.d.version()}+${hash}`;
+  }
+
+  private key(): string {
+    return JSON.stringify(this.served().map((rt) => [rt.name, this.versionOf(rt)]));
+  }
+
   dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
     this.changed.dispose();
     void this.server?.then((s) => s.close()).catch(() => undefined);
   }

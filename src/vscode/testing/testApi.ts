@@ -39,6 +39,8 @@ export interface TestApi {
   answerConsent(name: string, choice: string | undefined): boolean;
   /** What the MCP provider gives VS Code: the definition's label, URI and headers. */
   mcpDefinitions(): Promise<McpDefinitionView[]>;
+  /** Resolves the definition labelled `label` as VS Code does when it starts that server. */
+  resolveMcpDefinition(label: string): Promise<McpDefinitionView | undefined>;
 }
 
 export type Snapshot = ReturnType<typeof snapshot>;
@@ -66,10 +68,17 @@ export function createTestApi(d: Wired, consent: ConsentQuestions): { api: TestA
     panels: () => d.panels.describe(),
     pendingConsent: () => consent.pending(),
     answerConsent: (name, choice) => consent.answer(name, choice),
-    mcpDefinitions: async () => (await d.mcp.provideMcpServerDefinitions())
-      .map((def) => ({ label: def.label, uri: def.uri.toString(), headers: def.headers, version: def.version })),
+    mcpDefinitions: async () => (await d.mcp.provideMcpServerDefinitions()).map(defView),
+    resolveMcpDefinition: async (label) => {
+      const def = (await d.mcp.provideMcpServerDefinitions()).find((x) => x.label === label);
+      return def && defView(await d.mcp.resolveMcpServerDefinition(def));
+    },
   };
   return { api, disposables };
+}
+
+function defView(def: vscode.McpHttpServerDefinition): McpDefinitionView {
+  return { label: def.label, uri: def.uri.toString(), headers: def.headers, version: def.version };
 }
 
 function snapshot(d: Wired) {

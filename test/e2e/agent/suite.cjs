@@ -87,10 +87,13 @@ test('an assistant_message interceptor replaces the text the user sees; the mode
   assert.ok(said.includes('ECHO: the secret word'), `history: ${JSON.stringify(said)}`);
 });
 
-test('the MCP server definition is listed, refuses a request without its token, and an MCP client reaches a zot tool with cancellation', async () => {
-  const [def] = await testApi().mcpDefinitions();
-  assert.equal(def.label, 'Zot extensions');
-  assert.match(def.uri, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+test('an MCP server definition per extension with tools or commands, each refusing a request without its token; an MCP client reaches a zot tool with cancellation', async () => {
+  const defs = await testApi().mcpDefinitions();
+  // agent-guard registers neither a tool nor a command: it has no server.
+  assert.deepEqual(defs.map((d) => d.label).sort(), ['zot: agent-ask', 'zot: agent-panels', 'zot: agent-tools']);
+  const def = defs.find((d) => d.label === 'zot: agent-tools');
+  assert.match(def.uri, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/ext\/agent-tools$/);
+  assert.equal(new Set(defs.map((d) => new URL(d.uri).origin)).size, 1, 'one listener serves them all');
   assert.match(def.headers.Authorization, /^Bearer \S{40,}$/);
   const bare = await fetch(def.uri, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' });
   assert.equal(bare.status, 401);
@@ -102,7 +105,8 @@ test('the MCP server definition is listed, refuses a request without its token, 
   try {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const n of ['echo', 'hang', 'ask']) assert.ok(names.includes(n), `${n} listed: ${names}`);
+    for (const n of ['echo', 'hang']) assert.ok(names.includes(n), `${n} listed: ${names}`);
+    assert.ok(!names.includes('ask'), 'agent-ask\'s tool is on its own server');
     const r = await client.callTool({ name: 'echo', arguments: { text: 'via mcp' } });
     assert.deepEqual(r.content, [{ type: 'text', text: 'echo: via mcp' }]);
     const before = frames('tools', 'tool_call').length;
@@ -115,6 +119,14 @@ test('the MCP server definition is listed, refuses a request without its token, 
   } finally {
     await client.close();
   }
+  // Starting the server of a stopped extension (as MCP: List Servers does) starts the extension.
+  await exec('zot.stopExtension', 'agent-tools');
+  await waitState('agent-tools', 'stopped');
+  const stopped = (await testApi().mcpDefinitions()).find((d) => d.label === 'zot: agent-tools');
+  assert.ok(stopped, 'a stopped extension keeps its server definition');
+  assert.notEqual(stopped.version, def.version, 'its version changed with its tools');
+  await testApi().resolveMcpDefinition('zot: agent-tools');
+  await waitState('agent-tools', ['ready', 'auto_ready']);
 });
 
 /** The zot panel webviews open in the editor area. */
