@@ -7,7 +7,6 @@
  * holds, in a `<pid>.json` entry of the windows folder), so a guard costs a
  * request to extensions already running, the ones the user allowed.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,17 +15,9 @@ import type { HostManager } from '../activation/hostManager.js';
 import { projectDirs } from '../activation/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
-
-/** The hooks zot installs: the two where a guard decides (the events cost a start each and decide nothing). */
-export const INSTALLED_HOOKS = ['PreToolUse', 'UserPromptSubmit'] as const;
-export const HOOK_FILE_NAME = 'zot-extensions.json';
-/** VS Code's agent runs a hook for at most this long (seconds). */
-const HOOK_TIMEOUT_S = 15;
+import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, newToken, readOurs, tokenOf } from './hookFile.js';
 
 export type HookScope = 'user' | 'workspace';
-
-interface HookCommand { type: 'command'; command: string; env: Record<string, string>; timeout: number }
-interface HookFile { hooks: Record<string, HookCommand[]> }
 
 export interface AgentHooksDeps {
   context: vscode.ExtensionContext;
@@ -60,14 +51,25 @@ export class AgentHooks implements vscode.Disposable {
     return folder && path.join(folder, '.github', 'hooks', HOOK_FILE_NAME);
   }
 
-  /** At activation: a hook file of ours that exists is brought up to date, and this window answers its hooks. */
+  /**
+   * At activation: a hook file of ours that exists is brought up to date, and
+   * this window answers its hooks. A workspace's file is taken up only in a
+   * trusted workspace, and its token never: a file that came with the
+   * workspace is not the user's, so it gets this window's token, from the
+   * user's own file or a new one.
+   */
   async start(): Promise<void> {
-    for (const scope of ['user', 'workspace'] as const) {
-      const file = this.fileOf(scope);
-      const existing = file ? await readOurs(file) : undefined;
-      if (!file || !existing) continue;
-      const token = tokenOf(existing) ?? this.token ?? newToken();
-      await this.write(file, token);
+    const user = this.fileOf('user')!;
+    const ours = await readOurs(user);
+    if (ours) {
+      const token = tokenOf(ours) ?? newToken();
+      await this.write(user, token);
+      await this.serve(token);
+    }
+    const workspace = this.fileOf('workspace');
+    if (workspace && vscode.workspace.isTrusted && (await readOurs(workspace))) {
+      const token = this.token ?? newToken();
+      await this.write(workspace, token);
       await this.serve(token);
     }
   }
@@ -81,8 +83,10 @@ export class AgentHooks implements vscode.Disposable {
       void vscode.window.showWarningMessage('Open a folder first: a workspace hook file lives in its .github/hooks folder.');
       return undefined;
     }
-    const token = this.token ?? tokenOf(await readOurs(file)) ?? newToken();
+    // One token a window: the user's own file's when there is one (a workspace's file is never trusted with it).
+    const token = this.token ?? (chosen === 'user' ? tokenOf(await readOurs(file)) : undefined) ?? newToken();
     await this.write(file, token);
+    if (chosen === 'workspace') await keepOutOfGit(file);
     await this.serve(token);
     const where = chosen === 'user' ? 'every workspace' : 'this workspace';
     this.d.log(`agent hooks installed for ${where}: ${file}`);
@@ -109,20 +113,10 @@ export class AgentHooks implements vscode.Disposable {
   }
 
   private async write(file: string, token: string): Promise<void> {
-    const cli = path.join(this.d.context.extensionPath, 'dist', 'cli.js');
-    const env: Record<string, string> = {
-      // VS Code's own runtime runs zot-host: no Node needed on the PATH.
-      ELECTRON_RUN_AS_NODE: '1',
-      ZOT_HOOK_TOKEN: token,
-      ZOT_HOOK_WINDOWS: this.windowsDir(),
-    };
-    // Without a window for the project, the hook runs the global extensions itself; a project's own only ever run where they were allowed.
-    const base = `${quote(process.execPath)} ${quote(cli)} hook`;
-    const home = ` --home ${quote(this.d.manager.view.zotHome)}`;
-    const hooks: HookFile = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ type: 'command', command: `${base} ${e} --no-project${home}`, env, timeout: HOOK_TIMEOUT_S }]])) };
+    const text = hookFileText({ runtime: process.execPath, cli: path.join(this.d.context.extensionPath, 'dist', 'cli.js'), zotHome: this.d.manager.view.zotHome, token, windows: this.windowsDir() });
     await fsp.mkdir(path.dirname(file), { recursive: true });
     // The token is in it: readable by the user only.
-    await fsp.writeFile(file, `${JSON.stringify(hooks, null, 2)}\n`, { mode: 0o600 });
+    await fsp.writeFile(file, text, { mode: 0o600 });
     await fsp.chmod(file, 0o600);
   }
 
@@ -173,35 +167,7 @@ async function pickScope(hasFolder: boolean): Promise<HookScope | undefined> {
   const items: (vscode.QuickPickItem & { scope: HookScope })[] = [
     { label: 'Every workspace', description: path.join('~', '.copilot', 'hooks', HOOK_FILE_NAME), detail: 'zot\'s global guards check the agent\'s tool calls in every workspace', scope: 'user' },
   ];
-  if (hasFolder) items.push({ label: 'This workspace', description: path.join('.github', 'hooks', HOOK_FILE_NAME), detail: 'Only in this workspace; the file can be committed for others (each of them installs zot too)', scope: 'workspace' });
+  if (hasFolder) items.push({ label: 'This workspace', description: path.join('.github', 'hooks', HOOK_FILE_NAME), detail: 'Only in this workspace; the file holds a token of this machine, so git is told to leave it out', scope: 'workspace' });
   return (await vscode.window.showQuickPick(items, { title: 'Install Agent Hooks: zot guards in front of the agent\'s tools' }))?.scope;
 }
 
-/** The hook file at `file` when it is one zot wrote (its commands run zot-host hook). */
-async function readOurs(file: string): Promise<HookFile | undefined> {
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = JSON.parse(text) as HookFile;
-    const pre = parsed?.hooks?.PreToolUse?.[0];
-    return typeof pre?.command === 'string' && / hook PreToolUse\b/.test(pre.command) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function tokenOf(file: HookFile | undefined): string | undefined {
-  const t = file?.hooks?.PreToolUse?.[0]?.env?.ZOT_HOOK_TOKEN;
-  return typeof t === 'string' && t.length >= 32 ? t : undefined;
-}
-
-const newToken = (): string => randomBytes(32).toString('base64url');
-
-/** A path as one word of a shell command line. */
-function quote(s: string): string {
-  return process.platform === 'win32' ? `"${s.replace(/"/g, '""')}"` : `'${s.replace(/'/g, `'\\''`)}'`;
-}
