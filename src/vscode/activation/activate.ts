@@ -130,7 +130,6 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       secrets.add(token);
       mgr.keepSecret(token);
     },
-    start: (name) => mgr.startExtension(name),
   });
   context.subscriptions.push(mcp, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp), registerRunTool(mgr, display, trace));
   // zot guards in front of every tool of the agent, through its hooks (answered by this window while installed).

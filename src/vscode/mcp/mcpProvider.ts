@@ -6,8 +6,9 @@
  * VS Code panels), on 127.0.0.1, with a random port and a random bearer
  * token carried in the definitions' headers, at /mcp/ext/<name>. A
  * definition's version changes with its extension's tools and commands, so
- * VS Code fetches them again; starting a server whose extension is not
- * running starts it, through the consent gate as every launch.
+ * VS Code fetches them again. Only running extensions have one: VS Code
+ * starts every server at a chat request (chat.mcp.autostart), so a server
+ * that started its extension would undo the user's Stop at the next prompt.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -27,8 +28,6 @@ export interface McpProviderDeps {
   log: (line: string) => void;
   /** Told the bearer token once the server runs: a value nothing the host writes may show. */
   keepSecret?: (token: string) => void;
-  /** Starts an extension (through the consent gate), for a server VS Code starts. */
-  start: (name: string) => Promise<void>;
 }
 
 export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
@@ -88,25 +87,16 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   }
 
   async resolveMcpServerDefinition(def: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {
-    const host = this.d.source.host;
-    await host.whenLoaded();
-    const name = decodeURIComponent(def.uri.path.replace(/^.*\/mcp\/ext\//, ''));
-    const rt = host.get(name);
-    // Starting its server starts a stopped extension, through the consent gate; one that stays down serves nothing.
-    if (rt && !rt.connected && rt.startable) await this.d.start(name).catch((err: unknown) => this.d.log(`MCP: could not start ${name}: ${(err as Error).message}`));
+    // A client that lists right after connecting sees every tool: the extensions have loaded first.
+    await this.d.source.host.whenLoaded();
     return def;
   }
 
-  /**
-   * Extensions with a server: those running with a tool or a command, and
-   * those that could start (a held one only when starting it would ask for
-   * your permission, never one this workspace may not run or you refused).
-   */
+  /** Extensions with a server: those running with an active tool or command. */
   private served(): ExtensionView[] {
     const host = this.d.source.host;
     const registered = new Set([...host.tools(), ...host.commands()].filter((e) => e.active).map((e) => e.extension));
-    const mayStart = (rt: ExtensionView): boolean => rt.startable && (rt.status.kind !== 'held' || rt.status.reason === 'consent' || rt.status.reason === 'changed');
-    return host.extensions.filter((rt) => (rt.connected ? registered.has(rt.name) : mayStart(rt)));
+    return host.extensions.filter((rt) => rt.connected && registered.has(rt.name));
   }
 
   /** Changes with the extension's tools and commands (and the product's version): VS Code then lists them again. */
@@ -114,7 +104,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     const host = this.d.source.host;
     const tools = host.tools().filter((t) => t.extension === rt.name && t.active).map((t) => [t.name, t.description, t.interactive, t.schema]);
     const commands = host.commands().filter((c) => c.extension === rt.name && c.active).map((c) => [c.name, c.description]);
-    const hash = createHash('sha256').update(JSON.stringify([rt.connected, tools, commands])).digest('hex').slice(0, 12);
+    const hash = createHash('sha256').update(JSON.stringify([tools, commands])).digest('hex').slice(0, 12);
     return `${this.d.version()}+${hash}`;
   }
 

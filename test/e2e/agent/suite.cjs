@@ -119,14 +119,16 @@ test('an MCP server definition per extension with tools or commands, each refusi
   } finally {
     await client.close();
   }
-  // Starting the server of a stopped extension (as MCP: List Servers does) starts the extension.
+  // A stopped extension has no server (VS Code starts every server at each request: it must not start it again);
+  // started again, its server is back, and VS Code's resolving it waits for the extensions to load.
   await exec('zot.stopExtension', 'agent-tools');
   await waitState('agent-tools', 'stopped');
-  const stopped = (await testApi().mcpDefinitions()).find((d) => d.label === 'zot: agent-tools');
-  assert.ok(stopped, 'a stopped extension keeps its server definition');
-  assert.notEqual(stopped.version, def.version, 'its version changed with its tools');
-  await testApi().resolveMcpDefinition('zot: agent-tools');
+  assert.ok(!(await testApi().mcpDefinitions()).some((d) => d.label === 'zot: agent-tools'), 'no server while it is stopped');
+  await exec('zot.startExtension', 'agent-tools');
   await waitState('agent-tools', ['ready', 'auto_ready']);
+  const back = await waitFor('its server back', async () => (await testApi().mcpDefinitions()).find((d) => d.label === 'zot: agent-tools'));
+  assert.equal(back.version, def.version, 'the same tools, the same version');
+  assert.equal((await testApi().resolveMcpDefinition('zot: agent-tools')).uri, def.uri);
 });
 
 /** The zot panel webviews open in the editor area. */
