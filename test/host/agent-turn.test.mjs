@@ -110,3 +110,25 @@ test('a model that fails ends the turn with turn_end "error" and the described m
   await waitFor('turn_end', () => host.received('rec2', 'event').length === 1);
   assert.deepEqual(host.received('rec2', 'event')[0], { type: 'event', event: 'turn_end', stop: 'error', error: 'model: the provider is down' });
 });
+
+test('Stop while the model replies: a reply of text keeps what was written (cutShort), one with tool calls is dropped whole; turn_end says aborted', async (t) => {
+  const dir = makeExt(tmpdir(), 'ends', { subscribe: { events: ['turn_end', 'assistant_message'] } });
+  const host = await startHost(t, [dir]);
+  for (const [what, step, cut] of /** @type {[string, { text: string, calls: any[] }, unknown[][]][]} */ ([
+    ['text only', { text: 'the first half of an answ', calls: [] }, [['cutShort', 'the first half of an answ']]],
+    ['text and calls', { text: 'I will look', calls: [{ id: 'c1', name: 'echo', input: {} }] }, []],
+  ])) {
+    const source = new lib.CancellationTokenSource();
+    // As a provider's stream does: the token is cancelled while the reply comes, and what came is returned.
+    const port = { conversation: [], async step() { source.cancel(); return step; }, replied(s) { this.conversation.push(s); }, results(e) { this.conversation.push(e); } };
+    const { view, seen } = recordingView();
+    const before = host.received('ends', 'event').length;
+    const r = await host.runTurn(port, view, options(source.token));
+    assert.deepEqual(r, { stop: 'canceled', steps: 1, stoppedInCall: false }, what);
+    assert.deepEqual(seen.filter((s) => s[0] === 'cutShort'), cut, what);
+    assert.deepEqual(port.conversation, [], `${what}: nothing joins the conversation`);
+    const ends = await waitFor('its turn_end', () => host.received('ends', 'event').slice(before).filter((f) => f.event === 'turn_end').at(0));
+    assert.deepEqual([ends.stop, ends.error], ['aborted', 'context canceled'], what);
+    assert.ok(!host.received('ends', 'event').slice(before).some((f) => f.event === 'assistant_message'), `${what}: no assistant_message for a reply cut short`);
+  }
+});
