@@ -237,3 +237,23 @@ test('the hook endpoint: its own token (not the MCP one, and not on /mcp), POST 
   w.server.setHookToken(undefined);
   assert.equal((await post('/hooks/PreToolUse', w.token)).status, 401, 'hooks off: refused');
 });
+
+test('--no-project: a project\'s own guard runs for the project the input names, and never with --no-project (as the editor installs the hook)', async () => {
+  const project = tmpdir('zot-hook-proj-');
+  fs.cpSync(GUARD, path.join(project, '.zot', 'extensions', 'guard'), { recursive: true });
+  const input = vscodePre('rm -rf build', { cwd: project });
+  // Discovery on (no --no-discover): the project's .zot/extensions is found from the input's cwd.
+  const run = (args) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'hook', 'PreToolUse', '--home', tmpdir('zot-home-'), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '' } });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.resume();
+    child.on('close', (code) => resolve({ code, stdout }));
+    child.stdin.end(JSON.stringify(input));
+  });
+  const withProject = await run([]);
+  assert.equal(JSON.parse(withProject.stdout).hookSpecificOutput?.permissionDecision, 'deny', 'the project\'s guard ran');
+  const without = await run(['--no-project']);
+  assert.equal(without.code, 0);
+  assert.deepEqual(JSON.parse(without.stdout), {}, 'with --no-project the project\'s code never runs');
+});
