@@ -11,7 +11,7 @@
  * the reason: nothing unread is let through), exit 1 for the others (reported,
  * and the agent goes on).
  */
-import { boundedStringify, failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHook, type HookEvent, type HookInput, type ZotHost } from '../host/index.js';
+import { boundedStringify, failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHookOn, type HookEvent, type HookInput } from '../host/index.js';
 import { servesTool } from '../mcp/toolNames.js';
 import type { Parsed } from './args.js';
 import { askEditor } from './hookWindows.js';
@@ -40,21 +40,10 @@ export async function hook(p: Parsed): Promise<number> {
   // The agent runs hooks in the project and names it in the input: its extensions are the project's.
   const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
   return withSession(options, async ({ host }) => {
-    const output = await runHook({
-      emit: (e, payload) => host.emit(e, payload),
-      intercept: (e, payload) => host.intercept(e, payload),
-      servesOverMcp: (name) => servesTool(host, name),
-    }, input, [...(editor.kind === 'unreachable' ? [editor.note] : []), ...unreachable(host)]);
+    const output = await runHookOn(host, input, (name) => servesTool(host, name), editor.kind === 'unreachable' ? [editor.note] : []);
     out(boundedStringify(output));
     return 0;
   }, { announce: false });
-}
-
-/** Extensions that could not be started: a guard among them did not run, and the agent is told. */
-function unreachable(host: ZotHost): string[] {
-  return host.extensions
-    .filter((rt) => rt.state === 'failed')
-    .map((rt) => `zot: extension "${rt.name}" could not be started (${rt.error ?? 'failed'}); if it guards tool calls, it did not run`);
 }
 
 /** All of stdin, or why it cannot be the hook input. */

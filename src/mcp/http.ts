@@ -22,7 +22,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { hookInputOf, isHookEvent, runHook, type ZotHost } from '../host/index.js';
+import { hookInputOf, isHookEvent, runHookOn, type ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
 import { servesTool } from './toolNames.js';
 import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody } from './guard.js';
@@ -144,11 +144,7 @@ export async function startMcpHttpServer(
     if (!input.ok) return jsonError(res, 400, -32602, input.error);
     const host = source.host;
     await host.whenLoaded();
-    const output = await runHook({
-      emit: (e, payload) => host.emit(e, payload),
-      intercept: (e, payload) => host.intercept(e, payload),
-      servesOverMcp: (name) => servesTool(host, name),
-    }, input.input, host.extensions.filter((rt) => rt.state === 'failed').map((rt) => `zot: extension "${rt.name}" is not running (${rt.error ?? 'failed'}); if it guards tool calls, it did not run`));
+    const output = await runHookOn(host, input.input, (name) => servesTool(host, name));
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(output));
   }
 

@@ -20,6 +20,7 @@
  */
 import { boundedStringify, deeperThan, MAX_VALUE_DEPTH, type EventPayload, type InterceptableEvent, type JsonObject } from '../../protocol/index.js';
 import type { InterceptResult } from '../agent.js';
+import type { HostCalls } from '../zotHost.js';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -102,6 +103,17 @@ export interface HookHost {
 export type HookOutput = Record<string, unknown>;
 
 let ids = 0;
+
+/**
+ * A hook on a running host: its events and intercepts, and a note for each
+ * extension that failed to start (a guard among them did not run), after `notes`.
+ */
+export function runHookOn(host: HostCalls, input: HookInput, servesOverMcp: (name: string) => boolean, notes: readonly string[] = []): Promise<HookOutput> {
+  const failed = host.extensions
+    .filter((rt) => rt.state === 'failed')
+    .map((rt) => `zot: extension "${rt.name}" could not be started (${rt.error ?? 'failed'}); if it guards tool calls, it did not run`);
+  return runHook({ emit: (e, payload) => host.emit(e, payload), intercept: (e, payload) => host.intercept(e, payload), servesOverMcp }, input, [...notes, ...failed]);
+}
 
 export async function runHook(host: HookHost, input: HookInput, notes: readonly string[] = []): Promise<HookOutput> {
   const out: HookOutput = {};
