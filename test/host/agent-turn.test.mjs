@@ -132,3 +132,15 @@ test('Stop while the model replies: a reply of text keeps what was written (cutS
     assert.ok(!host.received('ends', 'event').slice(before).some((f) => f.event === 'assistant_message'), `${what}: no assistant_message for a reply cut short`);
   }
 });
+
+test('an assistant_message interceptor\'s rewrite is what is shown and what the event carries; the model keeps its own words', async (t) => {
+  const dir = makeExt(tmpdir(), 'redactor', { subscribe: { events: ['assistant_message'], intercept: ['assistant_message'] }, interceptReplies: { assistant_message: { replace_text: '[redacted]' } } });
+  const host = await startHost(t, [dir]);
+  const port = scriptedPort([{ text: 'the secret is 42' }]);
+  const { view, seen } = recordingView();
+  await host.runTurn(port, view, options(new lib.CancellationTokenSource().token));
+  assert.deepEqual(seen.filter((s) => s[0] === 'text'), [['text', '[redacted]']]);
+  assert.deepEqual(port.conversation, [{ assistant: 'the secret is 42', calls: [] }]);
+  const event = await waitFor('the assistant_message event', () => host.received('redactor', 'event').find((f) => f.event === 'assistant_message'));
+  assert.equal(event.text, '[redacted]');
+});

@@ -164,3 +164,12 @@ test('a UI handler that blocks never stops replies from being read', async (t) =
   release();
   await waitFor('queue drained', () => ui.of('submit').length === 1);
 });
+
+test('a submit_slash whose command does not complete is said, as an error note of the extension that asked', async (t) => {
+  const dir = makeExt(tmpdir(), 'asker', { commands: [{ name: 'go', reply: { action: 'noop' }, after: [{ type: 'submit_slash', text: '/stuck now' }] }, { name: 'stuck', hang: true }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [dir], { ui, timing: { commandTimeoutMs: 300 } });
+  await host.invokeCommand('go', '');
+  const note = await waitFor('the error note', () => ui.of('notify').find((c) => c.args[1] === 'error'), 5000);
+  assert.deepEqual(note.args, ['asker', 'error', '/stuck: timed out after 300 ms; the command may still finish in the extension']);
+});
