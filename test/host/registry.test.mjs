@@ -35,3 +35,20 @@ test("when the winner goes away, its commands and tools leave the registries and
   assert.equal(host.findCommand('c').extension, 'b');
   assert.equal(host.tools().length, 1);
 });
+
+test('a shadowed name is said once, not again at each later change of the registry', async (t) => {
+  const root = tmpdir();
+  const first = makeExt(root, 'first', { commands: [{ name: 'deploy' }] });
+  const second = makeExt(root, 'second', { commands: [{ name: 'deploy' }] });
+  const third = makeExt(root, 'third', { commands: [{ name: 'other' }] });
+  const host = await startHost(t, [first, second, third]);
+  const said = () => host.get('second').problems.filter((p) => /command "deploy" is shadowed/.test(p.message)).length;
+  host.commands();
+  assert.equal(said(), 1);
+  // Later changes: another extension restarts (the registry is built again each time).
+  for (let i = 0; i < 2; i++) {
+    await host.restartExtension('third');
+    await waitFor('third back', () => host.get('third').connected && host.commands().some((c) => c.name === 'other'));
+  }
+  assert.equal(said(), 1, 'said once');
+});
