@@ -69,9 +69,9 @@ export async function askEditor(event: string, input: string, cwd: string | unde
   if (!dir || !token || !cwd) return { kind: 'none' };
   const w = windowFor(dir, cwd);
   if (!w) return { kind: 'none' };
-  const where = `the VS Code window for ${cwd}`;
+  const unreachable = (what: string): EditorAnswer => ({ kind: 'unreachable', note: `zot: the VS Code window for ${cwd} ${what}; the guards ran without it, and its project's guards did not run` });
   const r = await post(`${w.url}/hooks/${event}`, token, input);
-  if ('error' in r) return { kind: 'unreachable', note: `zot: ${where} could not be reached (${r.error}); the guards ran without it, and its project's guards did not run` };
+  if ('error' in r) return unreachable(`could not be reached (${r.error})`);
   if (r.status === 200) return { kind: 'answered', body: r.body.trim() };
   let message = r.body;
   try {
@@ -80,7 +80,7 @@ export async function askEditor(event: string, input: string, cwd: string | unde
     // not JSON: the body as it is
   }
   if (r.status === 400) return { kind: 'refused', error: message };
-  return { kind: 'unreachable', note: `zot: ${where} did not answer (HTTP ${r.status}: ${message.slice(0, 200)}); the guards ran without it, and its project's guards did not run` };
+  return unreachable(`did not answer (HTTP ${r.status}: ${message.slice(0, 200)})`);
 }
 
 /** One POST over node:http (quicker to load than fetch, which a hook started per tool call pays for each time). */
