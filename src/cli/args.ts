@@ -1,7 +1,7 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { deeperThan, HOOK_EVENTS, HOST_VERSION, isHookEvent, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
+import { deeperThan, HOOK_EVENT_NAMES, HOOK_EVENTS, HOST_VERSION, hookEventOf, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
 
 export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
 
@@ -20,10 +20,11 @@ usage:
                    when a file in its folder changes; prints state changes
                    until Ctrl-C
   zot-host hook    <event> [options]   an agent hook (VS Code's agent, Claude
-                   Code): reads its input on stdin, runs zot's events and
-                   intercepts, writes its answer on stdout; <event> is
-                   PreToolUse, PostToolUse, SessionStart, UserPromptSubmit
-                   or Stop
+                   Code, Copilot CLI): reads its input on stdin, runs zot's
+                   events and intercepts, writes its answer on stdout;
+                   <event> is PreToolUse, PostToolUse, SessionStart,
+                   UserPromptSubmit or Stop (Copilot CLI's preToolUse,
+                   postToolUse, sessionStart, userPromptSubmitted too)
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -136,7 +137,9 @@ export function parseArgs(argv: string[]): Parsed {
   if (verb === 'tool' && positional.length > 2) throw new UsageError('tool takes one <args> value (quote the JSON)');
   if (verb === 'hook') {
     if (positional.length === 0) throw new UsageError(`hook needs the event: ${HOOK_EVENTS.join(', ')}`);
-    if (!isHookEvent(positional[0]!)) throw new UsageError(`hook takes ${HOOK_EVENTS.join(', ')}, got "${positional[0]}"`);
+    const event = hookEventOf(positional[0]!);
+    if (!event) throw new UsageError(`hook takes ${HOOK_EVENTS.join(', ')} (or Copilot CLI's ${HOOK_EVENT_NAMES.slice(HOOK_EVENTS.length).join(', ')}), got "${positional[0]}"`);
+    positional[0] = event;
     if (positional.length > 1) throw new UsageError(`hook takes one event (got "${positional[1]}" too); its input comes on stdin`);
     if (json) throw new UsageError('hook always answers in JSON; --json is not an option of hook');
   }

@@ -1,5 +1,6 @@
 /**
- * `zot-host hook <Event>`: one agent hook (VS Code's agent, Claude Code).
+ * `zot-host hook <Event>`: one agent hook (VS Code's agent, Claude Code,
+ * Copilot CLI).
  * Reads the hook input on stdin, starts the extensions, runs
  * the input through zot's events and intercepts (src/host/hooks) and writes
  * the hook output as one JSON line on stdout. When a VS Code window has the

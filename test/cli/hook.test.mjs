@@ -104,6 +104,39 @@ test('Claude Code\'s shapes: Bash with rm -rf is denied; the same JSON round tri
   assert.equal(camel.hookSpecificOutput.permissionDecision, 'deny');
 });
 
+test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top level, a rewrite refused with the args the guard wants', async () => {
+  // As Copilot CLI's hooks reference documents preToolUse: no event name, a numeric timestamp, toolArgs a string.
+  const pre = (toolName, args) => ({ timestamp: 1764662400000, cwd: process.cwd(), toolName, toolArgs: JSON.stringify(args) });
+  const denied = await hook('preToolUse', pre('bash', { command: 'rm -rf dist', description: 'clean' }));
+  assert.deepEqual(json(denied), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
+  assert.deepEqual(guardSaw(denied.home), [['event', 'tool_call', 'bash'], ['event_intercept', 'tool_call', 'bash']]);
+  assert.deepEqual(json(await hook('preToolUse', pre('bash', { command: 'ls' }))), {});
+  // Copilot CLI applies no changed args: the call is refused, and the reason carries what the guard wants.
+  assert.deepEqual(json(await hook('preToolUse', pre('rewrite', { path: 'a' }))), {
+    permissionDecision: 'deny',
+    permissionDecisionReason: 'a zot extension changed the arguments of this call to {"path":"a","dry_run":true}; this agent cannot run a changed call, so call the tool again with those arguments',
+  });
+  // Its input under VS Code's spelling of the event reads the same (the hook is named in the file, the shape says whose input it is).
+  assert.equal(json(await hook('PreToolUse', pre('bash', { command: 'rm -rf x' }))).permissionDecision, 'deny');
+  // postToolUse: toolResult's text and resultType are the tool_result event's content and is_error.
+  const post = await hook('postToolUse', { ...pre('bash', { command: 'false' }), toolResult: { resultType: 'failure', textResultForLlm: 'exit 1' } });
+  assert.deepEqual(json(post), {});
+  const log = fs.readFileSync(lib.extensionLogPath(post.home, 'guard'), 'utf8');
+  assert.match(log, /EVENT .*"content": \[\{"text": "exit 1", "type": "text"\}\].*"is_error": true.*"tool_name": "bash"/);
+  // userPromptSubmitted is UserPromptSubmit; sessionStart is SessionStart.
+  assert.deepEqual(json(await hook('userPromptSubmitted', { timestamp: 1764662400000, cwd: process.cwd(), prompt: 'list files' })), {});
+  const start = await hook('sessionStart', { timestamp: 1764662400000, cwd: process.cwd(), source: 'new', initialPrompt: 'hi' });
+  assert.deepEqual(json(start), {});
+  assert.deepEqual(guardSaw(start.home), [['event', 'session_start', '']]);
+  // toolArgs that is not a JSON string fails closed, like any unreadable input.
+  for (const [toolArgs, message] of /** @type {[unknown, RegExp][]} */ ([['{"command": ', /"toolArgs" is not valid JSON: /], ['[1]', /"toolArgs" must hold a JSON object in PreToolUse input, not an array/], [42, /"toolArgs" must be a string of JSON in PreToolUse input, not a number/]])) {
+    const r = await hook('preToolUse', { timestamp: 1, toolName: 'bash', toolArgs });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, message);
+  }
+});
+
 test('a zot tool the agent calls through zot\'s MCP server is not intercepted by the hook (the MCP path does it, once)', async () => {
   const tools = makeExt(tmpdir(), 'tools-ext', { tools: [{ name: 'rewrite', behaviour: 'echo' }] });
   // VS Code: the server's label "zot: tools-ext" cut to 13 characters; the single server of zot-host mcp; Claude Code.
@@ -167,7 +200,7 @@ test('malformed input: a clear error and a non-zero exit; a guarded event fails 
 test('usage: hook needs one known event and takes its input only from stdin', async () => {
   for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
     [['hook'], /hook needs the event: PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop/],
-    [['hook', 'preToolUse'], /hook takes PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop, got "preToolUse"/],
+    [['hook', 'pretooluse'], /hook takes PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop \(or Copilot CLI's preToolUse, postToolUse, sessionStart, userPromptSubmitted\), got "pretooluse"/],
     [['hook', 'Stop', 'extra'], /hook takes one event \(got "extra" too\)/],
     [['hook', 'Stop', '--json'], /--json is not an option of hook/],
   ])) {
