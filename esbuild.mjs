@@ -54,8 +54,9 @@ const targets = [
     external: ['vscode'],
   },
   { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
-  // The MCP server for agent mode, loaded by the extension only when VS Code first asks for it.
-  { ...common, entryPoints: ['src/mcp/http.ts'], outfile: `${outdir}/mcp.js` },
+  // Everything that needs the MCP SDK: loaded by the extension only when VS Code first asks for its
+  // server, and by zot-host only for its mcp verb.
+  { ...common, entryPoints: ['src/mcp/entry.ts'], outfile: `${outdir}/mcp.js` },
 ];
 // The host as a library, for the tests and the benchmark; not shipped in the VSIX.
 if (!production) targets.push({ ...common, entryPoints: ['src/host/index.ts'], outfile: `${outdir}/host.js` });

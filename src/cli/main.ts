@@ -5,6 +5,7 @@
  * report with a failed extension; 2 a usage error; 130 interrupted. Every
  * verb's output is flushed before the process exits, through pipes too.
  */
+import * as path from 'node:path';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { command, tool } from './calls.js';
 import { doctor } from './doctor.js';
@@ -42,16 +43,24 @@ export async function main(argv: string[]): Promise<number> {
         err(`zot-host: ${e.message}`);
         return 2;
       }
-    // Loaded only for mcp: every other verb (a hook on each tool call above all) starts without the MCP SDK.
     case 'mcp': return p.httpPort !== undefined
-      ? (await import('../mcp/serveHttp.js')).runMcpHttp(p.host, p.httpPort, out, err)
-      : (await import('../mcp/stdio.js')).runMcpStdio(p.host, err);
+      ? mcpBundle().runMcpHttp(p.host, p.httpPort, out, err)
+      : mcpBundle().runMcpStdio(p.host, err);
     case 'doctor': return withSession(p.host, (s) => doctor(s, p));
     case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
     case 'command': return withSession(p.host, (s) => command(s, p));
     case 'watch': return withSession(p.host, (s) => watch(s));
     case 'hook': return hook(p);
   }
+}
+
+/**
+ * The MCP server's bundle (dist/mcp.js, beside this one), read only for `mcp`:
+ * the SDK and its validators are most of its size, and every other verb (a
+ * hook on each tool call above all) starts without parsing them.
+ */
+function mcpBundle(): typeof import('../mcp/entry.js') {
+  return require(path.join(__dirname, 'mcp.js')) as typeof import('../mcp/entry.js');
 }
 
 /** Runs zot-host and exits with its status once its output is out. */

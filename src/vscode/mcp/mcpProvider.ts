@@ -57,7 +57,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     if (!this.server) {
       const starting = (async () => {
         // A bundle of its own: activation never loads the MCP SDK.
-        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/http.js');
+        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/entry.js');
         return mod.startMcpHttpServer(this.d.source, this.d.log);
       })();
       // Reported once; the next request tries again.

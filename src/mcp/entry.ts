@@ -1,0 +1,10 @@
+/**
+ * The dist/mcp.js bundle: everything that needs the MCP SDK, loaded only when
+ * MCP is wanted. The extension takes the in-editor server from it when VS Code
+ * first asks for one; zot-host takes its two transports from it for the `mcp`
+ * verb, so every other verb (a hook on each tool call above all) starts
+ * without reading the SDK.
+ */
+export * from './http.js';
+export { runMcpStdio } from './stdio.js';
+export { runMcpHttp } from './serveHttp.js';
