@@ -18,8 +18,27 @@
   /** What is on screen; `synced` once a full render arrived in this page's life. */
   let shown = { title: '', footer: '', lines: /** @type {string[]} */ ([]) };
   let synced = false;
+  /** The highlighted line: the extension's cursor, moved by the arrow keys it has not answered yet. */
   let current = -1;
+  /** The cursor of the extension's last render. */
+  let rendered = -1;
   let saveTimer = 0;
+
+  /**
+   * A key that moves a marked cursor shows at once: the highlight moves here,
+   * before the extension's render arrives, and that render settles it. Each
+   * key carries a number; each render says the last key the extension had
+   * been sent when it rendered, so moves it has answered are dropped and the
+   * others stay on top of its cursor. Any other key stops the guessing until
+   * its render is in; a guess the extension never answers is taken back.
+   */
+  let seq = 0;
+  /** @type {{ seq: number, delta: number }[]} */
+  let moves = [];
+  /** Guessing waits for the render of this key (one that is not a plain move). */
+  let settleAfter = 0;
+  let guessTimer = 0;
+  const GUESS_MS = 1000;
 
   /**
    * A render is either whole (`lines`) or the lines that changed since the
@@ -39,7 +58,34 @@
       for (const [i, text] of msg.changed) next[i] = text;
     }
     // The cursor line comes from the extension side (src/host/ui/cursor.ts): one rule for every view of a panel.
-    render({ title: msg.title || '', footer: msg.footer || '', lines: next }, Number.isInteger(msg.cursor) ? msg.cursor : -1);
+    rendered = Number.isInteger(msg.cursor) ? msg.cursor : -1;
+    const answered = Number.isInteger(msg.seq) ? msg.seq : seq;
+    moves = moves.filter((m) => m.seq > answered);
+    if (settleAfter <= answered) settleAfter = 0;
+    if (!moves.length) clearTimeout(guessTimer);
+    render({ title: msg.title || '', footer: msg.footer || '', lines: next }, guessed(next.length));
+  }
+
+  /** The extension's cursor moved by the moves it has not answered, or its own where that leaves the lines. */
+  function guessed(length) {
+    if (rendered < 0) return rendered;
+    const at = moves.reduce((i, m) => i + m.delta, rendered);
+    return at >= 0 && at < length ? at : rendered;
+  }
+
+  /** Moves the highlight by `delta` at once, where the extension's render will most likely put it. */
+  function guess(delta, keySeq) {
+    if (!synced || rendered < 0 || settleAfter || current < 0) return;
+    const to = current + delta;
+    if (to < 0 || to >= shown.lines.length) return;
+    moves.push({ seq: keySeq, delta });
+    render(shown, to);
+    clearTimeout(guessTimer);
+    guessTimer = setTimeout(() => {
+      // Not answered: the extension did not move its cursor for these keys.
+      moves = [];
+      render(shown, rendered);
+    }, GUESS_MS);
   }
 
   function render(state, cursor) {
@@ -63,7 +109,7 @@
     current = cursor;
     // Kept for a reload of the page; off the path from a key to the paint.
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => vscode.setState({ ...shown, cursor: current }), 100);
+    saveTimer = setTimeout(() => vscode.setState({ ...shown, cursor: rendered }), 100);
   }
 
   document.addEventListener('keydown', (e) => {
@@ -76,14 +122,17 @@
     const named = KEYS[e.key];
     if (named && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
-      vscode.postMessage({ type: 'key', key: named });
+      vscode.postMessage({ type: 'key', key: named, seq: ++seq });
+      if (named === 'up' || named === 'down') guess(named === 'up' ? -1 : 1, seq);
+      else settleAfter = seq;
       return;
     }
     // A typed character: one code point, not a Ctrl/Cmd shortcut (AltGr on Windows reports Ctrl+Alt).
     const typed = !e.metaKey && (!e.ctrlKey || e.getModifierState('AltGraph'));
     if ([...e.key].length === 1 && typed) {
       e.preventDefault();
-      vscode.postMessage({ type: 'key', key: 'rune', text: e.key });
+      vscode.postMessage({ type: 'key', key: 'rune', text: e.key, seq: ++seq });
+      settleAfter = seq;
     }
   });
 

@@ -14,6 +14,7 @@
 //    run from the palette shows a progress notification whose Cancel cancels it.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -121,6 +122,40 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.keyboard.press('Escape');
       await waitFor('panel_close', () => frames(s.home, 'panels', 'panel_close').length === 1);
       assert.ok(!frames(s.home, 'panels', 'panel_key').some((f) => f.key === 'esc'), 'Esc is not forwarded');
+      await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
+
+      // An arrow key that moves a marked cursor shows at once, before the extension's render; the render settles it.
+      const openList = async (args) => {
+        await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: '/cursor-list' });
+        await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
+        if (args) await page.keyboard.type(args);
+        await page.keyboard.press('Enter');
+        const list = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').locator('#lines');
+        await list.locator('.line.current', { hasText: '› one' }).waitFor({ timeout: 30_000 });
+        await list.click();
+        return list;
+      };
+      /** The rows as shown: `*` where the highlight is, then the extension's text. */
+      const rowsOf = (list) => list.locator('.line').evaluateAll((els) => els.map((e) => `${e.classList.contains('current') ? '*' : '-'}${e.textContent}`));
+      const cursorKeys = () => frames(s.home, 'panels', 'panel_key').filter((f) => f.panel_id === 'cursor').length;
+      const list = await openList('');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await waitFor('both keys at the extension', () => cursorKeys() === 2);
+      // Its renders are held: the highlight moved two lines, the extension's marks did not.
+      assert.deepEqual(await rowsOf(list), ['-› one', '-  two', '*  three', '-  four', '-  five', '-  six']);
+      writeFileSync(path.join(s.home, 'release-render'), '');
+      await list.locator('.line.current', { hasText: '› three' }).waitFor({ timeout: 10_000 });
+      assert.deepEqual(await rowsOf(list), ['-  one', '-  two', '*› three', '-  four', '-  five', '-  six']);
+      await page.keyboard.press('Escape');
+      await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
+      // An extension that does not answer the key: the guess is taken back, the highlight returns to its cursor.
+      const deaf = await openList('deaf');
+      await page.keyboard.press('ArrowDown');
+      await deaf.locator('.line.current', { hasText: 'two' }).waitFor({ timeout: 2_000 });
+      await deaf.locator('.line.current', { hasText: '› one' }).waitFor({ timeout: 10_000 });
+      assert.equal(cursorKeys(), 3, 'the key reached the extension');
+      await page.keyboard.press('Escape');
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
 
       // An interactive tool run from the palette: its panel is a QuickPick bound to the call.

@@ -20,13 +20,15 @@ test('messages from the page: each known shape passes as it is; anything else is
   const ok = [
     [{ type: 'ready' }, { type: 'ready' }],
     [{ type: 'close', extra: 1 }, { type: 'close' }],
-    [{ type: 'key', key: 'down' }, { type: 'key', key: 'down' }],
-    [{ type: 'key', key: 'rune', text: 'x' }, { type: 'key', key: 'rune', text: 'x' }],
-    [{ type: 'key', key: 'rune' }, { type: 'key', key: 'rune', text: '' }],
+    [{ type: 'key', key: 'down' }, { type: 'key', key: 'down', seq: 0 }],
+    [{ type: 'key', key: 'down', seq: 7 }, { type: 'key', key: 'down', seq: 7 }],
+    [{ type: 'key', key: 'rune', text: 'x', seq: 8 }, { type: 'key', key: 'rune', text: 'x', seq: 8 }],
+    [{ type: 'key', key: 'rune' }, { type: 'key', key: 'rune', text: '', seq: 0 }],
     [{ type: 'resize', width: 80, height: 24 }, { type: 'resize', width: 80, height: 24 }],
   ];
   for (const [m, want] of ok) assert.deepEqual(messages.fromWebview(m), want, JSON.stringify(m));
   const dropped = [null, 'ready', [], {}, { type: 'nope' }, { type: 'key' }, { type: 'key', key: 'launch' }, { type: 'key', key: 'rune', text: 7 },
+    { type: 'key', key: 'up', seq: -1 }, { type: 'key', key: 'up', seq: 1.5 }, { type: 'key', key: 'up', seq: '3' },
     { type: 'resize', width: '80', height: 24 }, { type: 'resize', width: Infinity, height: 1 }, { type: 'resize', width: 1 }];
   for (const m of dropped) assert.equal(messages.fromWebview(m), undefined, JSON.stringify(m));
 });

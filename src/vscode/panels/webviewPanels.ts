@@ -21,6 +21,8 @@ class WebviewPanelView implements vscode.Disposable {
   /** The lines the page has, to send only those that changed; undefined: send them all. */
   private shown: readonly string[] | undefined;
   private closedByUs = false;
+  /** The number of the last key the page sent that went on to the extension (0 after the page loads). */
+  private lastKey = 0;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -50,7 +52,7 @@ class WebviewPanelView implements vscode.Disposable {
     const lines = panel.lines;
     const shown = this.shown;
     this.shown = [...lines];
-    const head = { type: 'render', title: panel.title, footer: panel.footer, cursor: cursorLine(lines) } as const;
+    const head = { type: 'render', title: panel.title, footer: panel.footer, cursor: cursorLine(lines), seq: this.lastKey } as const;
     const message: ToWebview = shown ? { ...head, length: lines.length, changed: changedLines(shown, lines) } : { ...head, lines };
     // Not delivered (the page is gone or reloading): the next one is whole.
     this.webview.webview.postMessage(message).then((ok) => ok || (this.shown = undefined), () => (this.shown = undefined));
@@ -68,6 +70,7 @@ class WebviewPanelView implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.shown = undefined;
+        this.lastKey = 0;
         this.render(this.panel);
         return;
       case 'close':
@@ -75,6 +78,7 @@ class WebviewPanelView implements vscode.Disposable {
         return;
       case 'key':
         this.trace.record('panel-key', { extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) });
+        this.lastKey = m.seq;
         this.panel.key(m.key, m.text);
         return;
       case 'resize':
