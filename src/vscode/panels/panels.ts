@@ -50,6 +50,8 @@ class PanelView implements vscode.Disposable {
   readonly qp: vscode.QuickPick<LineItem>;
   active = 0;
   private items: LineItem[] = [];
+  /** The lines the items were made of. */
+  private shown: readonly string[] = [];
   private expectActive: { index: number; until: number } | undefined;
   private consumed = '';
   /** Hidden by us (closed by the extension or the host, or covered by another panel), not by the user. */
@@ -74,16 +76,31 @@ class PanelView implements vscode.Disposable {
     this.update(panel);
   }
 
+  /**
+   * Shows a render. Only what changed goes to VS Code: each property set is a
+   * message to the workbench, and new items rebuild its whole list, so a
+   * render that changes only the footer (a typed character, a counter) leaves
+   * the items and the active one alone.
+   */
   update(panel: Panel): void {
     this.panel = panel;
-    this.qp.title = panel.title || panel.id;
-    this.qp.placeholder = panel.footer || 'Esc to close';
-    this.items = (panel.lines.length ? panel.lines : ['']).map((line, index) => ({ label: toLabel(line), index, alwaysShow: true }));
+    const title = panel.title || panel.id;
+    if (this.qp.title !== title) this.qp.title = title;
+    const placeholder = panel.footer || 'Esc to close';
+    if (this.qp.placeholder !== placeholder) this.qp.placeholder = placeholder;
+    const lines = panel.lines.length ? panel.lines : [''];
+    const same = lines.length === this.shown.length && lines.every((line, i) => line === this.shown[i]);
     const cursor = cursorLine(panel.lines);
-    this.active = cursor >= 0 ? cursor : Math.min(this.active, this.items.length - 1);
-    this.expectActive = { index: this.active, until: Date.now() + ECHO_MS };
-    this.qp.items = this.items;
-    this.qp.activeItems = [this.items[this.active]!];
+    const active = cursor >= 0 ? cursor : Math.min(this.active, lines.length - 1);
+    if (same && active === this.active && this.items.length) return;
+    if (!same) {
+      this.shown = [...lines];
+      this.items = lines.map((line, index) => ({ label: toLabel(line), index, alwaysShow: true }));
+      this.qp.items = this.items;
+    }
+    this.active = active;
+    this.expectActive = { index: active, until: Date.now() + ECHO_MS };
+    this.qp.activeItems = [this.items[active]!];
   }
 
   show(): void {
