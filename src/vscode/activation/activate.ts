@@ -22,7 +22,7 @@ import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
-import { chatMaxSteps, HOST_SETTINGS, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
+import { chatMaxSteps, HOST_SETTINGS, mcpServers, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
 import { UiTrace } from '../ui/trace.js';
 import { ExtensionsTree } from '../views/tree.js';
@@ -125,6 +125,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     extensionPath: context.extensionPath,
     source: mgr,
     version: () => String(context.extension.packageJSON.version),
+    servers: mcpServers,
     log: (line) => logs.hostLog(line),
     keepSecret: (token) => {
       secrets.add(token);
@@ -160,6 +161,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = HOST_SETTINGS.find((s) => e.affectsConfiguration(s));
       if (changed) replaceSoon(`${changed} changed`);
+      else if (e.affectsConfiguration('zot.mcp.servers')) mcp.refresh();
       else if (e.affectsConfiguration('zot.trace')) {
         mgr.setTrace(traceSink());
         logs.hostLog(`protocol trace: ${traceLevel()}`);

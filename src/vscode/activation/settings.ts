@@ -71,6 +71,11 @@ export function readSettings(): ZotSettings {
   return { zotHome, extensionPaths, workspacePaths, homeFromWorkspace: fromWorkspaceHome !== undefined && fromWorkspaceHome.trim() !== '', timing };
 }
 
+/** How zot tools are offered to agent mode: a server per extension, or one for all (one approval covers every tool). */
+export function mcpServers(): 'perExtension' | 'one' {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('mcp.servers') === 'one' ? 'one' : 'perExtension';
+}
+
 export function panelStyle(): PanelStyle {
   const v = vscode.workspace.getConfiguration(SECTION).get<string>('panels.style');
   return v === 'quickPick' || v === 'webview' ? v : 'auto';

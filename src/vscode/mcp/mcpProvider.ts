@@ -9,6 +9,10 @@
  * VS Code fetches them again. Only running extensions have one: VS Code
  * starts every server at a chat request (chat.mcp.autostart), so a server
  * that started its extension would undo the user's Stop at the next prompt.
+ *
+ * With `zot.mcp.servers` set to "one", a single definition ("Zot extensions",
+ * at /mcp) serves every extension's tools instead: VS Code's "allow tools from
+ * this server" then covers them all at once.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -25,6 +29,8 @@ export interface McpProviderDeps {
   extensionPath: string;
   source: HostSource & { onDidChangeState(listener: () => void): vscode.Disposable };
   version: () => string;
+  /** A server per extension, or one for all. */
+  servers: () => 'perExtension' | 'one';
   log: (line: string) => void;
   /** Told the bearer token once the server runs: a value nothing the host writes may show. */
   keepSecret?: (token: string) => void;
@@ -42,14 +48,17 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   private offered = '';
 
   constructor(private readonly d: McpProviderDeps) {
-    const soon = (): void => {
-      if (this.timer) return;
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        if (this.key() !== this.offered) this.changed.fire();
-      }, CHANGE_DEBOUNCE_MS);
-    };
+    const soon = (): void => this.refresh();
     this.subs.push(d.source.onDidChangeRegistry(soon), d.source.onDidChangeState(soon));
+  }
+
+  /** Offers the definitions again (soon, once) if they changed: extensions, their tools, or `zot.mcp.servers`. */
+  refresh(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.key() !== this.offered) this.changed.fire();
+    }, CHANGE_DEBOUNCE_MS);
   }
 
   /** The running server, started on first call. */
@@ -78,7 +87,13 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     const server = await this.ensureServer();
     const base = server.url.replace(/\/mcp$/, '');
     this.offered = this.key();
-    return this.served().map((rt) => new vscode.McpHttpServerDefinition(
+    const served = this.served();
+    if (this.d.servers() === 'one') {
+      if (!served.length) return [];
+      const version = `${this.d.version()}+${createHash('sha256').update(served.map((rt) => this.versionOf(rt)).join(' ')).digest('hex').slice(0, 12)}`;
+      return [new vscode.McpHttpServerDefinition('Zot extensions', vscode.Uri.parse(`${base}/mcp`), { Authorization: `Bearer ${server.token}` }, version)];
+    }
+    return served.map((rt) => new vscode.McpHttpServerDefinition(
       `zot: ${rt.name}`,
       vscode.Uri.parse(`${base}/mcp/ext/${encodeURIComponent(rt.name)}`),
       { Authorization: `Bearer ${server.token}` },
@@ -109,7 +124,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   }
 
   private key(): string {
-    return JSON.stringify(this.served().map((rt) => [rt.name, this.versionOf(rt)]));
+    return JSON.stringify([this.d.servers(), this.served().map((rt) => [rt.name, this.versionOf(rt)])]);
   }
 
   dispose(): void {

@@ -87,7 +87,7 @@ test('an assistant_message interceptor replaces the text the user sees; the mode
   assert.ok(said.includes('ECHO: the secret word'), `history: ${JSON.stringify(said)}`);
 });
 
-test('an MCP server definition per extension with tools or commands, each refusing a request without its token; an MCP client reaches a zot tool with cancellation', async () => {
+test('an MCP server definition per extension with tools or commands, each refusing a request without its token; an MCP client reaches a zot tool with cancellation; one server for all when the user asks', async () => {
   const defs = await testApi().mcpDefinitions();
   // agent-guard registers neither a tool nor a command: it has no server.
   assert.deepEqual(defs.map((d) => d.label).sort(), ['zot: agent-ask', 'zot: agent-panels', 'zot: agent-tools']);
@@ -129,6 +129,30 @@ test('an MCP server definition per extension with tools or commands, each refusi
   const back = await waitFor('its server back', async () => (await testApi().mcpDefinitions()).find((d) => d.label === 'zot: agent-tools'));
   assert.equal(back.version, def.version, 'the same tools, the same version');
   assert.equal((await testApi().resolveMcpDefinition('zot: agent-tools')).uri, def.uri);
+
+  // One server for every zot tool, when the user says so (one approval then covers them all); a workspace cannot say it.
+  const config = vscode.workspace.getConfiguration('zot');
+  assert.equal(config.inspect('mcp.servers').workspaceValue, undefined);
+  await config.update('mcp.servers', 'one', vscode.ConfigurationTarget.Global);
+  try {
+    const [all] = await waitFor('one definition', async () => {
+      const now = await testApi().mcpDefinitions();
+      return now.length === 1 && now;
+    });
+    assert.equal(all.label, 'Zot extensions');
+    assert.equal(all.uri, `${new URL(def.uri).origin}/mcp`);
+    const one = new Client({ name: 'e2e-one', version: '1.0.0' });
+    await one.connect(new StreamableHTTPClientTransport(new URL(all.uri), { requestInit: { headers: all.headers } }));
+    try {
+      const names = (await one.listTools()).tools.map((t) => t.name);
+      for (const n of ['echo', 'hang', 'ask']) assert.ok(names.includes(n), `${n} on the one server: ${names}`);
+    } finally {
+      await one.close();
+    }
+  } finally {
+    await config.update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await waitFor('a server per extension again', async () => (await testApi().mcpDefinitions()).length === 3);
 });
 
 /** The zot panel webviews open in the editor area. */
