@@ -8,6 +8,7 @@
   const lines = /** @type {HTMLElement} */ (document.getElementById('lines'));
   const footer = /** @type {HTMLElement} */ (document.getElementById('footer'));
   const measure = /** @type {HTMLElement} */ (document.getElementById('measure'));
+  const announce = /** @type {HTMLElement} */ (document.getElementById('announce'));
 
   const KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -63,7 +64,17 @@
     moves = moves.filter((m) => m.seq > answered);
     if (settleAfter <= answered) settleAfter = 0;
     if (!moves.length) clearTimeout(guessTimer);
+    const before = shown.lines;
     render({ title: msg.title || '', footer: msg.footer || '', lines: next }, guessed(next.length));
+    if (Array.isArray(msg.lines) || !synced) return;
+    // A screen reader hears the lines a render changed, politely; a moved cursor it hears as the selected line.
+    const changed = msg.changed.map(([i]) => i).filter((i) => unmarked(before[i]) !== unmarked(next[i]));
+    if (changed.length) announce.textContent = changed.slice(0, 3).map((i) => next[i].trim()).filter(Boolean).join('; ');
+  }
+
+  /** A line without the cursor mark at its start: what stays when only the cursor moved. */
+  function unmarked(line) {
+    return (line ?? '').replace(/^(\s*)[›>▶▸❯→➤]/, '$1 ');
   }
 
   /** The extension's cursor moved by the moves it has not answered, or its own where that leaves the lines. */
@@ -89,7 +100,11 @@
   }
 
   function render(state, cursor) {
-    if (state.title !== shown.title) title.textContent = state.title;
+    if (state.title !== shown.title) {
+      title.textContent = state.title;
+      if (state.title) document.title = state.title;
+      lines.setAttribute('aria-label', state.title || 'panel');
+    }
     if (state.footer !== shown.footer) footer.textContent = state.footer;
     const rows = lines.children;
     const old = shown.lines;
@@ -98,13 +113,18 @@
       if (!row) {
         row = document.createElement('div');
         row.className = 'line';
+        row.id = `line-${i}`;
+        row.setAttribute('role', 'option');
         lines.appendChild(row);
       } else if (old[i] === state.lines[i] && (i === cursor) === (i === current)) continue;
       row.textContent = state.lines[i];
       row.className = i === cursor ? 'line current' : 'line';
+      row.setAttribute('aria-selected', String(i === cursor));
     }
     while (rows.length > state.lines.length) lines.lastElementChild?.remove();
     shown = state;
+    if (cursor >= 0) lines.setAttribute('aria-activedescendant', `line-${cursor}`);
+    else lines.removeAttribute('aria-activedescendant');
     if (cursor >= 0 && cursor !== current) rows[cursor]?.scrollIntoView({ block: 'nearest' });
     current = cursor;
     // Kept for a reload of the page; off the path from a key to the paint.

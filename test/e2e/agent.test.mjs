@@ -14,7 +14,7 @@
 //    run from the palette shows a progress notification whose Cancel cancels it.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -113,6 +113,8 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       for (const combo of ['Control+ArrowDown', 'Alt+ArrowUp', 'Meta+ArrowLeft', 'Control+Home', 'Control+KeyU']) await page.keyboard.press(combo);
       await page.keyboard.type('x');
       await lines.locator('.line', { hasText: 'key rune x' }).waitFor({ timeout: 10_000 });
+      // A screen reader hears the line a render added, politely.
+      assert.equal(await webview.locator('#announce[aria-live="polite"]').textContent(), 'key rune x');
       const keys = frames(s.home, 'panels', 'panel_key').map((f) => (f.key === 'rune' ? `rune:${f.text}` : f.key));
       assert.deepEqual(keys, [...Object.values(named), 'down', 'rune:q', 'rune:Q', 'rune:x']);
       await page.waitForTimeout(300);
@@ -144,6 +146,24 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await waitFor('both keys at the extension', () => cursorKeys() === 2);
       // Its renders are held: the highlight moved two lines, the extension's marks did not.
       assert.deepEqual(await rowsOf(list), ['-› one', '-  two', '*  three', '-  four', '-  five', '-  six']);
+      // A listbox of options for a screen reader: the highlighted line is the selected one and the active descendant.
+      assert.equal(await list.getAttribute('role'), 'listbox');
+      assert.equal(await list.getAttribute('aria-label'), 'A list');
+      assert.deepEqual(await list.locator('.line').evaluateAll((els) => els.map((e) => `${e.getAttribute('role')}:${e.getAttribute('aria-selected')}`)),
+        ['option:false', 'option:false', 'option:true', 'option:false', 'option:false', 'option:false']);
+      assert.equal(await list.getAttribute('aria-activedescendant'), await list.locator('.line.current').getAttribute('id'));
+      // axe-core in the open panel: no serious or critical violation.
+      const frame = await waitFor('the panel\'s frame', async () => {
+        for (const f of page.frames()) if (await f.locator('#lines .line').count().catch(() => 0)) return f;
+        return undefined;
+      });
+      // Evaluated as a script of the test, not through eval in the page (its CSP allows no eval).
+      const axe = readFileSync(path.join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+      const violations = await frame.evaluate(`${axe}
+        ;(async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))()`);
+      assert.deepEqual(violations, [], 'axe-core: serious or critical violations in the panel');
       writeFileSync(path.join(s.home, 'release-render'), '');
       await list.locator('.line.current', { hasText: '› three' }).waitFor({ timeout: 10_000 });
       assert.deepEqual(await rowsOf(list), ['-  one', '-  two', '*› three', '-  four', '-  five', '-  six']);

@@ -36,7 +36,7 @@ class WebviewPanelView implements vscode.Disposable {
       localResourceRoots: [mediaRoot],
     });
     this.webview.iconPath = vscode.Uri.joinPath(mediaRoot, '..', 'zot.svg');
-    this.webview.webview.html = html(this.webview.webview, mediaRoot);
+    this.webview.webview.html = html(this.webview.webview, mediaRoot, titleOf(panel));
     this.subs.push(
       this.webview.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       this.webview.onDidDispose(() => {
@@ -151,7 +151,12 @@ function titleOf(panel: Panel): string {
   return panel.title || `${panel.extension.name}: ${panel.id}`;
 }
 
-function html(webview: vscode.Webview, mediaRoot: vscode.Uri): string {
+/** Text as HTML text: the only place extension text goes into markup. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');
   const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.css'));
   const js = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.js'));
@@ -161,12 +166,14 @@ function html(webview: vscode.Webview, mediaRoot: vscode.Uri): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${css}">
 </head>
 <body>
 <div id="title"></div>
-<div id="lines" tabindex="0" role="listbox" aria-label="panel lines"></div>
+<div id="lines" tabindex="0" role="listbox" aria-label="panel"></div>
 <div id="footer"></div>
+<div id="announce" class="sr-only" role="status" aria-live="polite"></div>
 <span id="measure" aria-hidden="true"></span>
 <script nonce="${nonce}" src="${js}"></script>
 </body>
