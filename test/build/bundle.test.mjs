@@ -53,3 +53,18 @@ test('npm run package runs the check before it makes the VSIX', () => {
   assert.ok(checkAt < steps.findIndex((s) => s.startsWith('vsce package')), scripts.package);
   assert.doesNotMatch(scripts.package, /--test-instruments/);
 });
+
+test('no telemetry: the shipped bundles load no HTTPS, TLS or UDP module, call no fetch and no telemetry API', () => {
+  const dir = path.dirname(build('production'));
+  for (const file of ['extension.js', 'cli.js', 'mcp.js']) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    // Module names in real require calls; ajv's generated code quotes its own runtime paths in strings.
+    const modules = new Set([...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1].replace(/^node:/, '')).filter((m) => !m.startsWith('ajv/')));
+    // A telemetry endpoint is HTTPS: nothing here can speak it. (node:http serves and calls 127.0.0.1 only:
+    // the MCP and hook endpoints, the hook's call to the editor; mcp.js's HTTP adapter also loads node:http2
+    // to serve, not to call out.)
+    for (const remote of ['https', 'tls', 'dgram', 'dns']) assert.ok(!modules.has(remote), `${file} loads ${remote}`);
+    if (file === 'extension.js') for (const m of ['http', 'http2']) assert.ok(!modules.has(m), `the extension's own bundle loads ${m}`);
+    assert.doesNotMatch(text, /\bfetch\(|createTelemetryLogger|telemetryLevel|applicationinsights/, file);
+  }
+});
