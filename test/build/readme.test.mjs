@@ -116,3 +116,14 @@ test('npm start -- --help lists its options and exits 0; an unknown option is re
   assert.equal(bad.status, 2, bad.stderr);
   assert.match(bad.stderr, /unknown option --nope \(see --help\)/);
 });
+
+test('the VSIX ships exactly the screenshots the README shows (its details page), and the bundles it needs', () => {
+  const r = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const files = r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  const shipped = files.filter((f) => f.startsWith('media/screenshots/')).sort();
+  const shownInReadme = [...new Set([...readme.matchAll(/\]\((media\/screenshots\/[^)]+)\)/g)].map((m) => m[1]))].sort();
+  assert.deepEqual(shipped, shownInReadme);
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/mcp.js', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) assert.ok(files.includes(f), `${f} is in the VSIX`);
+  for (const f of files) assert.doesNotMatch(f, /\.map$|^src\/|^test\/|^bench\/|^dist\/host\.js$|node_modules/, `${f} is not for users`);
+});
