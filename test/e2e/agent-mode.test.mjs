@@ -4,7 +4,7 @@
 // and the zot tools and commands come from this extension's MCP server
 // definition. The first test runs in the extension host (test/e2e/agent-mode/suite.cjs);
 // the second drives the real UI with Playwright: a zot command picked from the
-// chat's / menu as an MCP prompt.
+// chat's / menu as an MCP prompt, and a zot tool's notes shown as its progress.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -71,9 +71,10 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
   }, { logLines: 80 });
 });
 
-test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command', { timeout: 300_000 }, async (t) => {
+test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command; a zot tool\'s notes are its progress line in the chat', { timeout: 300_000 }, async (t) => {
   const { workspace, userHome, home } = await stage('prompt');
-  const server = await startCodeServer({ vsixPaths: userVsixPaths, env: { ZOT_HOME: home, HOME: userHome } });
+  // Tools run without a confirmation card, so the progress of a running one shows at once.
+  const server = await startCodeServer({ vsixPaths: userVsixPaths, env: { ZOT_HOME: home, HOME: userHome }, settings: { 'chat.tools.global.autoApprove': true } });
   let session;
   const shot = (name) => session?.page.screenshot({ path: path.join(os.tmpdir(), `zot-e2e-agent-mode-${name}.png`) }).catch(() => undefined);
   try {
@@ -116,6 +117,25 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     await waitFor('the prompt\'s text in the chat input', async () => (await input.textContent())?.replace(/\u00a0/g, ' ').includes('Opened the panel of /show-panel.'), 15_000);
     await shot('after');
     t.diagnostic('the / menu listed /mcp.zot__agent-panels.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
+
+    // A zot tool that says how far it got: its notes are MCP progress on the call, shown on the tool's line in the chat.
+    await input.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('AGENTCALL slow {}');
+    await page.keyboard.press('Enter');
+    // VS Code asks once before it honours the auto approval set above, as it would ask a user.
+    const enable = page.locator('.monaco-dialog-box').filter({ hasText: 'Enable global auto approve?' }).getByRole('button', { name: 'Enable' });
+    await waitFor('slow delivered', async () => {
+      if (await enable.isVisible().catch(() => false)) await enable.click();
+      return frames(home, 'tools', 'tool_call').some((f) => f.name === 'slow');
+    }, 60_000);
+    // The line reads "Running slow (zot: agent-tools)" (the tool's title), then each note as it comes.
+    const chat = page.locator('.interactive-session').first();
+    await chat.getByText('Running slow (zot: agent-tools)').or(chat.getByText('slow: step 1 of 4', { exact: true })).first().waitFor({ timeout: 15_000 });
+    for (const step of [2, 3]) await chat.getByText(`slow: step ${step} of 4`, { exact: true }).waitFor({ timeout: 10_000 });
+    await shot('progress');
+    await page.locator('.interactive-session').filter({ hasText: 'RESULT: slow: done' }).first().waitFor({ timeout: 30_000 });
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);
