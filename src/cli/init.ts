@@ -1,6 +1,6 @@
 /** `zot-host init`: a new extension from the scaffold, and the commands that run it next. */
 import * as path from 'node:path';
-import { checkExtensionName, scaffold } from '../host/index.js';
+import { checkExtensionName, nameFromFolder, scaffold } from '../host/index.js';
 import { UsageError, type Parsed } from './args.js';
 import { err, out } from './output.js';
 
@@ -8,7 +8,7 @@ export function init(p: Parsed): number {
   const dir = p.positional[0]!;
   const language = p.language!;
   const fromFolder = p.name === undefined;
-  const name = p.name ?? path.basename(dir).toLowerCase();
+  const name = p.name ?? nameFromFolder(dir);
   const bad = checkExtensionName(name);
   if (bad) throw new UsageError(fromFolder ? `${bad} (taken from the folder name; pass --name)` : bad);
   let result;

@@ -86,4 +86,10 @@ test('init: usage errors exit 2 with a line that says what is wrong; a folder in
   const named = await run(['init', path.join(root, 'Other Folder'), '--language', 'node', '--name', 'other']);
   assert.equal(named.code, 0, named.stderr);
   assert.match(named.stdout, /"other"/);
+  // A folder named with capitals gives its name in lower case (zot's names are lower case), not a refusal.
+  const upper = path.join(root, 'MyTool');
+  const cased = await run(['init', upper, '--language', 'node']);
+  assert.equal(cased.code, 0, cased.stderr);
+  assert.match(cased.stdout, /wrote the node extension "mytool"/);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(upper, 'extension.json'), 'utf8')).name, 'mytool');
 });

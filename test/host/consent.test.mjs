@@ -257,6 +257,35 @@ describe('data is not code', () => {
     }
   });
 
+  test('which untracked files are code: every name and suffix of the rule, each beside a file that is data', () => {
+    // The rule as the README states it, entry by entry: each of these decides what runs.
+    const names = ['extension.json', 'package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnp.cjs',
+      'go.mod', 'go.sum', 'go.work', 'pyproject.toml', 'setup.cfg', 'requirements.txt', 'pyvenv.cfg', 'Pipfile', 'Pipfile.lock',
+      'Makefile', 'Gemfile', 'Gemfile.lock', 'Cargo.toml', 'Cargo.lock', '.env', 'tsconfig.json', 'deno.json', 'bunfig.toml'];
+    for (const name of names) {
+      assert.equal(fingerprint.isCodeFile(name, 0o644), true, name);
+      assert.equal(fingerprint.isCodeFile(path.join('sub', name), 0o644), true, `sub/${name}`);
+      // Next to it: the same name as data (a backup, a note about it) is not code.
+      assert.equal(fingerprint.isCodeFile(`${name}.bak`, 0o644), false, `${name}.bak`);
+      assert.equal(fingerprint.isCodeFile(`notes-${name.replace(/^\./, '')}.txt`, 0o644), false, `notes about ${name}`);
+    }
+    const suffixes = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx', '.node', '.wasm', '.map',
+      '.py', '.pyc', '.pyo', '.pyd', '.pyi', '.pth', '.so', '.dylib', '.dll', '.exe', '.a',
+      '.sh', '.bash', '.zsh', '.fish', '.ps1', '.bat', '.cmd', '.go', '.rb', '.pl', '.pm', '.php', '.lua', '.tcl',
+      '.jar', '.class', '.rs', '.c', '.h', '.cc', '.cpp', '.java', '.kt', '.swift', '.cs', '.r', '.jl', '.ex', '.exs', '.erl', '.beam'];
+    for (const suffix of suffixes) {
+      assert.equal(fingerprint.isCodeFile(`lib${suffix}`, 0o644), true, suffix);
+      assert.equal(fingerprint.isCodeFile(`LIB${suffix.toUpperCase()}`, 0o644), true, `${suffix} in capitals`);
+      assert.equal(fingerprint.isCodeFile(`lib${suffix}.json`, 0o644), false, `lib${suffix}.json is data`);
+    }
+    for (const folder of ['node_modules', 'site-packages', 'dist-packages', '.venv', 'venv', '__pycache__', 'vendor']) {
+      assert.equal(fingerprint.isCodeFile(path.join(folder, 'x', 'data.json'), 0o644), true, folder);
+      assert.equal(fingerprint.isCodeFile(path.join(`${folder}-notes`, 'data.json'), 0o644), false, `${folder}-notes`);
+    }
+    assert.equal(fingerprint.isCodeFile('tool', 0o755), true, 'an executable without a suffix');
+    assert.equal(fingerprint.isCodeFile('todos.json', 0o644), false);
+  });
+
   test('outside a git work tree every file counts, data too', async () => {
     const dir = path.join(tmpdir('zot-nogit-'), 'todo');
     fs.cpSync(path.join(ROOT, 'samples', 'todo'), dir, { recursive: true });

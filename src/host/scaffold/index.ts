@@ -41,13 +41,18 @@ export function templateNames(name: string): TemplateNames {
   return { name, command: name, tool: `${snake}_reverse`, binary: name };
 }
 
+/** The extension name a folder gives when none is passed: its name in lower case (zot's names are). */
+export function nameFromFolder(dir: string): string {
+  return path.basename(path.resolve(dir)).toLowerCase();
+}
+
 /**
  * Writes the extension into `dir` (created if missing; it must be empty).
  * Throws an Error whose message says what is wrong and where.
  */
 export function scaffold(options: ScaffoldOptions): ScaffoldResult {
   const dir = path.resolve(options.dir);
-  const name = options.name ?? path.basename(dir).toLowerCase();
+  const name = options.name ?? nameFromFolder(dir);
   const bad = checkExtensionName(name);
   if (bad) throw new Error(options.name ? bad : `${bad} (taken from the folder name; pass a name)`);
   const template = TEMPLATES[options.language];
