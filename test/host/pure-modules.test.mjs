@@ -17,11 +17,12 @@ let limiter;
 let install;
 let jsonc;
 let folderWatch;
+let panelBudget;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
-  ({ consent, fingerprint, noteLimiter: limiter, install, jsonc, folderWatch } = await bundleSources(path.join(scratch, 'out'), 'host',
-    ['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc', 'extension/folderWatch']));
+  ({ consent, fingerprint, noteLimiter: limiter, install, jsonc, folderWatch, panelBudget } = await bundleSources(path.join(scratch, 'out'), 'host',
+    ['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'discovery/install', 'jsonc', 'extension/folderWatch', 'ui/panelBudget']));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -194,6 +195,35 @@ describe('folder watch', () => {
       assert.equal(folderWatch.isIgnoredChange(p), true, p);
     }
     for (const p of ['index.mjs', 'lib/tool.py', 'extension.json', 'README.md']) assert.equal(folderWatch.isIgnoredChange(p), false, p);
+  });
+
+  test('every ignored folder, at any depth, beside a file of the same name that counts', () => {
+    // pip installing into the extension's .venv or venv, a type checker's or test runner's cache: none restarts it.
+    for (const dir of ['node_modules', '.git', '__pycache__', '.venv', 'venv', '.mypy_cache', '.pytest_cache']) {
+      assert.equal(folderWatch.isIgnoredChange(`${dir}/lib/python3.12/site-packages/x.py`), true, dir);
+      assert.equal(folderWatch.isIgnoredChange(`sub/${dir}/x.py`), true, `sub/${dir}`);
+      assert.equal(folderWatch.isIgnoredChange(`${dir}-tools/x.py`), false, `${dir}-tools is the extension's own`);
+      assert.equal(folderWatch.isIgnoredChange(`lib/${dir}.py`), false, `a file named ${dir}.py is the extension's own`);
+    }
+  });
+});
+
+describe('the bound on panels an extension opens by itself', () => {
+  test('a refusal is said once per flood: quiet while it lasts, said again for a flood after one was admitted', () => {
+    const now = 0;
+    const budget = new panelBudget.PanelBudget(8, 20, 10_000, () => now);
+    for (let open = 0; open < 8; open++) assert.deepEqual(budget.admit('x', open), { ok: true }, `panel ${open + 1}`);
+    const first = budget.admit('x', 8);
+    assert.equal(first.ok, false);
+    assert.match(first.say, /^open_panel refused: it already has 8 panels open that no tool call asked for \(at most 8\); further ones are refused without a word until it is under the bound again$/);
+    assert.deepEqual(budget.admit('x', 8), { ok: false }, 'the same flood: quiet');
+    assert.deepEqual(budget.admit('y', 0), { ok: true }, 'another extension has its own bound');
+    // Two closed: one more is admitted, and the next flood is said again.
+    assert.deepEqual(budget.admit('x', 6), { ok: true });
+    assert.deepEqual(budget.admit('x', 7), { ok: true });
+    const second = budget.admit('x', 8);
+    assert.equal(second.ok, false);
+    assert.match(second.say ?? '', /^open_panel refused: it already has 8 panels open/, 'a new flood is said');
   });
 });
 
