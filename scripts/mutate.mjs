@@ -215,9 +215,11 @@ function allTestFiles(dir) {
 async function runTests(dir, files, names = [], boundMs = RUN_BOUND_MS) {
   const patterns = names.flatMap((n) => ['--test-name-pattern', `^${n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`]);
   const r = await run(process.execPath, ['--test', '--test-timeout=300000', '--test-force-exit', '--import', './test/per-test-timeout.mjs', '--test-reporter=tap', ...patterns, ...files], dir, boundMs);
-  const failing = [...r.out.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((n) => !n.endsWith('.test.mjs'));
+  // TAP writes a name's backslashes and hashes escaped (\\ and \#): the names as the tests have them.
+  const failing = [...r.out.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1].replace(/\\(.)/g, '$1')).filter((n) => !n.endsWith('.test.mjs'));
   const counts = /^# pass (\d+)$/m.exec(r.out)?.[1];
-  return { code: r.code, hung: r.hung, ms: r.ms, failing, passCount: counts, out: r.out };
+  const failCount = /^# fail (\d+)$/m.exec(r.out)?.[1];
+  return { code: r.code, hung: r.hung, ms: r.ms, failing, passCount: counts, ran: Number(counts ?? 0) + Number(failCount ?? 0), out: r.out };
 }
 
 /**
@@ -236,7 +238,9 @@ async function judge(dir, files, logName, boundMs = RUN_BOUND_MS) {
     if (r.hung) return { caught: false, hung: true, ms: first + r.ms, why: `the run went past its ${boundMs / 1000} s bound twice` };
     r = { ...r, ms: first + r.ms };
   }
-  const again = !r.hung && r.code !== 0 && r.failing.length ? await runTests(dir, files, r.failing, boundMs) : undefined;
+  let again = !r.hung && r.code !== 0 && r.failing.length ? await runTests(dir, files, r.failing, boundMs) : undefined;
+  // A re-run that found none of the named tests says nothing about them: run the files whole again.
+  if (again && !again.hung && again.ran === 0) again = await runTests(dir, files, [], boundMs);
   if (again) fs.writeFileSync(path.join(logs, `${logName}.again.tap`), again.out);
   const repeated = again ? r.failing.filter((n) => again.hung || again.failing.includes(n)) : [];
   const ms = r.ms + (again?.ms ?? 0);

@@ -105,6 +105,8 @@ test('mcp: tool names are served as MCP clients accept them; others are mapped o
   const ext = makeHostile(tmpdir(), 'names', { tools: [
     { name: 'ok_tool' }, { name: 'web.search' }, { name: '../../etc/passwd' }, { name: EVIL_TOOL },
     { name: '\u202eevil' }, { name: long }, { name: `${long}y` }, { name: 'x_y' }, { name: 'x.y' },
+    // The clash the other way round: the name needing a mapping comes first, and still does not take the real one's.
+    { name: 'p.q' }, { name: 'p_q' },
   ] });
   const { client, stderr } = await mcpClient(t, ext);
   const { tools } = await client.listTools();
@@ -112,17 +114,19 @@ test('mcp: tool names are served as MCP clients accept them; others are mapped o
   for (const n of names) assert.match(n, /^[A-Za-z0-9_-]{1,64}$/, JSON.stringify(n));
   assert.equal(new Set(names).size, names.length);
   assert.ok(names.includes('ok_tool') && names.includes('web_search') && names.includes('_etc_passwd') && names.includes('x_y'));
-  assert.equal(names.length, 8, 'x.y clashes with x_y and is not served');
+  assert.equal(names.length, 9, 'x.y clashes with x_y, p.q with p_q: neither is served');
   const longOnes = names.filter((n) => n.startsWith('long_'));
   assert.equal(longOnes.length, 2, 'two long names stay apart');
 
   const r = await client.callTool({ name: 'web_search', arguments: {} });
   assert.equal(r.content[0].text, 'web.search ran with {}');
   assert.equal((await client.callTool({ name: 'x_y', arguments: {} })).content[0].text, 'x_y ran with {}');
+  assert.equal((await client.callTool({ name: 'p_q', arguments: {} })).content[0].text, 'p_q ran with {}', 'the real p_q, registered after p.q');
   const raw = await client.callTool({ name: '../../etc/passwd', arguments: {} });
   assert.equal(raw.isError, true);
   assert.match(raw.content[0].text, /no tool named/);
   assert.match(stderr(), /tool "web\.search" of extension "names" is served as "web_search"/);
   assert.match(stderr(), /tool "x\.y" of extension "names" is not served/);
+  assert.match(stderr(), /tool "p\.q" of extension "names" is not served/);
   assert.doesNotMatch(stderr(), RAW_CONTROLS);
 });
