@@ -96,5 +96,11 @@ test('mcp --http: a port in use and bad flags are reported, not a stack trace', 
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   assert.equal((await run(['mcp', '--port', '80'])).code, 2);
   assert.match((await run(['mcp', '--http', '--port', 'x'])).stderr, /--port takes a port number/);
+  // The last port there is, and one past it.
+  for (const port of ['65536', '70000', '-1']) {
+    const r = await run(['mcp', '--http', '--port', port]);
+    assert.equal(r.code, 2, port);
+    assert.match(r.stderr, /--port takes a port number/, port);
+  }
   assert.match((await run(['doctor', '--http'])).stderr, /--http is an option of mcp/);
 });

@@ -104,8 +104,12 @@ describe('the history of rounds', () => {
 
 describe('choosing tools', () => {
   const tools = Array.from({ length: 200 }, (_, i) => ({ name: `t${i}`, extension: i < 150 ? `ext-${Math.floor(i / 50)}` : 'weather' }));
-  test('up to the limit, every tool goes', () => {
-    assert.equal(m.toolChoice.chooseTools(tools.slice(0, 128), 'x', [], 128).chosen.length, 128);
+  test('up to the limit, every tool goes, in the registry\'s order, though the prompt names one and others were used last', () => {
+    const fit = tools.slice(0, 128);
+    const c = m.toolChoice.chooseTools(fit, 'ask ext-2 about it', ['t120', 't5'], 128);
+    assert.deepEqual(c.chosen.map((t) => t.name), fit.map((t) => t.name), 'exactly 128: nothing is reordered');
+    assert.deepEqual(c.left, []);
+    assert.deepEqual(m.toolChoice.chooseTools(tools.slice(0, 129), 'x', ['t120'], 128).chosen[0].name, 't120', 'one over: the recent one comes first');
   });
   test('tools of extensions named in the prompt first, then the most recently used, then the registry order', () => {
     const c = m.toolChoice.chooseTools(tools, 'ask Weather about it', ['t120', 't5', 't199'], 128);
