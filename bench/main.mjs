@@ -35,6 +35,7 @@ export async function main() {
     cancel_ms: { p50: null, p99: null },
     startup_ms: { one: null, twenty: null },
     hook_ms: { cold_allow: null, cold_deny: null, editor_allow: null, editor_deny: null, floor_node: null },
+    cli_start_ms: { help: null, node_bare: null },
     big_frame_ms: { host: null, json_parse: null },
     rss_growth_mb: null,
     idle_extension_kb: null,
@@ -42,6 +43,7 @@ export async function main() {
     vsix_kb: null,
     activate_ms: null,
     panel_latency_ms: { p50: null, p99: null, max: null, n: null },
+    panel_seen_ms: { p50: null, p99: null, max: null, n: null, guessed: null },
     panel_latency_quickpick_ms: { p50: null, p99: null, max: null, n: null },
     time_to_tools_ms: { twenty: null, floor_twenty: null, ratio: null },
     instructions_per_call: { host: null, floor: null },
@@ -183,11 +185,13 @@ export async function main() {
     progress(`agent hook: ${N.HOOK_REPS} runs of zot-host hook PreToolUse with one guard, cold and through an editor window, allowed and denied, and a bare Node hook`);
     const h = await hookFigures(N.HOOK_REPS);
     out.hook_ms = { cold_allow: round(median(h.allow), 1), cold_deny: round(median(h.deny), 1), editor_allow: round(median(h.editor_allow), 1), editor_deny: round(median(h.editor_deny), 1), floor_node: round(median(h.floor), 1) };
+    out.cli_start_ms = { help: round(median(h.cli_help), 1), node_bare: round(median(h.node_bare), 1) };
     extra.hook = { samples_ms: Object.fromEntries(Object.entries(h).map(([k, xs]) => [k, xs.map((x) => round(x, 1))])) };
   } catch (err) {
     failed('hook_ms', err);
+    failed('cli_start_ms', err);
   }
-  else reasons.hook_ms = 'not run (--only)';
+  else reasons.hook_ms = reasons.cli_start_ms = 'not run (--only)';
 
   // 6. Memory, in a clean process.
   if (want('memory')) try {
@@ -253,6 +257,7 @@ export async function main() {
     const r2 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === 'n' ? x : round(x, 2)]));
     out.activate_ms = round(v.activate_ms, 2);
     out.panel_latency_ms = r2(v.panel);
+    out.panel_seen_ms = { ...r2(v.panel_seen), guessed: v.panel_guessed };
     out.panel_latency_quickpick_ms = r2(v.quickpick);
     const floor = extra.startup?.floor_twenty_ms ?? null;
     out.time_to_tools_ms = { twenty: round(v.time_to_tools_ms, 1), floor_twenty: floor, ratio: floor ? round(v.time_to_tools_ms / floor, 2) : null };
@@ -263,7 +268,7 @@ export async function main() {
   } catch (err) {
     failed('activate_ms / panel_latency_ms / time_to_tools_ms', err);
   }
-  else reasons.activate_ms = reasons.panel_latency_ms = 'not run (--only)';
+  else reasons.activate_ms = reasons.panel_latency_ms = reasons.panel_seen_ms = 'not run (--only)';
 
   // ---- report ----
   const loadAverage = load.stop();

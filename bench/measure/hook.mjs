@@ -4,8 +4,10 @@
 // (a host already running the guard, its loopback server answering hooks,
 // listed in a windows folder as VS Code lists itself); and the floor: a bare
 // Node program that reads the same input and answers `{}` (the least a hook
-// written in Node costs).
-import { spawn } from 'node:child_process';
+// written in Node costs). Beside them, what starting the CLI costs at all:
+// `zot-host --help` as a whole process against `node -e 0`. All of it runs
+// the CLI users get: the production build (minified, as the VSIX ships it).
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -15,7 +17,13 @@ import { now, scratch } from '../util.mjs';
 
 const require = createRequire(import.meta.url);
 
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+/** dist/cli.js and dist/mcp.js as `npm run package` builds them, in a scratch folder. */
+function productionCli() {
+  const out = scratch('cli-production');
+  const r = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', out], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`production build failed: ${(r.stderr || r.stdout).slice(-500)}`);
+  return path.join(out, 'cli.js');
+}
 const GUARD = path.join(BENCH, 'fixtures', 'zot-guard');
 const FLOOR = "let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{JSON.parse(s);process.stdout.write('{}\\n')})";
 
@@ -33,6 +41,7 @@ function once(args, input, env = {}) {
 
 /** Medians over `reps` of: an allowed call and a denied call cold, both through an editor window, and the floor; interleaved. */
 export async function hookFigures(reps) {
+  const CLI = productionCli();
   const home = scratch('hook-home');
   const project = scratch('hook-project');
   const args = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home, '--ext', GUARD];
@@ -48,7 +57,7 @@ export async function hookFigures(reps) {
   const viaEditor = { ZOT_HOOK_TOKEN: token, ZOT_HOOK_WINDOWS: windows };
   // Through the window the hook starts nothing of its own: no --ext.
   const editorArgs = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home];
-  const s = { allow: [], deny: [], editor_allow: [], editor_deny: [], floor: [] };
+  const s = { allow: [], deny: [], editor_allow: [], editor_deny: [], floor: [], cli_help: [], node_bare: [] };
   try {
     for (let i = -1; i < reps; i++) {
       const a = await once(args, input('ls'));
@@ -56,6 +65,9 @@ export async function hookFigures(reps) {
       const ea = await once(editorArgs, input('ls'), viaEditor);
       const ed = await once(editorArgs, input('rm -rf build'), viaEditor);
       const f = await once(['-e', FLOOR], input('ls'));
+      const help = await once([CLI, '--help'], {});
+      const bare = await once(['-e', '0'], {});
+      if (!/^zot-host [^\n]*\n\nusage:/.test(help.out)) throw new Error(`zot-host --help: unexpected output ${help.out.slice(0, 200)}`);
       for (const [what, r, want] of [['cold allow', a, '{}'], ['cold deny', d, 'deny'], ['editor allow', ea, '{}'], ['editor deny', ed, 'deny'], ['floor', f, '{}']]) {
         if (want === '{}' ? r.out.trim() !== '{}' : !r.out.includes(`"${want}"`)) throw new Error(`${what}: unexpected answer ${r.out}`);
       }
@@ -65,6 +77,8 @@ export async function hookFigures(reps) {
       s.editor_allow.push(ea.ms);
       s.editor_deny.push(ed.ms);
       s.floor.push(f.ms);
+      s.cli_help.push(help.ms);
+      s.node_bare.push(bare.ms);
     }
   } finally {
     await server.close();

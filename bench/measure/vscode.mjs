@@ -20,11 +20,29 @@ import { makeHome } from './startup.mjs';
 const harness = () => import('../../test/e2e/harness.mjs');
 const vsix = () => import('../../test/e2e/vsix.mjs');
 
-/** Runs in the page that shows the panel: times every key until its render is painted. */
-function instrument({ footerSelector, listSelector }) {
-  const b = { keys: [], msg: NaN, done: [] };
+/**
+ * Runs in the page that shows the panel: times every key until its render is
+ * painted, and (with `highlight`, the selector of the highlighted row) until
+ * the first frame after the key is painted, with the row highlighted in it:
+ * what the user sees move before the extension's render comes.
+ */
+function instrument({ footerSelector, listSelector, highlight }) {
+  const b = { keys: [], msg: NaN, done: [], seen: [] };
   window.__zotBench = b;
-  addEventListener('keydown', (e) => b.keys.push(e.timeStamp), true);
+  addEventListener('keydown', (e) => {
+    b.keys.push(e.timeStamp);
+    if (!highlight) return;
+    const k = b.keys.length;
+    // The panel's own listener runs after this one (capture) in the same task: the frame shows its effect.
+    requestAnimationFrame(() => {
+      const list = document.querySelector(listSelector);
+      const row = list?.querySelector(highlight);
+      const at = row ? Array.prototype.indexOf.call(list.children, row) : -1;
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => (b.seen[k - 1] = { at, paint: performance.now() });
+      ch.port2.postMessage(0);
+    });
+  }, true);
   // Listeners of the window run in the order they were added, so this one runs
   // after the panel's: the event's timeStamp is when the message arrived.
   addEventListener('message', (e) => (b.msg = e.timeStamp), true);
@@ -75,9 +93,12 @@ async function typeInto(page, frame, key, warm, n) {
     await page.keyboard.press(key);
     await frame.waitForFunction((k) => window.__zotBench.done[k - 1], i, { timeout: 10_000, polling: 5 });
   }
-  const done = await frame.evaluate(() => window.__zotBench.done);
-  return done.slice(warm);
+  const [done, seen] = await frame.evaluate(() => [window.__zotBench.done, window.__zotBench.seen]);
+  return done.map((d, i) => ({ ...d, seen: seen[i] })).slice(warm);
 }
+
+/** Whether the frame after the `index`th key (from 0) showed the highlight moved down from where the render before it had the cursor. */
+const guessedAt = (r, index) => r.seen !== undefined && index % 40 < 39 && r.seen.at === (index % 40) + 1;
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -108,7 +129,7 @@ export async function vscodeFigures({ count, keys, warm }) {
       await until('the webview panel', () => fs.existsSync(at('webview-open')) || fs.existsSync(at('suite-failed')), 300_000);
       if (fs.existsSync(at('suite-failed'))) return;
       const frame = await panelFrame(page);
-      await frame.evaluate(instrument, { footerSelector: '#footer', listSelector: '#lines' });
+      await frame.evaluate(instrument, { footerSelector: '#footer', listSelector: '#lines', highlight: '.line.current' });
       await frame.locator('#lines').click();
       const w = await typeInto(page, frame, 'ArrowDown', warm, keys);
       result.webview = w;
@@ -148,6 +169,10 @@ export async function vscodeFigures({ count, keys, warm }) {
     time_to_tools_ms: startup.time_to_tools_ms,
     tools: startup.tools,
     panel: stats(w.map((r) => r.paint - r.key)),
+    // What the user sees: the first frame after the key where it moved the highlight one line down (the
+    // fixture's cursor, ArrowDown from line 0, wraps after line 40, where nothing can be guessed), else the render.
+    panel_seen: stats(w.map((r, i) => (guessedAt(r, warm + i) ? r.seen.paint : r.paint) - r.key)),
+    panel_guessed: w.filter((r, i) => guessedAt(r, warm + i)).length,
     panel_split: {
       outside_webview: stats(w.map((r) => r.msg - r.key)),
       dom_update: stats(w.map((r) => r.dom - r.msg)),
