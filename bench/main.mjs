@@ -237,7 +237,7 @@ export async function main() {
   // 8. Bundle and VSIX, both built here.
   if (want('bundle')) {
     try {
-      progress('production build of dist/extension.js in a temporary copy');
+      progress('the production build of dist/ (one for the hook figures and this size, in a scratch folder)');
       out.bundle_kb = round(bundleSize(), 1);
     } catch (err) {
       failed('bundle_kb', err);

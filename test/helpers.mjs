@@ -69,6 +69,25 @@ export function runCli(args, { home = tmpdir('zot-home-'), cwd, env = {} } = {})
   });
 }
 
+/**
+ * Starts `zot-host mcp --http` with `args` (its zot home a fresh one), killed when the test ends;
+ * resolves once it printed its line, with that line parsed.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} args
+ */
+export async function serveMcpHttp(t, args) {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--http', ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+  const line = await waitFor('the line with url and token', () => stdout.includes('\n') && stdout, 10_000);
+  return { child, info: JSON.parse(line), stdout: () => stdout, stderr: () => stderr, exited };
+}
+
 /** @typedef {NonNullable<import('../out/types/host/index.js').HostOptions['gate']>} Gate Whether an extension may start. */
 /** @typedef {import('../out/types/host/index.js').InterceptResult} InterceptResult */
 

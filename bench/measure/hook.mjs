@@ -7,23 +7,17 @@
 // written in Node costs). Beside them, what starting the CLI costs at all:
 // `zot-host --help` as a whole process against `node -e 0`. All of it runs
 // the CLI users get: the production build (minified, as the VSIX ships it).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { BENCH, ROOT } from '../config.mjs';
 import { ZotHost } from '../peers.mjs';
+import { productionBuild } from './artifacts.mjs';
 import { now, scratch } from '../util.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** dist/cli.js and dist/mcp.js as `npm run package` builds them, in a scratch folder. */
-function productionCli() {
-  const out = scratch('cli-production');
-  const r = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', out], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`production build failed: ${(r.stderr || r.stdout).slice(-500)}`);
-  return path.join(out, 'cli.js');
-}
 const GUARD = path.join(BENCH, 'fixtures', 'zot-guard');
 const FLOOR = "let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{JSON.parse(s);process.stdout.write('{}\\n')})";
 
@@ -41,7 +35,7 @@ function once(args, input, env = {}) {
 
 /** Medians over `reps` of: an allowed call and a denied call cold, both through an editor window, and the floor; interleaved. */
 export async function hookFigures(reps) {
-  const CLI = productionCli();
+  const CLI = path.join(productionBuild(), 'cli.js');
   const home = scratch('hook-home');
   const project = scratch('hook-project');
   const args = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home, '--ext', GUARD];

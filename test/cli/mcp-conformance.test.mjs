@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { CLI, COMPAT, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { COMPAT, ROOT, serveMcpHttp, startHost } from '../helpers.mjs';
 import { ensureEnv } from '../../scripts/vscode-test-env.mjs';
 
 const require = createRequire(import.meta.url);
@@ -73,11 +73,7 @@ async function runAll(node, url) {
 
 test('the conformance scenarios of a generic server pass against zot-host mcp --http', { timeout: 240_000 }, async (t) => {
   const node = await runnerNode();
-  const child = spawn(process.execPath, [CLI, 'mcp', '--http', '--no-discover', '--ext', TOOLS], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'inherit'] });
-  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-  let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  const info = JSON.parse(await waitFor('the line with url and token', () => stdout.includes('\n') && stdout, 10_000));
+  const { info } = await serveMcpHttp(t, ['--no-discover', '--ext', TOOLS]);
   await runAll(node, await tokenProxy(t, info.url, info.token));
 });
 

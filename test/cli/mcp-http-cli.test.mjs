@@ -5,24 +5,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import { createRequire } from 'node:module';
-import { alive, CLI, makeExt, tmpdir, waitFor } from '../helpers.mjs';
+import { alive, CLI, makeExt, serveMcpHttp, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-/** Starts the server; resolves once it printed its line, with that line parsed. */
-async function serve(t, args) {
-  const child = spawn(process.execPath, [CLI, 'mcp', '--http', ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-  const line = await waitFor('the line with url and token', () => stdout.includes('\n') && stdout, 10_000);
-  return { child, info: JSON.parse(line), stdout: () => stdout, stderr: () => stderr, exited };
-}
+const serve = serveMcpHttp;
 
 async function connect(t, info) {
   const client = new Client({ name: 'cli-http-test', version: '1.0.0' });

@@ -92,7 +92,7 @@ class PanelView implements vscode.Disposable {
     const same = lines.length === this.shown.length && lines.every((line, i) => line === this.shown[i]);
     const cursor = cursorLine(panel.lines);
     const active = cursor >= 0 ? cursor : Math.min(this.active, lines.length - 1);
-    if (same && active === this.active && this.items.length) return;
+    if (same && active === this.active) return;
     if (!same) {
       this.shown = [...lines];
       this.items = lines.map((line, index) => ({ label: toLabel(line), index, alwaysShow: true }));
