@@ -108,10 +108,11 @@
  * single-threaded with a fixed GC schedule there (V8_FLAGS), so the count
  * repeats. Host and floor. Without valgrind the figures are null.
  *
- * Bundle. `node esbuild.mjs --production` in a temporary copy of the sources
- * (so the dev build in dist/ that other tools use is left alone), the size of
- * its dist/extension.js; the production VSIX is built the same way (`npm run
- * package` in a copy, test/e2e/vsix.mjs) and sized.
+ * Bundle. `node esbuild.mjs --production --outdir <scratch>` once per run
+ * (the dev build in dist/ that other tools use is left alone): the size of its
+ * extension.js, and its cli.js for the agent hook and CLI start figures; the
+ * production VSIX is built in a copy of the project (`npm run package`,
+ * test/e2e/vsix.mjs) and sized.
  *
  * VS Code (bench/measure/vscode.mjs). One code-server session with headless
  * Chromium through the e2e harness (test/e2e/harness.mjs), the test VSIX
