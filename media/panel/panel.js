@@ -9,6 +9,8 @@
   const footer = /** @type {HTMLElement} */ (document.getElementById('footer'));
   const measure = /** @type {HTMLElement} */ (document.getElementById('measure'));
   const announce = /** @type {HTMLElement} */ (document.getElementById('announce'));
+  // The list's name when the panel has no title, in VS Code's language (set by the extension).
+  const untitled = lines.getAttribute('aria-label') || '';
 
   const KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -103,7 +105,7 @@
     if (state.title !== shown.title) {
       title.textContent = state.title;
       if (state.title) document.title = state.title;
-      lines.setAttribute('aria-label', state.title || 'panel');
+      lines.setAttribute('aria-label', state.title || untitled);
     }
     if (state.footer !== shown.footer) footer.textContent = state.footer;
     const rows = lines.children;

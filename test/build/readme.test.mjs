@@ -38,7 +38,9 @@ test('the settings table lists every setting of package.json with its default, a
 });
 
 test('every command the README names is a command of package.json, by its title', () => {
-  const titles = new Set(pkg.contributes.commands.map((c) => `${c.category}: ${c.title}`));
+  // Titles are %keys% of package.nls.json, the English the palette shows.
+  const nls = JSON.parse(readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
+  const titles = new Set(pkg.contributes.commands.map((c) => `${c.category}: ${nls[/^%(.+)%$/.exec(c.title)[1]]}`));
   // *Zot: Title* anywhere (a title may wrap), except the output channels' *Zot: <name>*.
   const named = [...readme.matchAll(/\*Zot: ([^*<]+)\*/g)].map((m) => `Zot: ${m[1].replace(/\s+/g, ' ')}`);
   // The command palette list under "Using it" names them without the category; "A / B / C Extension" is three.

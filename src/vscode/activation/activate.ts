@@ -29,6 +29,7 @@ import { ExtensionsTree } from '../views/tree.js';
 import { VsCodeUI } from '../ui/ui.js';
 import { PanelRouter, WebviewPanels } from '../panels/webviewPanels.js';
 import { WorkspaceGate, type ConsentQuestion } from '../trust/workspaceGate.js';
+import { useTranslator } from '../l10n.js';
 
 /** How long settings edits settle before the host is replaced (typing in settings.json). */
 const SETTINGS_DEBOUNCE_MS = 300;
@@ -69,6 +70,7 @@ export interface Instruments {
 
 export function activateWith(context: vscode.ExtensionContext, instruments: Instruments = {}): void {
   const started = performance.now();
+  useTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const trace = new UiTrace();
   const logs = new LogChannels();
   const display = new DisplayDocuments();

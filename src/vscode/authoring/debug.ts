@@ -15,6 +15,7 @@ import type { ExtensionView, LogEvent } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
+import { t } from '../l10n.js';
 
 /** How long the restarted extension has to say where its debugger listens. */
 const PORT_TIMEOUT_MS = 15_000;
@@ -58,9 +59,9 @@ export function registerDebugExtension(d: DebugDeps): vscode.Disposable {
     } catch (err) {
       d.manager.setLaunchEnv(rt.name, undefined);
       debugging.delete(rt.name);
-      const message = `Debug ${rt.name}: ${(err as Error).message}`;
+      const message = t('Debug {0}: {1}', rt.name, (err as Error).message);
       d.logs.extensionLog(rt.name, message, 'error');
-      void vscode.window.showErrorMessage(message, 'Show Log').then((c) => c && d.logs.show(rt.name));
+      void vscode.window.showErrorMessage(message, t('Show Log')).then((c) => c && d.logs.show(rt.name));
       return undefined;
     }
   });
@@ -71,17 +72,17 @@ async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined
   const host = d.manager.view;
   const target = extensionOf(a, host);
   if (target.named !== false) {
-    if (!target.rt) void vscode.window.showErrorMessage(`No zot extension named "${target.named}".`);
+    if (!target.rt) void vscode.window.showErrorMessage(t('No zot extension named "{0}".', target.named));
     return target.rt;
   }
   const candidates = host.extensions.filter((rt) => rt.startable && rt.status.kind !== 'held');
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage('No zot extension can be debugged now: none is startable and allowed.');
+    void vscode.window.showInformationMessage(t('No zot extension can be debugged now: none is startable and allowed.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    candidates.map((rt) => ({ label: rt.name, description: debugKind(rt) ?? `${rt.found.manifest?.exec ?? ''}: not Node or Python`, detail: rt.dir, rt })),
-    { placeHolder: 'Debug which zot extension? (it restarts with a debugger attached)' },
+    candidates.map((rt) => ({ label: rt.name, description: debugKind(rt) ?? t('{0}: not Node or Python', rt.found.manifest?.exec ?? ''), detail: rt.dir, rt })),
+    { placeHolder: t('Debug which zot extension? (it restarts with a debugger attached)') },
   );
   return picked?.rt;
 }
@@ -89,11 +90,11 @@ async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined
 async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<string>): Promise<DebugStarted> {
   const host = d.manager.view;
   const name = rt.name;
-  if (!rt.startable) throw new Error(`it cannot be started (${rt.state}${rt.error ? `: ${rt.error}` : ''})`);
-  if (rt.status.kind === 'held') throw new Error('it is held: allow it first');
+  if (!rt.startable) throw new Error(t('it cannot be started ({0})', `${rt.state}${rt.error ? `: ${rt.error}` : ''}`));
+  if (rt.status.kind === 'held') throw new Error(t('it is held: allow it first'));
   const kind = debugKind(rt);
-  if (!kind) throw new Error(`Debug Extension works for Node and Python extensions; this one runs "${rt.found.manifest?.exec ?? ''}"`);
-  if (debugging.has(name)) throw new Error('it is being debugged already');
+  if (!kind) throw new Error(t('Debug Extension works for Node and Python extensions; this one runs "{0}"', rt.found.manifest?.exec ?? ''));
+  if (debugging.has(name)) throw new Error(t('it is being debugged already'));
   const base = process.env;
   let env: NodeJS.ProcessEnv;
   let listening: RegExp;
@@ -103,8 +104,8 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
   } else {
     const python = rt.found.manifest?.exec && /^python/i.test(path.basename(rt.found.manifest.exec)) ? rt.found.manifest.exec : 'python3';
     const missing = await debugpyMissing(python, rt.dir);
-    if (missing) throw new Error(`debugpy is not installed for ${python} (${missing}): install it with \`${python} -m pip install debugpy\`, then try again`);
-    if (!vscode.extensions.getExtension('ms-python.debugpy')) throw new Error('attaching to Python needs the Python Debugger extension (ms-python.debugpy) in VS Code: install it, then try again');
+    if (missing) throw new Error(t('debugpy is not installed for {0} ({1}): install it with {2}, then try again', python, missing, `\`${python} -m pip install debugpy\``));
+    if (!vscode.extensions.getExtension('ms-python.debugpy')) throw new Error(t('attaching to Python needs the Python Debugger extension (ms-python.debugpy) in VS Code: install it, then try again'));
     const site = path.join(d.extensionPath, 'media', 'debug', 'python');
     env = { PYTHONPATH: [site, base.PYTHONPATH].filter(Boolean).join(path.delimiter) };
     listening = PY_LISTENING;
@@ -118,7 +119,7 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
   const now = host.get(name);
   if (now?.status.kind === 'held') {
     port.cancel();
-    throw new Error(`it is held: ${now.error ?? 'waiting for your permission'}`);
+    throw new Error(t('it is held: {0}', now.error ?? t('waiting for your permission')));
   }
   const found = await port.result;
   const config: vscode.DebugConfiguration = kind === 'node'
@@ -126,7 +127,7 @@ async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<st
     : { type: 'debugpy', request: 'attach', name: `Zot: ${name}`, connect: { host: found.address, port: found.port }, justMyCode: true, [SESSION_KEY]: name };
   const folder = vscode.workspace.workspaceFolders?.find((f) => rt.dir.startsWith(f.uri.fsPath + path.sep));
   const started = await vscode.debug.startDebugging(folder, config);
-  if (!started) throw new Error(`VS Code did not start the "${config.type}" debugger (is its debugger extension enabled?)`);
+  if (!started) throw new Error(t('VS Code did not start the "{0}" debugger (is its debugger extension enabled?)', config.type));
   d.logs.extensionLog(name, `debugger attached on ${found.address}:${found.port}`);
   return { name, kind, port: found.port, session: config.name };
 }

@@ -10,6 +10,7 @@ import { checkExtensionName, globalExtensionsDir, projectExtensionsDir, scaffold
 import type { HostManager } from '../activation/hostManager.js';
 import { projectDirs } from '../activation/settings.js';
 import { pickProjectDir } from '../ui/pickFolder.js';
+import { t } from '../l10n.js';
 
 export interface NewExtensionRequest {
   language?: ScaffoldLanguage;
@@ -39,12 +40,12 @@ async function newExtension(manager: HostManager, request: NewExtensionRequest):
   const where = request.where ?? (hasProject ? await pickWhere(manager.view.zotHome) : 'global');
   if (!where) return undefined;
   if (where === 'project' && !hasProject) {
-    void vscode.window.showWarningMessage('Open a folder first: project extensions live in its .zot/extensions folder.');
+    void vscode.window.showWarningMessage(t('Open a folder first: project extensions live in its .zot/extensions folder.'));
     return undefined;
   }
-  const project = where === 'project' ? await pickProjectDir('New Zot Extension: folder', request.folder) : undefined;
+  const project = where === 'project' ? await pickProjectDir(t('New Zot Extension: folder'), request.folder) : undefined;
   if (where === 'project' && !project) {
-    if (request.folder !== undefined) void vscode.window.showWarningMessage(`New zot extension: "${request.folder}" is not a folder of this workspace.`);
+    if (request.folder !== undefined) void vscode.window.showWarningMessage(t('New zot extension: "{0}" is not a folder of this workspace.', request.folder));
     return undefined;
   }
   const root = project ? projectExtensionsDir(project) : globalExtensionsDir(manager.view.zotHome);
@@ -55,7 +56,7 @@ async function newExtension(manager: HostManager, request: NewExtensionRequest):
   try {
     result = scaffold({ dir: path.join(root, name), language, name });
   } catch (err) {
-    void vscode.window.showErrorMessage(`New zot extension: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(t('New zot extension: {0}', (err as Error).message));
     return undefined;
   }
   const main = vscode.Uri.file(path.join(result.dir, MAIN_FILE[language]));
@@ -65,9 +66,9 @@ async function newExtension(manager: HostManager, request: NewExtensionRequest):
     const terminal = vscode.window.createTerminal({ name: `go build ${name}`, cwd: result.dir });
     terminal.show(true);
     terminal.sendText('go build');
-    void vscode.window.showInformationMessage(`Created the zot extension "${name}". It starts once \`go build\` (running in the terminal) has made ./${name}: then run Zot: Reload Extensions.`);
+    void vscode.window.showInformationMessage(t('Created the zot extension "{0}". It starts once `go build` (running in the terminal) has made ./{0}: then run Zot: Reload Extensions.', name));
   } else {
-    void vscode.window.showInformationMessage(`Created the zot extension "${name}" in ${result.dir}.${where === 'project' ? ' It runs once you allow it.' : ''}`);
+    void vscode.window.showInformationMessage(where === 'project' ? t('Created the zot extension "{0}" in {1}. It runs once you allow it.', name, result.dir) : t('Created the zot extension "{0}" in {1}.', name, result.dir));
   }
   await manager.reload();
   return { dir: result.dir, name: result.name, files: result.files };
@@ -76,7 +77,7 @@ async function newExtension(manager: HostManager, request: NewExtensionRequest):
 async function pickLanguage(): Promise<ScaffoldLanguage | undefined> {
   const pick = await vscode.window.showQuickPick(
     SCAFFOLD_LANGUAGES.map((language) => ({ label: LANGUAGE_LABEL[language], description: MAIN_FILE[language], language })),
-    { title: 'New Zot Extension: language' },
+    { title: t('New Zot Extension: language') },
   );
   return pick?.language;
 }
@@ -86,13 +87,13 @@ async function pickWhere(zotHome: string): Promise<'project' | 'global' | undefi
   const pick = await vscode.window.showQuickPick(
     [
       {
-        label: dirs.length > 1 ? 'A workspace folder' : 'This project',
-        description: dirs.length > 1 ? `${dirs.length} folders: you choose which next` : projectExtensionsDir(dirs[0]!),
-        detail: 'Runs in this workspace once you allow it', where: 'project' as const,
+        label: dirs.length > 1 ? t('A workspace folder') : t('This project'),
+        description: dirs.length > 1 ? t('{0} folders: you choose which next', dirs.length) : projectExtensionsDir(dirs[0]!),
+        detail: t('Runs in this workspace once you allow it'), where: 'project' as const,
       },
-      { label: 'Global', description: globalExtensionsDir(zotHome), detail: 'Runs in every workspace (your zot home)', where: 'global' as const },
+      { label: t('Global'), description: globalExtensionsDir(zotHome), detail: t('Runs in every workspace (your zot home)'), where: 'global' as const },
     ],
-    { title: 'New Zot Extension: where' },
+    { title: t('New Zot Extension: where') },
   );
   return pick?.where;
 }
@@ -100,8 +101,8 @@ async function pickWhere(zotHome: string): Promise<'project' | 'global' | undefi
 function askName(root: string): Promise<string | undefined> {
   return Promise.resolve(
     vscode.window.showInputBox({
-      title: 'New Zot Extension: name',
-      prompt: `A folder of this name is created in ${root}`,
+      title: t('New Zot Extension: name'),
+      prompt: t('A folder of this name is created in {0}', root),
       placeHolder: 'my-extension',
       validateInput: (value) => checkExtensionName(value.trim()) ?? null,
     }),

@@ -13,6 +13,8 @@ import type { HostManager } from '../activation/hostManager.js';
 import { SECTION } from '../activation/settings.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
+import { t } from '../l10n.js';
+import { stateLook } from '../views/presentation.js';
 
 export interface WatchDeps { manager: HostManager; logs: LogChannels }
 
@@ -48,14 +50,14 @@ export class ExtensionWatch implements vscode.Disposable {
     let name = target.named === false ? undefined : target.rt?.name ?? target.named;
     if (name === undefined) {
       const picked = await vscode.window.showQuickPick(
-        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? 'watched: pick to stop' : rt.state, detail: rt.dir })),
-        { placeHolder: 'Watch which zot extension (restart it when a file in its folder changes)?' },
+        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? t('watched: pick to stop') : stateLook(rt.state).label, detail: rt.dir })),
+        { placeHolder: t('Watch which zot extension (restart it when a file in its folder changes)?') },
       );
       name = picked?.label;
     }
     if (name === undefined) return undefined;
     if (!host.get(name)) {
-      void vscode.window.showErrorMessage(`No zot extension named "${name}".`);
+      void vscode.window.showErrorMessage(t('No zot extension named "{0}".', name));
       return undefined;
     }
     const watching = !this.isWatching(name);
@@ -65,7 +67,7 @@ export class ExtensionWatch implements vscode.Disposable {
     this.sync();
     const now = this.isWatching(name);
     this.d.logs.extensionLog(name, now ? `watching ${host.get(name)!.dir}: a change restarts it` : 'no longer watched');
-    void vscode.window.setStatusBarMessage(now ? `Zot: watching ${name}` : `Zot: stopped watching ${name}`, 4000);
+    void vscode.window.setStatusBarMessage(now ? t('Zot: watching {0}', name) : t('Zot: stopped watching {0}', name), 4000);
     return { name, watching: now };
   }
 

@@ -17,6 +17,7 @@ import { resultForModel, seenParts, type LivePart, type ModelAbilities } from '.
 import { keepForHistory, type Round } from './rounds.js';
 import { chooseTools, mostRecentFirst } from './toolChoice.js';
 import { chatToolName, describeEnding, toModelParts } from './toolResults.js';
+import { t } from '../l10n.js';
 
 export interface LoopDeps {
   host: HostCalls;
@@ -87,16 +88,16 @@ export async function runModelLoop(
 
   const view: TurnView = {
     started: () => noteOnce(),
-    blocked: (what, by, reason) => stream.markdown(what === 'agent' ? `**Blocked by the zot extension \`${by}\`:** ${reason}` : `**Turn blocked by the zot extension \`${by}\`:** ${reason}`),
+    blocked: (what, by, reason) => stream.markdown(`**${what === 'agent' ? t('Blocked by the zot extension {0}:', `\`${by}\``) : t('Turn blocked by the zot extension {0}:', `\`${by}\``)}** ${reason}`),
     text: (shown) => stream.markdown(shown),
-    hidden: (by, reason) => stream.markdown(`*(A message was hidden by the zot extension \`${by}\`: ${reason})*\n\n`),
+    hidden: (by, reason) => stream.markdown(`*(${t('A message was hidden by the zot extension {0}: {1}', `\`${by}\``, reason)})*\n\n`),
     cutShort: (text) => rounds.push({ text, calls: [] }),
     stepReplied: (step) => {
       modelText += step.text;
       round = { text: step.text, calls: [] };
       rounds.push(round);
     },
-    callStarting: (call) => stream.progress(`Running ${call.name}…`),
+    callStarting: (call) => stream.progress(t('Running {0}…', call.name)),
     callEnded: (e) => {
       const ending = callEnd(e.outcome);
       const live = resultForModel(ending, e.byStop, abilities);
@@ -120,8 +121,8 @@ export async function runModelLoop(
 
   const turn = await host.runTurn(port, view, { prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage });
   if (turn.stop === 'blocked' && turn.steps === 0) return { metadata: { stop: 'blocked', steps: 0, toolCalls } };
-  if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown('\n\nStopped.');
-  if (turn.stop === 'max_steps') stream.markdown(`\n\nStopped after ${deps.maxSteps} steps (the \`zot.chat.maxSteps\` setting).`);
+  if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown(`\n\n${t('Stopped.')}`);
+  if (turn.stop === 'max_steps') stream.markdown(`\n\n${t('Stopped after {0} steps (the {1} setting).', deps.maxSteps, '`zot.chat.maxSteps`')}`);
   deps.log(`@zot: the request ended (${turn.stop}) after ${turn.steps} step(s)`);
   return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
 }
@@ -135,10 +136,10 @@ function bumpRecent(recent: string[], name: string): void {
 
 function toolsNoteText(sent: number, left: readonly ToolEntry[], named: readonly string[]): string {
   const total = sent + left.length;
-  const first = named.length ? `the tools of ${named.map((n) => `\`${n}\``).join(', ')} (named in your prompt), then the most recently used` : 'the most recently used first';
-  const shown = left.slice(0, 10).map((t) => `\`${t.name}\``).join(', ');
-  const more = left.length > 10 ? ` and ${left.length - 10} more` : '';
-  return `*zot extensions provide ${total} tools and a request carries at most ${MAX_TOOLS_PER_REQUEST}, so this chat sends ${sent}: ${first}. Name an extension in your prompt to have its tools sent. Not sent: ${shown}${more}.*\n\n`;
+  const first = named.length ? t('the tools of {0} (named in your prompt), then the most recently used', named.map((n) => `\`${n}\``).join(', ')) : t('the most recently used first');
+  const shown = left.slice(0, 10).map((tool) => `\`${tool.name}\``).join(', ');
+  const notSent = left.length > 10 ? t('{0} and {1} more', shown, left.length - 10) : shown;
+  return `*${t('zot extensions provide {0} tools and a request carries at most {1}, so this chat sends {2}: {3}. Name an extension in your prompt to have its tools sent. Not sent: {4}.', total, MAX_TOOLS_PER_REQUEST, sent, first, notSent)}*\n\n`;
 }
 
 /** What the request's model says it takes; VS Code exposes it at run time only. */
@@ -149,11 +150,11 @@ function modelAbilities(model: vscode.LanguageModelChat): ModelAbilities {
 
 function modelErrorMessage(err: unknown): string {
   if (err instanceof vscode.LanguageModelError) {
-    if (err.code === vscode.LanguageModelError.NoPermissions.name) return 'The language model refused this request: permission was not granted.';
+    if (err.code === vscode.LanguageModelError.NoPermissions.name) return t('The language model refused this request: permission was not granted.');
     if (err.code === vscode.LanguageModelError.NotFound.name) {
-      return 'No language model is available for chat. Sign in to a model provider (for example GitHub Copilot) or pick a model in the chat view, then ask again.';
+      return t('No language model is available for chat. Sign in to a model provider (for example GitHub Copilot) or pick a model in the chat view, then ask again.');
     }
-    if (err.code === vscode.LanguageModelError.Blocked.name) return 'The language model provider blocked this request (quota or policy).';
+    if (err.code === vscode.LanguageModelError.Blocked.name) return t('The language model provider blocked this request (quota or policy).');
   }
-  return `The language model failed: ${(err as Error).message ?? String(err)}`;
+  return t('The language model failed: {0}', (err as Error).message ?? String(err));
 }

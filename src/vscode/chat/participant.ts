@@ -4,10 +4,12 @@
  * request's model (modelLoop.ts).
  */
 import * as vscode from 'vscode';
-import { outcomeLabel, type HostCalls, type HostReader } from '../../host/index.js';
+import type { HostCalls, HostReader } from '../../host/index.js';
+import { outcomeWord } from '../views/presentation.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
 import { runModelLoop } from './modelLoop.js';
+import { t } from '../l10n.js';
 
 export const PARTICIPANT_ID = 'zot.chat';
 
@@ -38,7 +40,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
   });
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = {
-    provideFollowups: () => [{ prompt: '/help', label: 'What can zot extensions do here?', command: 'help' }],
+    provideFollowups: () => [{ prompt: '/help', label: t('What can zot extensions do here?'), command: 'help' }],
   };
   context.subscriptions.push(participant);
   return participant;
@@ -61,11 +63,11 @@ async function handleRequest(
     return done('help');
   }
   if (request.command === 'reload') {
-    stream.progress('Reloading zot extensions…');
+    stream.progress(t('Reloading zot extensions…'));
     await deps.reload();
     const after = deps.host().extensions;
     const running = after.filter((e) => e.connected).length;
-    stream.markdown(`Reloaded: ${running} of ${after.length} extension(s) running.`);
+    stream.markdown(t('Reloaded: {0} of {1} extension(s) running.', running, after.length));
     return done('reload');
   }
 
@@ -78,26 +80,26 @@ async function handleRequest(
     const [, name, args] = slash as unknown as [string, string, string];
     const cmd = host.findCommand(name);
     if (!cmd) {
-      stream.markdown(`There is no zot command \`/${name}\`. ${commandList(host) || 'No zot extension provides commands right now.'}`);
+      stream.markdown(`${t('There is no zot command {0}.', `\`/${name}\``)} ${commandList(host) || t('No zot extension provides commands right now.')}`);
       return done('unknown_command');
     }
     const o = await host.invokeCommand(name, args, { token });
     if (o.outcome !== 'completed') {
-      stream.markdown(`\`/${cmd.name}\` ${outcomeLabel(o.outcome)}: ${o.message}`);
+      stream.markdown(`\`/${cmd.name}\` ${outcomeWord(o.outcome)}: ${o.message}`);
       return done(o.outcome);
     }
     // Chat renders errors, prompts and displays itself; insert and open_panel go to the editor.
     const action = await host.applyCommandResponse(o.extension, o.response, {
-      error: (m) => void stream.markdown(`**/${cmd.name} failed:** ${m}`),
+      error: (m) => void stream.markdown(`**${t('/{0} failed:', cmd.name)}** ${m}`),
       prompt: (text) => {
         prompt = text;
-        stream.markdown(`*/${cmd.name}* asks the model:\n\n> ${text.replace(/\n/g, '\n> ')}\n\n`);
+        stream.markdown(`${t('{0} asks the model:', `*/${cmd.name}*`)}\n\n> ${text.replace(/\n/g, '\n> ')}\n\n`);
       },
       display: (text) => void stream.markdown(text),
     });
     if (action === 'error') return done('command_error');
     if (action === 'insert' || action === 'open_panel') {
-      stream.markdown(action === 'insert' ? `Inserted the text from \`/${cmd.name}\` into the editor.` : `Opened the panel of \`/${cmd.name}\`.`);
+      stream.markdown(action === 'insert' ? t('Inserted the text from {0} into the editor.', `\`/${cmd.name}\``) : t('Opened the panel of {0}.', `\`/${cmd.name}\``));
     }
     if (action !== 'prompt') return done(action);
   }
@@ -130,22 +132,22 @@ function recordingMarkdown(stream: vscode.ChatResponseStream, into: string[]): v
 function commandList(host: HostReader): string {
   const cmds = host.commands().filter((c) => c.active);
   if (cmds.length === 0) return '';
-  return `Available: ${cmds.map((c) => `\`/${c.name}\``).join(', ')}.`;
+  return t('Available: {0}.', cmds.map((c) => `\`/${c.name}\``).join(', '));
 }
 
 function helpText(host: HostReader): string {
-  const lines = ['**@zot** runs zot extensions\' commands and gives their tools to the model.', ''];
+  const lines = [t('{0} runs zot extensions\' commands and gives their tools to the model.', '**@zot**'), ''];
   const cmds = host.commands().filter((c) => c.active);
-  const tools = host.tools().filter((t) => t.active);
-  lines.push(cmds.length ? '**Commands** (type them after `@zot`):' : 'No zot extension provides commands right now.');
+  const tools = host.tools().filter((tool) => tool.active);
+  lines.push(cmds.length ? t('**Commands** (type them after `@zot`):') : t('No zot extension provides commands right now.'));
   for (const c of cmds) lines.push(`- \`/${c.name}\`${c.description ? ` — ${c.description}` : ''} *(${c.extension})*`);
-  lines.push('', tools.length ? '**Tools** the model can call:' : 'No zot extension provides tools right now.');
-  for (const t of tools) lines.push(`- \`${t.name}\`${t.interactive ? ' (asks you)' : ''}${t.description ? ` — ${t.description}` : ''} *(${t.extension})*`);
+  lines.push('', tools.length ? t('**Tools** the model can call:') : t('No zot extension provides tools right now.'));
+  for (const tool of tools) lines.push(`- \`${tool.name}\`${tool.interactive ? ` ${t('(asks you)')}` : ''}${tool.description ? ` — ${tool.description}` : ''} *(${tool.extension})*`);
   const failed = host.extensions.filter((e) => e.status.kind === 'failed' || e.status.kind === 'held');
   if (failed.length) {
-    lines.push('', '**Not running:**');
+    lines.push('', `**${t('Not running:')}**`);
     for (const e of failed) lines.push(`- ${e.name}: ${e.error ?? e.state}`);
   }
-  lines.push('', 'Built-ins: `/help`, `/reload`.');
+  lines.push('', t('Built-ins: {0}.', '`/help`, `/reload`'));
   return lines.join('\n');
 }

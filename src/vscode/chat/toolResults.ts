@@ -7,30 +7,31 @@ import type { ToolOutcome } from '../../host/index.js';
 import type { CallEnding } from './callOutcome.js';
 import type { LivePart } from './modelView.js';
 import { imageNote, type SeenPart } from './rounds.js';
+import { t } from '../l10n.js';
 
 /** The sentence for an outcome that is not a plain completion, as the user reads it. */
 export function describeOutcome(o: ToolOutcome, byUser: boolean): string {
   switch (o.outcome) {
     case 'completed':
-      return o.isError ? 'the tool reported an error' : 'completed';
+      return o.isError ? t('the tool reported an error') : t('completed');
     case 'canceled':
-      return byUser ? 'canceled by the user; the extension was told to stop' : o.message;
+      return byUser ? t('canceled by the user; the extension was told to stop') : o.message;
     case 'abandoned':
       return byUser
-        ? 'abandoned: this extension cannot be cancelled, its work may still finish'
-        : `abandoned: ${o.message}`;
+        ? t('abandoned: this extension cannot be cancelled, its work may still finish')
+        : t('abandoned: {0}', o.message);
     case 'timed_out':
       return o.message;
     case 'not_run':
-      return `not run: ${o.message}`;
+      return t('not run: {0}', o.message);
     case 'disconnected':
-      return `failed: ${o.message}`;
+      return t('failed: {0}', o.message);
   }
 }
 
 /** As describeOutcome, for a call's final ending in the chat (which knows of results that came after Stop). */
 export function describeEnding(o: ToolOutcome, e: CallEnding, byUser: boolean): string {
-  if (e.end === 'late_result') return 'stopped; the extension finished the call after Stop anyway, and its result was dropped';
+  if (e.end === 'late_result') return t('stopped; the extension finished the call after Stop anyway, and its result was dropped');
   return describeOutcome(o, byUser);
 }
 

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { projectDir, projectDirs, readSettings } from '../activation/settings.js';
 import { diagnosticsMarkdown, reportTitle } from '../views/report.js';
 import type { CommandKit } from './kit.js';
+import { t } from '../l10n.js';
 
 export class DiagnosticsCommands {
   constructor(private readonly k: CommandKit) {}
@@ -12,7 +13,7 @@ export class DiagnosticsCommands {
       this.k.d.logs.show();
       return 'Zot Extensions';
     }
-    const rt = await this.k.pickExtension(a, 'Show the log of which zot extension?', () => true);
+    const rt = await this.k.pickExtension(a, t('Show the log of which zot extension?'), () => true);
     if (!rt) return undefined;
     this.k.d.logs.show(rt.name);
     return `Zot: ${rt.name}`;

@@ -7,6 +7,7 @@ import { projectDirs } from '../activation/settings.js';
 import { pickProjectDir } from '../ui/pickFolder.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { CommandKit } from './kit.js';
+import { t } from '../l10n.js';
 
 export class FolderCommands {
   constructor(private readonly k: CommandKit) {}
@@ -20,14 +21,14 @@ export class FolderCommands {
       else {
         const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => projects.includes(f.uri.fsPath));
         const pick = await vscode.window.showQuickPick([
-          { label: 'Global', description: globalExtensionsDir(this.k.host.zotHome), detail: 'Extensions for every project (like zot\'s $ZOT_HOME/extensions)', which: 'global' },
+          { label: t('Global'), description: globalExtensionsDir(this.k.host.zotHome), detail: t('Extensions for every project (like zot\'s $ZOT_HOME/extensions)'), which: 'global' },
           ...folders.map((f) => ({
-            label: folders.length > 1 ? `Workspace folder ${f.name}` : 'This workspace',
+            label: folders.length > 1 ? t('Workspace folder {0}', f.name) : t('This workspace'),
             description: projectExtensionsDir(f.uri.fsPath),
-            detail: 'Extensions of this project only; they run once you allow them',
+            detail: t('Extensions of this project only; they run once you allow them'),
             which: f.uri.fsPath,
           })),
-        ], { title: 'Open Zot Extensions Folder' });
+        ], { title: t('Open Zot Extensions Folder') });
         which = pick?.which;
       }
     }
@@ -36,12 +37,12 @@ export class FolderCommands {
     if (which === 'global') dir = globalExtensionsDir(this.k.host.zotHome);
     else {
       if (projects.length === 0) {
-        this.k.warn('Open a folder first: project extensions live in its .zot/extensions folder.');
+        this.k.warn(t('Open a folder first: project extensions live in its .zot/extensions folder.'));
         return undefined;
       }
-      const project = await pickProjectDir('Open Zot Extensions Folder', which === 'project' ? undefined : which);
+      const project = await pickProjectDir(t('Open Zot Extensions Folder'), which === 'project' ? undefined : which);
       if (!project) {
-        if (which !== 'project') this.k.warn(`"${which}" is not a folder of this workspace.`);
+        if (which !== 'project') this.k.warn(t('"{0}" is not a folder of this workspace.', which));
         return undefined;
       }
       dir = projectExtensionsDir(project);
@@ -52,13 +53,13 @@ export class FolderCommands {
   }
 
   async revealExtensionFolder(a?: unknown): Promise<{ dir: string; how: string } | undefined> {
-    const rt = await this.k.pickExtension(a, 'Reveal the folder of which zot extension?', () => true);
+    const rt = await this.k.pickExtension(a, t('Reveal the folder of which zot extension?'), () => true);
     if (!rt) return undefined;
     return { dir: rt.dir, how: await revealFolder(rt.dir, this.k.d.trace) };
   }
 
   async openManifest(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Open the manifest of which zot extension?', () => true);
+    const rt = await this.k.pickExtension(a, t('Open the manifest of which zot extension?'), () => true);
     if (!rt) return undefined;
     const file = path.join(rt.dir, 'extension.json');
     await vscode.window.showTextDocument(vscode.Uri.file(file));
@@ -84,9 +85,11 @@ export async function revealFolder(dir: string, trace: UiTrace): Promise<'explor
     return 'os';
   }
   trace.record('reveal', { dir, how: 'message' });
-  void vscode.window.showInformationMessage(`Zot extensions folder: ${dir}`, 'Open in New Window', 'Copy Path').then(async (c) => {
-    if (c === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
-    else if (c === 'Copy Path') await vscode.env.clipboard.writeText(dir);
+  const open = t('Open in New Window');
+  const copy = t('Copy Path');
+  void vscode.window.showInformationMessage(t('Zot extensions folder: {0}', dir), open, copy).then(async (c) => {
+    if (c === open) await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
+    else if (c === copy) await vscode.env.clipboard.writeText(dir);
   });
   return 'message';
 }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { globalExtensionsDir } from '../../host/index.js';
 import { checkInstall, copyInto, installSamples, type SamplesResult } from '../../host/discovery/install.js';
 import type { CommandKit } from './kit.js';
+import { t } from '../l10n.js';
 
 export class InstallCommands {
   constructor(private readonly k: CommandKit) {}
@@ -17,8 +18,8 @@ export class InstallCommands {
     let src = typeof a === 'string' ? a : a instanceof vscode.Uri ? a.fsPath : undefined;
     if (!src) {
       const picked = await vscode.window.showOpenDialog({
-        title: 'Install Zot Extension from Folder',
-        openLabel: 'Install',
+        title: t('Install Zot Extension from Folder'),
+        openLabel: t('Install'),
         canSelectFiles: false,
         canSelectFolders: true,
         canSelectMany: false,
@@ -30,15 +31,15 @@ export class InstallCommands {
     const overwrite = typeof b === 'object' && b !== null && typeof (b as { overwrite?: unknown }).overwrite === 'boolean' ? (b as { overwrite: boolean }).overwrite : undefined;
     const check = await checkInstall(src, this.k.host.zotHome);
     if (!check.ok) {
-      this.k.error(`Cannot install ${src}: ${check.reason}`);
+      this.k.error(t('Cannot install {0}: {1}', src, check.reason));
       return { installed: false, reason: check.reason };
     }
     if (check.exists) {
       let replace = overwrite;
       if (replace === undefined) {
         const choice = await vscode.window.showWarningMessage(
-          `A zot extension named "${check.folder}" is already installed. Replace it?`,
-          { modal: true, detail: `${check.target} will be replaced by a copy of ${src}.` },
+          t('A zot extension named "{0}" is already installed. Replace it?', check.folder),
+          { modal: true, detail: t('{0} will be replaced by a copy of {1}.', check.target, src) },
           'Replace',
         );
         replace = choice === 'Replace';
@@ -51,12 +52,12 @@ export class InstallCommands {
     try {
       await copyInto(src, check.target);
     } catch (err) {
-      this.k.error(`Installing ${check.folder} failed: ${(err as Error).message}`);
+      this.k.error(t('Installing {0} failed: {1}', check.folder, (err as Error).message));
       return { installed: false, reason: (err as Error).message };
     }
     this.k.d.logs.hostLog(`installed ${check.name} from ${src} into ${check.target}${check.exists ? ' (replaced)' : ''}`);
     await this.k.d.manager.reload();
-    this.k.info(`Installed the zot extension "${check.name}".`, 'Show Zot Extensions');
+    this.k.info(t('Installed the zot extension "{0}".', check.name), t('Show Zot Extensions'));
     return { installed: true, name: check.name, dir: check.target, replaced: check.exists };
   }
 
@@ -67,11 +68,11 @@ export class InstallCommands {
     if (result.installed.length) {
       this.k.d.logs.hostLog(`installed samples ${result.installed.join(', ')} into ${globalExtensionsDir(this.k.host.zotHome)}`);
       await this.k.d.manager.reload();
-      this.k.info(`Installed sample zot extensions: ${result.installed.join(', ')}.${result.skipped.length ? ` Already installed: ${result.skipped.join(', ')}.` : ''}`, 'Show Zot Extensions');
+      this.k.info(`${t('Installed sample zot extensions: {0}.', result.installed.join(', '))}${result.skipped.length ? ` ${t('Already installed: {0}.', result.skipped.join(', '))}` : ''}`, t('Show Zot Extensions'));
     } else if (result.failed.length) {
-      this.k.error(`The sample extensions could not be installed: ${result.failed.map((f) => `${f.folder} (${f.reason})`).join('; ')}`);
+      this.k.error(t('The sample extensions could not be installed: {0}', result.failed.map((f) => `${f.folder} (${f.reason})`).join('; ')));
     } else {
-      this.k.info(`The sample zot extensions are already installed (${result.skipped.join(', ') || 'none found'}).`, 'Show Zot Extensions');
+      this.k.info(t('The sample zot extensions are already installed ({0}).', result.skipped.join(', ') || t('none found')), t('Show Zot Extensions'));
     }
     return result;
   }

@@ -12,6 +12,7 @@ import type { LogChannels } from '../ui/logs.js';
 import type { UiTrace } from '../ui/trace.js';
 import { stateIcon, stateLook } from '../views/presentation.js';
 import { VIEW_ID, type Node } from '../views/tree.js';
+import { t } from '../l10n.js';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -39,12 +40,12 @@ export class CommandKit {
     const named = typeof a === 'string' ? a : isNode(a) ? (a.kind === 'group' ? undefined : a.kind === 'extension' ? a.name : a.extension) : undefined;
     if (named !== undefined) {
       const rt = this.host.get(named);
-      if (!rt) this.error(`No zot extension named "${named}".`);
+      if (!rt) this.error(t('No zot extension named "{0}".', named));
       return rt;
     }
     const candidates = this.host.extensions.filter(applies);
     if (candidates.length === 0) {
-      this.info('No zot extension is in a state where that applies.');
+      this.info(t('No zot extension is in a state where that applies.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
@@ -56,9 +57,10 @@ export class CommandKit {
 
   error(text: string, extension?: string): void {
     this.d.trace.record('message', { level: 'error', text, extension });
-    const actions = extension ? ['Show Log'] : [];
+    const showLog = t('Show Log');
+    const actions = extension ? [showLog] : [];
     void vscode.window.showErrorMessage(text, ...actions).then((c) => {
-      if (c === 'Show Log' && extension) this.d.logs.show(extension);
+      if (c === showLog && extension) this.d.logs.show(extension);
     });
   }
 

@@ -5,18 +5,19 @@
 import * as vscode from 'vscode';
 import { canStart, canStop } from '../../host/index.js';
 import type { CommandKit } from './kit.js';
+import { t } from '../l10n.js';
 
 export class LifecycleCommands {
   constructor(private readonly k: CommandKit) {}
 
   async reload(): Promise<{ name: string; state: string }[]> {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reloading zot extensions' }, () => this.k.d.manager.reload());
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Reloading zot extensions') }, () => this.k.d.manager.reload());
     this.k.d.logs.hostLog('reloaded');
     return this.k.host.extensions.map((r) => ({ name: r.name, state: r.state }));
   }
 
   async start(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Start which zot extension?', (r) => r.startable && canStart(r.status));
+    const rt = await this.k.pickExtension(a, t('Start which zot extension?'), (r) => r.startable && canStart(r.status));
     if (!rt) return undefined;
     if (rt.status.kind === 'held') {
       // Starting a held one is an explicit "allow".
@@ -28,28 +29,28 @@ export class LifecycleCommands {
   }
 
   async stop(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Stop which zot extension?', (r) => canStop(r.status));
+    const rt = await this.k.pickExtension(a, t('Stop which zot extension?'), (r) => canStop(r.status));
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.d.manager.stopExtension(rt.name));
     return this.k.host.get(rt.name)?.state;
   }
 
   async restart(a?: unknown): Promise<string | undefined> {
-    const rt = await this.k.pickExtension(a, 'Restart which zot extension?', (r) => r.startable && r.status.kind !== 'held');
+    const rt = await this.k.pickExtension(a, t('Restart which zot extension?'), (r) => r.startable && r.status.kind !== 'held');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.k.d.manager.restartExtension(rt.name));
     return this.k.host.get(rt.name)?.state;
   }
 
   async allow(a?: unknown): Promise<boolean> {
-    const rt = await this.k.pickExtension(a, 'Allow which zot extension to run in this workspace?', (r) => r.status.kind === 'held');
+    const rt = await this.k.pickExtension(a, t('Allow which zot extension to run in this workspace?'), (r) => r.status.kind === 'held');
     if (!rt) return false;
     return this.k.d.gate.allow(rt.name);
   }
 
   async resetPermissions(): Promise<number> {
     const n = await this.k.d.gate.forgetAll();
-    void vscode.window.showInformationMessage(n ? `Forgot ${n} answer${n === 1 ? '' : 's'} about zot extensions of this workspace.` : 'No zot extension of this workspace had been allowed or refused.');
+    void vscode.window.showInformationMessage(n === 0 ? t('No zot extension of this workspace had been allowed or refused.') : n === 1 ? t('Forgot 1 answer about zot extensions of this workspace.') : t('Forgot {0} answers about zot extensions of this workspace.', n));
     await this.k.d.manager.reload();
     return n;
   }

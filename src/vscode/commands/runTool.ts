@@ -10,6 +10,7 @@ import { describeOutcome } from '../chat/toolResults.js';
 import type { HostManager } from '../activation/hostManager.js';
 import type { UiTrace } from '../ui/trace.js';
 import { DisplayDocuments, fitsNotification } from '../ui/display.js';
+import { t } from '../l10n.js';
 
 export interface RunToolResult {
   outcome: ToolOutcome['outcome'] | 'cancelled_by_user';
@@ -29,8 +30,8 @@ async function runTool(manager: HostManager, display: DisplayDocuments, trace: U
   let name = typeof nameArg === 'string' ? nameArg : undefined;
   if (!name) {
     const picked = await vscode.window.showQuickPick(
-      host.tools().filter((t) => t.active).map((t) => ({ label: t.name, description: t.extension, detail: `${t.interactive ? '$(comment-discussion) asks you · ' : ''}${t.description}` })),
-      { title: 'Run Extension Tool', placeHolder: host.tools().length ? 'Pick a zot tool to call' : 'No zot extension provides tools right now', matchOnDescription: true, matchOnDetail: true },
+      host.tools().filter((tool) => tool.active).map((tool) => ({ label: tool.name, description: tool.extension, detail: `${tool.interactive ? `$(comment-discussion) ${t('asks you')} · ` : ''}${tool.description}` })),
+      { title: t('Run Extension Tool'), placeHolder: host.tools().length ? t('Pick a zot tool to call') : t('No zot extension provides tools right now'), matchOnDescription: true, matchOnDetail: true },
     );
     if (!picked) return undefined;
     name = picked.label;
@@ -40,15 +41,15 @@ async function runTool(manager: HostManager, display: DisplayDocuments, trace: U
   if (!args) {
     const text = await vscode.window.showInputBox({
       title: `${name}${tool ? ` — ${tool.extension}` : ''}`,
-      prompt: 'Arguments as a JSON object',
+      prompt: t('Arguments as a JSON object'),
       value: '{}',
       ignoreFocusOut: true,
       validateInput: (v) => {
         try {
           const parsed: unknown = JSON.parse(v || '{}');
-          return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? undefined : 'a JSON object, like {"city": "Berlin"}';
+          return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? undefined : t('a JSON object, like {0}', '{"city": "Berlin"}');
         } catch (err) {
-          return `not JSON: ${(err as Error).message}`;
+          return t('not JSON: {0}', (err as Error).message);
         }
       },
     });
@@ -62,7 +63,7 @@ async function runTool(manager: HostManager, display: DisplayDocuments, trace: U
     outcome = tool?.interactive
       ? await host.runToolCall(name, args, { token: source.token })
       : await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Running ${name}…`, cancellable: true },
+          { location: vscode.ProgressLocation.Notification, title: t('Running {0}…', name), cancellable: true },
           (_progress, token) => {
             token.onCancellationRequested(() => {
               trace.record('tool-progress-cancel', { tool: name });
@@ -80,9 +81,9 @@ async function runTool(manager: HostManager, display: DisplayDocuments, trace: U
   if (outcome.outcome !== 'completed') {
     void vscode.window.showWarningMessage(`${who}${name} ${describeOutcome(outcome, true)}`);
   } else if (outcome.isError) {
-    void vscode.window.showErrorMessage(`${who}${name} failed${text ? `: ${text}` : ''}`);
+    void vscode.window.showErrorMessage(`${who}${text ? t('{0} failed: {1}', name, text) : t('{0} failed', name)}`);
   } else if (fitsNotification(text)) {
-    void vscode.window.showInformationMessage(`${who}${name}: ${text || '(no content)'}`);
+    void vscode.window.showInformationMessage(`${who}${name}: ${text || t('(no content)')}`);
   } else {
     const uri = display.newOutput(outcome.extension ?? 'zot', text);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });

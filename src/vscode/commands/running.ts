@@ -5,9 +5,11 @@
  * the host; what went wrong is shown here.
  */
 import * as vscode from 'vscode';
-import { outcomeLabel, type CommandOutcome } from '../../host/index.js';
+import type { CommandOutcome } from '../../host/index.js';
+import { outcomeWord } from '../views/presentation.js';
 import { VIEW_ID } from '../views/tree.js';
 import { isNode, type CommandKit } from './kit.js';
+import { t } from '../l10n.js';
 
 export interface RunResult {
   outcome: CommandOutcome['outcome'] | 'cancelled_by_user';
@@ -41,8 +43,8 @@ export class RunCommands {
       const entry = this.k.host.findCommand(name);
       args = await vscode.window.showInputBox({
         title: `/${name}${entry ? ` — ${entry.extension}` : ''}`,
-        prompt: entry?.description ? `${entry.description}. Arguments, or nothing:` : 'Arguments, or nothing:',
-        placeHolder: 'arguments (optional)',
+        prompt: entry?.description ? `${entry.description}. ${t('Arguments, or nothing:')}` : t('Arguments, or nothing:'),
+        placeHolder: t('arguments (optional)'),
         ignoreFocusOut: true,
       });
       if (args === undefined) return { outcome: 'cancelled_by_user', extension: entry?.extension ?? null, message: 'cancelled' };
@@ -74,7 +76,7 @@ export class RunCommands {
     const result: RunResult = { outcome: outcome.outcome, extension: outcome.extension, message: outcome.message };
     if (outcome.outcome !== 'completed') {
       if (outcome.outcome !== 'canceled' && outcome.outcome !== 'abandoned') {
-        this.k.error(`/${name}: ${outcome.message || outcomeLabel(outcome.outcome)}`, outcome.extension ?? undefined);
+        this.k.error(`/${name}: ${outcome.message || outcomeWord(outcome.outcome)}`, outcome.extension ?? undefined);
       }
       return result;
     }
@@ -90,7 +92,7 @@ export class RunCommands {
     const commands = this.k.host.commands().filter((c) => c.active);
     if (commands.length === 0) {
       const loading = this.k.d.manager.loading;
-      void vscode.window.showInformationMessage(loading ? 'Zot extensions are still starting; try again in a moment.' : 'No running zot extension has registered a command.', 'Show Zot Extensions').then((c) => {
+      void vscode.window.showInformationMessage(loading ? t('Zot extensions are still starting; try again in a moment.') : t('No running zot extension has registered a command.'), t('Show Zot Extensions')).then((c) => {
         if (c) void vscode.commands.executeCommand(`${VIEW_ID}.focus`);
       });
       return undefined;
@@ -106,8 +108,8 @@ export class RunCommands {
       }
     }
     const picked = await vscode.window.showQuickPick(items, {
-      title: 'Run Zot Extension Command',
-      placeHolder: 'Pick a command of a zot extension',
+      title: t('Run Zot Extension Command'),
+      placeHolder: t('Pick a command of a zot extension'),
       matchOnDescription: true,
     });
     return picked?.name;

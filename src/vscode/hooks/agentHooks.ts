@@ -16,6 +16,7 @@ import { projectDirs } from '../activation/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
 import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, newToken, readOurs, tokenOf } from './hookFile.js';
+import { t } from '../l10n.js';
 
 export type HookScope = 'user' | 'workspace';
 
@@ -80,7 +81,7 @@ export class AgentHooks implements vscode.Disposable {
     if (!chosen) return undefined;
     const file = this.fileOf(chosen);
     if (!file) {
-      void vscode.window.showWarningMessage('Open a folder first: a workspace hook file lives in its .github/hooks folder.');
+      void vscode.window.showWarningMessage(t('Open a folder first: a workspace hook file lives in its .github/hooks folder.'));
       return undefined;
     }
     // One token a window: the user's own file's when there is one (a workspace's file is never trusted with it).
@@ -91,7 +92,8 @@ export class AgentHooks implements vscode.Disposable {
     const where = chosen === 'user' ? 'every workspace' : 'this workspace';
     this.d.log(`agent hooks installed for ${where}: ${file}`);
     this.d.trace.record('hooks-installed', { file, scope: chosen });
-    void vscode.window.showInformationMessage(`zot guards now stand in front of the agent's tools in ${where}. The hook file: ${file}`, 'Open File').then((c) => c && vscode.window.showTextDocument(vscode.Uri.file(file)));
+    const said = chosen === 'user' ? t('zot guards now stand in front of the agent\'s tools in every workspace. The hook file: {0}', file) : t('zot guards now stand in front of the agent\'s tools in this workspace. The hook file: {0}', file);
+    void vscode.window.showInformationMessage(said, t('Open File')).then((c) => (c ? vscode.window.showTextDocument(vscode.Uri.file(file)) : undefined));
     return { file, scope: chosen };
   }
 
@@ -108,7 +110,7 @@ export class AgentHooks implements vscode.Disposable {
     await this.stopServing();
     this.d.log(removed.length ? `agent hooks removed: ${removed.join(', ')}` : 'no agent hook file of zot to remove');
     this.d.trace.record('hooks-removed', { files: removed });
-    void vscode.window.showInformationMessage(removed.length ? `zot guards no longer stand in front of the agent's tools (removed ${removed.join(', ')}).` : 'No zot agent hook file was found.');
+    void vscode.window.showInformationMessage(removed.length ? t('zot guards no longer stand in front of the agent\'s tools (removed {0}).', removed.join(', ')) : t('No zot agent hook file was found.'));
     return removed;
   }
 
@@ -165,9 +167,9 @@ export class AgentHooks implements vscode.Disposable {
 
 async function pickScope(hasFolder: boolean): Promise<HookScope | undefined> {
   const items: (vscode.QuickPickItem & { scope: HookScope })[] = [
-    { label: 'Every workspace', description: path.join('~', '.copilot', 'hooks', HOOK_FILE_NAME), detail: 'zot\'s global guards check the agent\'s tool calls in every workspace', scope: 'user' },
+    { label: t('Every workspace'), description: path.join('~', '.copilot', 'hooks', HOOK_FILE_NAME), detail: t('zot\'s global guards check the agent\'s tool calls in every workspace'), scope: 'user' },
   ];
-  if (hasFolder) items.push({ label: 'This workspace', description: path.join('.github', 'hooks', HOOK_FILE_NAME), detail: 'Only in this workspace; the file holds a token of this machine, so git is told to leave it out', scope: 'workspace' });
-  return (await vscode.window.showQuickPick(items, { title: 'Install Agent Hooks: zot guards in front of the agent\'s tools' }))?.scope;
+  if (hasFolder) items.push({ label: t('This workspace'), description: path.join('.github', 'hooks', HOOK_FILE_NAME), detail: t('Only in this workspace; the file holds a token of this machine, so git is told to leave it out'), scope: 'workspace' });
+  return (await vscode.window.showQuickPick(items, { title: t('Install Agent Hooks: zot guards in front of the agent\'s tools') }))?.scope;
 }
 

@@ -11,6 +11,7 @@
 import * as vscode from 'vscode';
 import { cursorLine, type Panel } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
+import { t } from '../l10n.js';
 
 export interface PanelPresenter extends vscode.Disposable {
   open(panel: Panel): void;
@@ -65,14 +66,15 @@ class PanelView implements vscode.Disposable {
     this.qp.matchOnDescription = false;
     this.qp.matchOnDetail = false;
     this.qp.keepScrollPosition = true;
+    const esc = escButton();
     this.subs.push(
       this.qp.onDidChangeActive((items) => this.onActive(items)),
       this.qp.onDidAccept(() => this.send(this.panel, 'enter')),
       this.qp.onDidChangeValue((v) => this.onValue(v)),
       this.qp.onDidHide(() => this.onHide()),
-      this.qp.onDidTriggerButton((b) => b === ESC_BUTTON && this.send(this.panel, 'esc')),
+      this.qp.onDidTriggerButton((b) => b === esc && this.send(this.panel, 'esc')),
     );
-    this.qp.buttons = [ESC_BUTTON];
+    this.qp.buttons = [esc];
     this.update(panel);
   }
 
@@ -86,7 +88,7 @@ class PanelView implements vscode.Disposable {
     this.panel = panel;
     const title = panel.title || panel.id;
     if (this.qp.title !== title) this.qp.title = title;
-    const placeholder = panel.footer || 'Esc to close';
+    const placeholder = panel.footer || t('Esc to close');
     if (this.qp.placeholder !== placeholder) this.qp.placeholder = placeholder;
     const lines = panel.lines.length ? panel.lines : [''];
     const same = lines.length === this.shown.length && lines.every((line, i) => line === this.shown[i]);
@@ -166,7 +168,7 @@ class PanelView implements vscode.Disposable {
 type PanelSink = (panel: Panel, key: 'up' | 'down' | 'enter' | 'esc' | 'rune', text?: string) => void;
 
 /** Escape itself hides a Quick Pick (and so closes the panel); this button sends the extension an `esc` key instead. */
-const ESC_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('close'), tooltip: 'Send Esc to the extension' };
+const escButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('close'), tooltip: t('Send Esc to the extension') });
 
 export class QuickPickPanels implements PanelPresenter {
   private readonly views = new Map<string, PanelView>();

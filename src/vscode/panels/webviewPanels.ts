@@ -12,6 +12,7 @@ import { cursorLine, type Panel } from '../../host/index.js';
 import { fromWebview, type ToWebview } from './messages.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
+import { t } from '../l10n.js';
 
 
 const VIEW_TYPE = 'zot.panel';
@@ -161,7 +162,7 @@ function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): st
   const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.css'));
   const js = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.js'));
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
@@ -171,7 +172,7 @@ function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): st
 </head>
 <body>
 <div id="title"></div>
-<div id="lines" tabindex="0" role="listbox" aria-label="panel"></div>
+<div id="lines" tabindex="0" role="listbox" aria-label="${escapeHtml(t('Panel'))}"></div>
 <div id="footer"></div>
 <div id="announce" class="sr-only" role="status" aria-live="polite"></div>
 <span id="measure" aria-hidden="true"></span>

@@ -15,10 +15,12 @@ import { describeRun, runFingerprint } from '../../host/trust/fingerprint.js';
 import type { LogChannels } from '../ui/logs.js';
 import type { ZotSettings } from '../activation/settings.js';
 import type { UiTrace } from '../ui/trace.js';
+import { t } from '../l10n.js';
 
 const STORE_KEY = 'zot.consent.v1';
-export const ALLOW = 'Allow';
-export const DONT_ALLOW = "Don't Allow";
+/** The consent question's two buttons, in VS Code's language. */
+const allowLabel = (): string => t('Allow');
+const dontAllowLabel = (): string => t("Don't Allow");
 
 /**
  * How the question reaches the user: a non-modal notification with the
@@ -84,7 +86,7 @@ export class WorkspaceGate implements vscode.Disposable {
   async allow(name: string): Promise<boolean> {
     if (!vscode.workspace.isTrusted) {
       this.trace.record('message', { level: 'warn', text: 'allow refused: workspace is not trusted', extension: name });
-      void vscode.window.showWarningMessage(`"${name}" comes from this workspace, which is not trusted. Trust the workspace first to run its zot extensions.`, 'Manage Workspace Trust').then((c) => {
+      void vscode.window.showWarningMessage(t('"{0}" comes from this workspace, which is not trusted. Trust the workspace first to run its zot extensions.', name), t('Manage Workspace Trust')).then((c) => {
         if (c) void vscode.commands.executeCommand('workbench.trust.manage');
       });
       return false;
@@ -136,13 +138,13 @@ export class WorkspaceGate implements vscode.Disposable {
     void describeRun(found).then((run) => {
       const where = relativeToProject(found.dir);
       const what = [run.exec, ...run.args].join(' ');
-      const unchecked = run.skipped.length ? ` Not checked for later changes: ${run.skipped.join('; ')}.` : '';
+      const unchecked = run.skipped.length ? ` ${t('Not checked for later changes: {0}.', run.skipped.join('; '))}` : '';
       const data = run.data.length
-        ? ` Files git does not track that are not code count as its data and may change without asking again: ${run.data.slice(0, 3).join(', ')}${run.data.length > 3 ? ` and ${run.data.length - 3} more` : ''}.`
+        ? ` ${t('Files git does not track that are not code count as its data and may change without asking again: {0}.', run.data.length > 3 ? t('{0} and {1} more', run.data.slice(0, 3).join(', '), run.data.length - 3) : run.data.join(', '))}`
         : '';
-      const message = `The workspace wants to run the zot extension "${found.name}": “${what}” in ${where}. Allow it? Only allow code you trust.${unchecked}${data}`;
+      const message = `${t('The workspace wants to run the zot extension "{0}": “{1}” in {2}. Allow it? Only allow code you trust.', found.name, what, where)}${unchecked}${data}`;
       this.trace.record('consent-asked', { extension: found.name, fingerprint, message });
-      return this.question(found.name, message, [ALLOW, DONT_ALLOW]);
+      return this.question(found.name, message, [allowLabel(), dontAllowLabel()]);
     }).then(answer, () => answer(undefined));
   }
 
@@ -157,8 +159,8 @@ export class WorkspaceGate implements vscode.Disposable {
       if (rt.status.kind === 'held') this.ask(rt.found, now);
       return;
     }
-    if (choice === ALLOW) await this.allow(found.name);
-    else if (choice === DONT_ALLOW) await this.deny(found.name);
+    if (choice === allowLabel()) await this.allow(found.name);
+    else if (choice === dontAllowLabel()) await this.deny(found.name);
   }
 
   private records(): ConsentStore {

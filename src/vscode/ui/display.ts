@@ -4,6 +4,7 @@
  * open as ordinary (read-only) editor tabs and never touch the disk.
  */
 import * as vscode from 'vscode';
+import { t } from '../l10n.js';
 
 export const DISPLAY_SCHEME = 'zot-display';
 /** Documents kept for re-opening; older ones read as a note that they expired. */
@@ -21,7 +22,7 @@ export class DisplayDocuments implements vscode.TextDocumentContentProvider, vsc
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '(This output is no longer available.)';
+    return this.contents.get(uri.toString()) ?? t('(This output is no longer available.)');
   }
 
   /** A new document for an extension's output. */

@@ -15,6 +15,7 @@ import type { ExtensionRef, NotifyLevel } from '../../host/index.js';
 import type { LogChannels } from './logs.js';
 import { MAX_SHOWN, NoteLimiter, WINDOW_MS } from '../../host/ui/noteLimiter.js';
 import type { UiTrace } from './trace.js';
+import { t } from '../l10n.js';
 
 /** How long an info or success note stays in the status bar. */
 const STATUS_NOTE_MS = 10_000;
@@ -49,10 +50,11 @@ export class Notes implements vscode.Disposable {
     this.logs.extensionLog(ext.name, `[notify ${level}] ${message}`, logLevel);
     this.trace.record('notify', { extension: ext.name, level, message, shownAs: 'notification' });
     const text = `${ext.name}: ${message}`;
-    const shown = level === 'error' ? vscode.window.showErrorMessage(text, 'Show Log') : vscode.window.showWarningMessage(text, 'Show Log');
+    const showLog = t('Show Log');
+    const shown = level === 'error' ? vscode.window.showErrorMessage(text, showLog) : vscode.window.showWarningMessage(text, showLog);
     // Never awaited: a toast waiting for a click must not hold up the extension's next frame.
     void shown.then((choice) => {
-      if (choice === 'Show Log') this.showLog(ext.name);
+      if (choice === showLog) this.showLog(ext.name);
     });
   }
 

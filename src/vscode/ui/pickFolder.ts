@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { projectExtensionsDir } from '../../host/index.js';
 import { projectDirs } from '../activation/settings.js';
+import { t } from '../l10n.js';
 
 /**
  * The project folder to use: `given` when it names a workspace folder (by
@@ -18,7 +19,7 @@ export async function pickProjectDir(title: string, given?: string): Promise<str
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => dirs.includes(f.uri.fsPath));
   const pick = await vscode.window.showQuickPick(
     folders.map((f) => ({ label: f.name, description: projectExtensionsDir(f.uri.fsPath), dir: f.uri.fsPath })),
-    { title, placeHolder: 'Which workspace folder?' },
+    { title, placeHolder: t('Which workspace folder?') },
   );
   return pick?.dir;
 }

@@ -9,6 +9,7 @@ import { DisplayDocuments, fitsNotification } from './display.js';
 import type { Notes } from './notes.js';
 import type { PanelPresenter } from '../panels/panels.js';
 import type { UiTrace } from './trace.js';
+import { t } from '../l10n.js';
 
 export const CHAT_PARTICIPANT = '@zot';
 
@@ -74,8 +75,10 @@ export async function openChat(text: string, trace: UiTrace, extension?: string)
   } catch (err) {
     // No chat in this editor: hand the text over instead of dropping it.
     trace.record('chat-open', { extension, query, ok: false, error: (err as Error).message });
-    void vscode.window.showWarningMessage(`${extension ? `${extension}: ` : ''}chat is not available here, so the prompt could not be sent.`, 'Copy Prompt').then(async (choice) => {
-      if (choice === 'Copy Prompt') await vscode.env.clipboard.writeText(text);
+    const copy = t('Copy Prompt');
+    const said = t('Chat is not available here, so the prompt could not be sent.');
+    void vscode.window.showWarningMessage(extension ? `${extension}: ${said}` : said, copy).then(async (choice) => {
+      if (choice === copy) await vscode.env.clipboard.writeText(text);
     });
   }
 }

@@ -5,6 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import type { ExtensionView } from '../../host/index.js';
+import { t } from '../l10n.js';
 
 export interface Group {
   key: string;
@@ -24,22 +25,22 @@ export function groupOf(rt: ExtensionView): { key: string } {
 export function groupsOf(exts: readonly ExtensionView[], folders: readonly vscode.WorkspaceFolder[]): Group[] | undefined {
   if (folders.length < 2) return undefined;
   const count = (key: string): number => exts.filter((rt) => groupOf(rt).key === key).length;
-  const described = (n: number): string => (n === 0 ? 'no extensions' : `${n} extension${n === 1 ? '' : 's'}`);
+  const described = (n: number): string => (n === 0 ? t('no extensions') : n === 1 ? t('1 extension') : t('{0} extensions', n));
   const groups: Group[] = [];
   const explicit = count('explicit');
-  if (explicit) groups.push({ key: 'explicit', label: 'Explicit paths', description: described(explicit), tooltip: 'Folders named in zot.extensionPaths; they come first in load order', icon: 'folder-library' });
+  if (explicit) groups.push({ key: 'explicit', label: t('Explicit paths'), description: described(explicit), tooltip: t('Folders named in zot.extensionPaths; they come first in load order'), icon: 'folder-library' });
   for (const folder of folders) {
     const key = `folder:${folder.uri.fsPath}`;
-    groups.push({ key, label: folder.name, description: described(count(key)), tooltip: `Project extensions of the workspace folder ${folder.uri.fsPath} (.zot/extensions); they run with this folder as their cwd`, icon: 'root-folder' });
+    groups.push({ key, label: folder.name, description: described(count(key)), tooltip: t('Project extensions of the workspace folder {0} (.zot/extensions); they run with this folder as their cwd', folder.uri.fsPath), icon: 'root-folder' });
   }
   // A project extension of a folder that has just left the workspace is still shown until it is gone.
   for (const rt of exts) {
     const { key } = groupOf(rt);
     if (!groups.some((g) => g.key === key) && rt.found.source === 'project') {
-      groups.push({ key, label: rt.found.projectDir ?? 'project', description: described(count(key)), tooltip: 'A folder no longer in the workspace', icon: 'folder' });
+      groups.push({ key, label: rt.found.projectDir ?? 'project', description: described(count(key)), tooltip: t('A folder no longer in the workspace'), icon: 'folder' });
     }
   }
   const global = count('global');
-  if (global) groups.push({ key: 'global', label: 'Global', description: described(global), tooltip: 'Extensions of your zot home ($ZOT_HOME/extensions), for every project', icon: 'globe' });
+  if (global) groups.push({ key: 'global', label: t('Global'), description: described(global), tooltip: t('Extensions of your zot home ($ZOT_HOME/extensions), for every project'), icon: 'globe' });
   return groups;
 }

@@ -3,7 +3,8 @@
  * and colors the tree, the status bar, pickers and the report share.
  */
 import * as vscode from 'vscode';
-import { canStart, canStop, type ExtensionState, type ExtensionView } from '../../host/index.js';
+import { canStart, canStop, type ExtensionState, type ExtensionView, type Outcome } from '../../host/index.js';
+import { t } from '../l10n.js';
 
 interface StateLook {
   /** Short, lower-case, for a tree item's description. */
@@ -12,26 +13,40 @@ interface StateLook {
   color?: string;
 }
 
-const LOOKS: Record<ExtensionState, StateLook> = {
-  starting: { label: 'starting…', icon: 'loading~spin' },
-  restarting: { label: 'restarting…', icon: 'loading~spin', color: 'list.warningForeground' },
-  ready: { label: 'ready', icon: 'pass', color: 'testing.iconPassed' },
-  auto_ready: { label: 'ready', icon: 'pass', color: 'testing.iconPassed' },
-  ready_timed_out: { label: 'ready (slow to start)', icon: 'pass', color: 'list.warningForeground' },
-  failed: { label: 'failed', icon: 'error', color: 'testing.iconFailed' },
-  disabled: { label: 'disabled', icon: 'circle-slash', color: 'disabledForeground' },
-  stopping: { label: 'stopping…', icon: 'loading~spin', color: 'disabledForeground' },
-  stopped: { label: 'stopped', icon: 'debug-stop', color: 'disabledForeground' },
-  held: { label: 'held', icon: 'shield', color: 'list.warningForeground' },
+/** The labels are translated when asked for (activate() sets the language). */
+const LOOKS: Record<ExtensionState, Omit<StateLook, 'label'> & { label: () => string }> = {
+  starting: { label: () => t('starting…'), icon: 'loading~spin' },
+  restarting: { label: () => t('restarting…'), icon: 'loading~spin', color: 'list.warningForeground' },
+  ready: { label: () => t('ready'), icon: 'pass', color: 'testing.iconPassed' },
+  auto_ready: { label: () => t('ready'), icon: 'pass', color: 'testing.iconPassed' },
+  ready_timed_out: { label: () => t('ready (slow to start)'), icon: 'pass', color: 'list.warningForeground' },
+  failed: { label: () => t('failed'), icon: 'error', color: 'testing.iconFailed' },
+  disabled: { label: () => t('disabled'), icon: 'circle-slash', color: 'disabledForeground' },
+  stopping: { label: () => t('stopping…'), icon: 'loading~spin', color: 'disabledForeground' },
+  stopped: { label: () => t('stopped'), icon: 'debug-stop', color: 'disabledForeground' },
+  held: { label: () => t('held'), icon: 'shield', color: 'list.warningForeground' },
 };
 
 export function stateLook(state: ExtensionState): StateLook {
-  return LOOKS[state];
+  const look = LOOKS[state];
+  return { ...look, label: look.label() };
 }
 
 export function stateIcon(state: ExtensionState): vscode.ThemeIcon {
   const look = LOOKS[state];
   return new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+}
+
+/** How a call or command ended, in a word or two of VS Code's language. */
+export function outcomeWord(outcome: Outcome): string {
+  switch (outcome) {
+    case 'completed': return t('completed');
+    case 'canceled': return t('canceled');
+    case 'timed_out': return t('timed out');
+    case 'abandoned': return t('abandoned');
+    case 'not_run': return t('not run');
+    case 'disconnected': return t('disconnected');
+  }
 }
 
 /** What a user can do with an extension in its current state. */

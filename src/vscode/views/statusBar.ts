@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HostManager } from '../activation/hostManager.js';
 import { isRunning, stateLook } from './presentation.js';
 import { VIEW_ID } from './tree.js';
+import { t } from '../l10n.js';
 
 const DEBOUNCE_MS = 100;
 
@@ -15,8 +16,8 @@ export class StatusBar implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly manager: HostManager) {
-    this.item.name = 'Zot Extensions';
-    this.item.command = { command: `${VIEW_ID}.focus`, title: 'Show Zot Extensions' };
+    this.item.name = t('Zot Extensions');
+    this.item.command = { command: `${VIEW_ID}.focus`, title: t('Show Zot Extensions') };
     this.subs.push(
       manager.onDidChangeState(() => this.updateSoon()),
       manager.onDidChangeBusy(() => this.updateSoon()),
@@ -53,16 +54,17 @@ export class StatusBar implements vscode.Disposable {
     const failed = exts.filter((r) => r.status.kind === 'failed').length;
     const held = exts.filter((r) => r.status.kind === 'held').length;
     const starting = exts.some((r) => r.state === 'starting' || r.status.kind === 'restarting');
-    if (failed) this.item.text = `$(error) Zot ${failed} failed`;
+    if (failed) this.item.text = `$(error) ${t('Zot {0} failed', failed)}`;
     else if (starting || (this.manager.loading && running === 0)) this.item.text = `$(loading~spin) Zot ${running}`;
     else this.item.text = `$(plug) Zot ${running}${held ? ` $(shield) ${held}` : ''}`;
     this.item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const md = new vscode.MarkdownString(undefined, true);
-    md.appendMarkdown(`**Zot extensions** — ${running} running${failed ? `, ${failed} failed` : ''}${held ? `, ${held} held` : ''}\n\n`);
+    const counts = countsText(running, failed, held);
+    md.appendMarkdown(`**${t('Zot extensions')}** — ${counts}\n\n`);
     for (const r of exts) md.appendMarkdown(`- $(${stateLook(r.state).icon.replace('~spin', '')}) ${r.name}: ${stateLook(r.state).label}\n`);
-    md.appendMarkdown('\nClick to show the Zot Extensions view.');
+    md.appendMarkdown(`\n${t('Click to show the Zot Extensions view.')}`);
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: `Zot extensions: ${running} running${failed ? `, ${failed} failed` : ''}${held ? `, ${held} held` : ''}` };
+    this.item.accessibilityInformation = { label: `${t('Zot extensions')}: ${counts}` };
     this.item.show();
   }
 
@@ -71,4 +73,9 @@ export class StatusBar implements vscode.Disposable {
     for (const s of this.subs) s.dispose();
     this.item.dispose();
   }
+}
+
+/** "2 running, 1 failed, 1 held": what is not zero, running always. */
+function countsText(running: number, failed: number, held: number): string {
+  return [t('{0} running', running), failed && t('{0} failed', failed), held && t('{0} held', held)].filter(Boolean).join(', ');
 }

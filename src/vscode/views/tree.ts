@@ -10,6 +10,7 @@ import type { ExtensionView, HostReader } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { groupOf, groupsOf, type Group } from './groups.js';
 import { affordances, code, escapeMarkdown, isRunning, stateIcon, stateLook } from './presentation.js';
+import { t } from '../l10n.js';
 
 export const VIEW_ID = 'zotExtensions';
 const REFRESH_DEBOUNCE_MS = 80;
@@ -117,19 +118,19 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       case 'command': {
         const item = new vscode.TreeItem(`/${node.name}`, vscode.TreeItemCollapsibleState.None);
         item.id = `${this.keyOf(node.extension, node.dir)}/command/${node.name}`;
-        item.description = node.active ? node.description : `inactive: shadowed by ${node.shadowedBy}`;
-        item.tooltip = new vscode.MarkdownString(`**/${escapeMarkdown(node.name)}** — command of ${code(node.extension)}\n\n${escapeMarkdown(node.description || '(no description)')}${node.active ? '\n\nClick to run it (you are asked for its arguments).' : `\n\nInactive: ${code(node.shadowedBy ?? '')} holds this name.`}`);
+        item.description = node.active ? node.description : t('inactive: shadowed by {0}', node.shadowedBy ?? '');
+        item.tooltip = new vscode.MarkdownString(`**/${escapeMarkdown(node.name)}** — ${t('command of {0}', code(node.extension))}\n\n${escapeMarkdown(node.description || t('(no description)'))}\n\n${node.active ? t('Click to run it (you are asked for its arguments).') : t('Inactive: {0} holds this name.', code(node.shadowedBy ?? ''))}`);
         item.iconPath = new vscode.ThemeIcon('symbol-method', node.active ? undefined : new vscode.ThemeColor('disabledForeground'));
         item.contextValue = node.active ? 'zotCommand' : 'zotCommandInactive';
-        if (node.active) item.command = { command: 'zot.runCommand', title: 'Run', arguments: [node] };
+        if (node.active) item.command = { command: 'zot.runCommand', title: t('Run'), arguments: [node] };
         return item;
       }
       case 'tool': {
         const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
         item.id = `${this.keyOf(node.extension, node.dir)}/tool/${node.name}`;
-        const flags = [node.interactive ? 'interactive' : '', node.active ? '' : `inactive: shadowed by ${node.shadowedBy}`].filter(Boolean).join(', ');
+        const flags = [node.interactive ? t('interactive') : '', node.active ? '' : t('inactive: shadowed by {0}', node.shadowedBy ?? '')].filter(Boolean).join(', ');
         item.description = [flags && `(${flags})`, node.description].filter(Boolean).join(' ');
-        item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(node.name)}** — tool of ${code(node.extension)}${node.interactive ? ' (interactive: waits for you, no reply deadline)' : ''}\n\n${escapeMarkdown(node.description || '(no description)')}`);
+        item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(node.name)}** — ${t('tool of {0}', code(node.extension))}${node.interactive ? ` ${t('(interactive: waits for you, no reply deadline)')}` : ''}\n\n${escapeMarkdown(node.description || t('(no description)'))}`);
         item.iconPath = new vscode.ThemeIcon(node.interactive ? 'comment-discussion' : 'tools', node.active ? undefined : new vscode.ThemeColor('disabledForeground'));
         item.contextValue = 'zotTool';
         return item;
@@ -143,10 +144,10 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
         return item;
       }
       case 'more-problems': {
-        const item = new vscode.TreeItem(`${node.count} more problem${node.count === 1 ? '' : 's'}…`, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(node.count === 1 ? t('1 more problem…') : t('{0} more problems…', node.count), vscode.TreeItemCollapsibleState.None);
         item.id = `${this.keyOf(node.extension, node.dir)}/more-problems`;
         item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.command = { command: 'zot.showDiagnostics', title: 'Show Diagnostics' };
+        item.command = { command: 'zot.showDiagnostics', title: t('Show Diagnostics') };
         return item;
       }
     }
@@ -198,12 +199,12 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     const item = new vscode.TreeItem(name, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     // The active one keeps the plain id (expansion state survives reloads); a shadowed namesake gets its folder in it.
     item.id = `ext/${this.keyOf(name, rt.dir)}`;
-    const where = rt.found.source === 'project' ? 'workspace' : rt.found.source === 'explicit' ? 'path' : '';
+    const where = rt.found.source === 'project' ? t('workspace') : rt.found.source === 'explicit' ? t('path') : '';
     const guards = this.guarding() && rt.connected && rt.intercepts.has('tool_call');
-    item.description = [stateLook(rt.state).label, where, guards && 'guards agent tools'].filter(Boolean).join(' · ');
+    item.description = [stateLook(rt.state).label, where, guards && t('guards agent tools')].filter(Boolean).join(' · ');
     item.iconPath = stateIcon(rt.state);
     item.tooltip = extensionTooltip(rt);
-    if (guards) item.tooltip.appendMarkdown('\n$(shield) Guards every tool call of VS Code\'s agent (agent hooks are on: Zot: Remove Agent Hooks turns them off)\n');
+    if (guards) item.tooltip.appendMarkdown(`\n$(shield) ${t('Guards every tool call of VS Code\'s agent (agent hooks are on: Zot: Remove Agent Hooks turns them off)')}\n`);
     const can = affordances(rt, this.canAllow(name));
     item.contextValue = `zotExtension;${Object.entries(can).filter(([, v]) => v).map(([k]) => k).join(';')};log;folder;`;
     item.accessibilityInformation = { label: `${name}, ${stateLook(rt.state).label}${rt.error ? `, ${rt.error}` : ''}` };
@@ -217,12 +218,12 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     const waiting = exts.filter((r) => r.status.kind === 'held' && this.canAllow(r.name)).length;
     const attention = failed + waiting;
     this.view.badge = attention
-      ? { value: attention, tooltip: [failed && `${failed} failed`, waiting && `${waiting} waiting for your permission`].filter(Boolean).join(', ') }
+      ? { value: attention, tooltip: [failed && t('{0} failed', failed), waiting && t('{0} waiting for your permission', waiting)].filter(Boolean).join(', ') }
       : undefined;
     const untrustedHeld = exts.some((r) => r.status.kind === 'held' && r.status.reason === 'untrusted');
     const noFolder = (vscode.workspace.workspaceFolders ?? []).length === 0;
-    this.view.message = untrustedHeld ? 'Restricted Mode: zot extensions from this workspace are not started.'
-      : noFolder ? 'No folder is open: project extensions (.zot/extensions) need an open folder. Global ones run in your home folder.' : undefined;
+    this.view.message = untrustedHeld ? t('Restricted Mode: zot extensions from this workspace are not started.')
+      : noFolder ? t('No folder is open: project extensions (.zot/extensions) need an open folder. Global ones run in your home folder.') : undefined;
   }
 }
 
@@ -231,11 +232,11 @@ export function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
   const look = stateLook(rt.state);
   md.appendMarkdown(`$(${look.icon.replace('~spin', '')}) **${escapeMarkdown(rt.name)}**${rt.version ? ` ${escapeMarkdown(rt.version)}` : ''} — ${escapeMarkdown(look.label)}\n\n`);
   if (rt.found.manifest?.description) md.appendMarkdown(`${escapeMarkdown(rt.found.manifest.description)}\n\n`);
-  const source = rt.found.source === 'project' ? `this workspace (${rt.found.projectDir ? `${rt.found.projectDir}/` : ''}.zot/extensions)` : rt.found.source === 'explicit' ? 'an explicit path (zot.extensionPaths)' : 'global ($ZOT_HOME/extensions)';
-  md.appendMarkdown(`- Folder: ${code(rt.dir)}\n- From: ${escapeMarkdown(source)}\n- Log: ${code(rt.logPath)}\n`);
-  if (rt.capabilities.length) md.appendMarkdown(`- Capabilities: ${rt.capabilities.map(code).join(', ')}\n`);
-  if (rt.pid !== undefined) md.appendMarkdown(`- Process: ${rt.pid}\n`);
-  if (rt.status.kind === 'running' && rt.status.readiness === 'auto_ready') md.appendMarkdown('- Sent no `ready` frame; treated as ready once it went quiet\n');
+  const source = rt.found.source === 'project' ? t('this workspace ({0})', `${rt.found.projectDir ? `${rt.found.projectDir}/` : ''}.zot/extensions`) : rt.found.source === 'explicit' ? t('an explicit path (zot.extensionPaths)') : t('global ($ZOT_HOME/extensions)');
+  md.appendMarkdown(`- ${t('Folder: {0}', code(rt.dir))}\n- ${t('From: {0}', escapeMarkdown(source))}\n- ${t('Log: {0}', code(rt.logPath))}\n`);
+  if (rt.capabilities.length) md.appendMarkdown(`- ${t('Capabilities: {0}', rt.capabilities.map(code).join(', '))}\n`);
+  if (rt.pid !== undefined) md.appendMarkdown(`- ${t('Process: {0}', rt.pid)}\n`);
+  if (rt.status.kind === 'running' && rt.status.readiness === 'auto_ready') md.appendMarkdown(`- ${t('Sent no `ready` frame; treated as ready once it went quiet')}\n`);
   if (rt.error) md.appendMarkdown(`\n$(warning) ${escapeMarkdown(rt.error)}\n`);
   return md;
 }
