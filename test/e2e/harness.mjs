@@ -85,12 +85,13 @@ function environment({ browser }) {
  * @param {number} [options.port] a fixed port on 127.0.0.1; 0 picks a free one.
  * @param {boolean} [options.testDriver] false leaves out the smoke-test driver
  *   (the `payload` URL parameter that loads test code); the demo has no tests.
+ * @param {string} [options.locale] VS Code's display language (needs a language pack for it among vsixPaths)
  * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
  *   extensionsDir: string, output: () => string, stop: () => Promise<void> }>}
  *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
  *   process group; `output()` is what code-server printed so far.
  */
-export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true } = {}) {
+export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale } = {}) {
   const { node24Bin, codeServerBin } = await environment({ browser: false });
 
   const root = await mkdtemp(path.join(os.tmpdir(), 'zot-vscode-'));
@@ -166,6 +167,9 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
         '--disable-telemetry',
         '--disable-update-check',
         ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
+        // VS Code's display language; it takes effect only with a language
+        // pack for it installed (test/e2e/l10n/language-pack).
+        ...(locale ? ['--locale', locale] : []),
         '--vscode-option', 'force-disable-user-env',
         // Only then does the workbench honour the `payload` URL parameter.
         ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
