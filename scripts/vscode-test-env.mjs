@@ -11,9 +11,12 @@
 // A marker file written last records a complete install; a lock keeps two
 // runs (two clones, two test processes) from installing at once.
 //
-// Usage:  node scripts/vscode-test-env.mjs [--no-browser] [--no-go]
+// Usage:  node scripts/vscode-test-env.mjs [--no-browser] [--no-go] [--oldest]
+//         --oldest also installs the oldest VS Code the extension claims
+//         (package.json's engines.vscode), on the Node its code-server needs
 // Import: import { ensureEnv } from './scripts/vscode-test-env.mjs'
 //         const { node24Bin, codeServerBin, chromium } = await ensureEnv({ browser: true });
+//         const { nodeBin, codeServerBin } = (await ensureEnv({ oldest: true })).oldest;
 //         import { ensureGo } from './scripts/vscode-test-env.mjs'
 //         const goBin = await ensureGo();   // Go alone, for the host tests
 
@@ -29,6 +32,12 @@ import { fileURLToPath } from 'node:url';
 export const CODE_SERVER_VERSION = '4.139.1';
 // code-server 4.139.1's install script refuses any Node but 24.
 export const NODE_MAJOR = 24;
+// The oldest VS Code package.json's engines.vscode admits, as code-server builds
+// it: 4.133.0 bundles VS Code 1.133.0 and runs on Node 24 like the current one.
+// Older code-server builds cannot be installed from the npm registry alone:
+// 4.108 and before fetch a dependency from GitHub, 4.110 to 4.117 download
+// ripgrep from GitHub while installing.
+export const OLDEST = { codeServer: '4.133.0', vscode: '1.133.0', nodeMajor: 24 };
 
 /** A failure the user can act on: printed as one line, without a stack. */
 export class EnvError extends Error {}
@@ -58,6 +67,20 @@ export function envPaths(env = process.env) {
     chromium: findChromium(env),
     go: findGo(env),
     marker: path.join(root, 'env.json'),
+  };
+}
+
+/** The same for the oldest build: its own Node and code-server beside the current ones. */
+export function oldestPaths(env = process.env) {
+  const root = cacheRoot(env);
+  const nodeHome = path.join(root, `node${OLDEST.nodeMajor}`, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+  const prefix = path.join(root, `code-server-${OLDEST.codeServer}`);
+  return {
+    nodeHome,
+    nodeBin: path.join(nodeHome, 'bin', 'node'),
+    codeServerPrefix: prefix,
+    codeServerBin: path.join(prefix, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    marker: path.join(root, `env-${OLDEST.codeServer}.json`),
   };
 }
 
@@ -99,39 +122,44 @@ const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
 /**
  * Installs whatever is missing and returns the paths from envPaths().
  * Idempotent; the cached case spawns nothing.
- * @param {{ browser?: boolean, go?: boolean, log?: (msg: string) => void }} [options]
+ * @param {{ browser?: boolean, go?: boolean, oldest?: boolean, log?: (msg: string) => void }} [options]
  *   browser: also make sure a Chromium is there (the tests need one; the demo does not).
  *   go: also make sure the host tests' own tools are there (Go builds a fixture extension; debugpy
  *   debugs a Python one); the demo needs neither.
+ *   oldest: also the OLDEST build, whose paths (oldestPaths()) are then returned as `oldest`.
+ * @returns {Promise<ReturnType<typeof envPaths> & { oldest?: ReturnType<typeof oldestPaths> }>}
  */
-export async function ensureEnv({ browser = true, go = false, log = defaultLog } = {}) {
+export async function ensureEnv({ browser = true, go = false, oldest = false, log = defaultLog } = {}) {
   const paths = envPaths();
-  if (isComplete(paths) && systemMissing({ browser, go }).length === 0) {
-    return paths;
+  const current = { codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, nodeHome: paths.node24Home, nodeBin: paths.node24Bin, codeServerPrefix: paths.codeServerPrefix, codeServerBin: paths.codeServerBin, marker: paths.marker };
+  const builds = [current, ...(oldest ? [{ ...OLDEST, ...oldestPaths() }] : [])];
+  const withOldest = (p) => (oldest ? { ...p, oldest: oldestPaths() } : p);
+  if (builds.every(isComplete) && systemMissing({ browser, go }).length === 0) {
+    return withOldest(paths);
   }
   await ensureSystemPackages({ browser, go }, log);
-  if (!isComplete(paths)) {
+  for (const build of builds.filter((b) => !isComplete(b))) {
     await mkdir(paths.cacheDir, { recursive: true });
     await withLock(path.join(paths.cacheDir, 'install.lock'), log, async () => {
-      if (isComplete(paths)) return; // another run finished it while we waited
+      if (isComplete(build)) return; // another run finished it while we waited
       const started = Date.now();
-      const nodeVersion = await ensureNode24(paths, log);
-      await installCodeServer(paths, log);
-      await writeFile(paths.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, node: nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n');
-      log(`installed code-server ${CODE_SERVER_VERSION} and Node ${nodeVersion} into ${paths.cacheDir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      const nodeVersion = await ensureNode(build, paths.cacheDir, log);
+      await installCodeServer(build, log);
+      await writeFile(build.marker, JSON.stringify({ codeServer: build.codeServer, nodeMajor: build.nodeMajor, node: nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n');
+      log(`installed code-server ${build.codeServer} and Node ${nodeVersion} into ${paths.cacheDir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     });
   }
-  return envPaths();
+  return withOldest(envPaths());
 }
 
-function isComplete(paths) {
+function isComplete(build) {
   let marker;
   try {
-    marker = JSON.parse(readFileSync(paths.marker, 'utf8'));
+    marker = JSON.parse(readFileSync(build.marker, 'utf8'));
   } catch {
     return false;
   }
-  return marker?.codeServer === CODE_SERVER_VERSION && marker?.nodeMajor === NODE_MAJOR && existsSync(paths.node24Bin) && existsSync(paths.codeServerBin);
+  return marker?.codeServer === build.codeServer && marker?.nodeMajor === build.nodeMajor && existsSync(build.nodeBin) && existsSync(build.codeServerBin);
 }
 
 /**
@@ -208,41 +236,42 @@ async function ensureSystemPackages(wanted, log) {
   if (still.length) throw new EnvError(`apt-get finished but ${still.map((m) => m.name).join(', ')} still missing`);
 }
 
-async function ensureNode24(paths, log) {
-  let version = existsSync(paths.node24Bin) ? await capture(paths.node24Bin, ['--version']) : '';
-  if (!version.startsWith(`v${NODE_MAJOR}.`)) {
-    const prefix = path.join(paths.cacheDir, 'node24');
-    log(`npm install node@${NODE_MAJOR} into ${prefix}`);
-    await run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `node@${NODE_MAJOR}`], { env: innerNpmEnv() }, `npm install node@${NODE_MAJOR}`);
-    version = await capture(paths.node24Bin, ['--version']);
-    if (!version.startsWith(`v${NODE_MAJOR}.`)) throw new EnvError(`${paths.node24Bin} reports ${version}, expected v${NODE_MAJOR}.x`);
+async function ensureNode(build, cacheDir, log) {
+  const major = build.nodeMajor;
+  let version = existsSync(build.nodeBin) ? await capture(build.nodeBin, ['--version']) : '';
+  if (!version.startsWith(`v${major}.`)) {
+    const prefix = path.join(cacheDir, `node${major}`);
+    log(`npm install node@${major} into ${prefix}`);
+    await run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `node@${major}`], { env: innerNpmEnv() }, `npm install node@${major}`);
+    version = await capture(build.nodeBin, ['--version']);
+    if (!version.startsWith(`v${major}.`)) throw new EnvError(`${build.nodeBin} reports ${version}, expected v${major}.x`);
   }
   return version;
 }
 
-async function installCodeServer(paths, log) {
+async function installCodeServer(build, log) {
   // No marker, so whatever is there may be a broken install (an interrupted
   // native build): npm would call it up to date and skip the install scripts.
-  await rm(paths.codeServerPrefix, { recursive: true, force: true });
-  log(`npm install code-server@${CODE_SERVER_VERSION} into ${paths.codeServerPrefix} (on Node 24; compiles native modules, about two minutes)`);
+  await rm(build.codeServerPrefix, { recursive: true, force: true });
+  log(`npm install code-server@${build.codeServer} into ${build.codeServerPrefix} (on Node ${build.nodeMajor}; compiles native modules, about two minutes)`);
   const env = innerNpmEnv({
-    // `npm` is a `#!/usr/bin/env node` script: Node 24 first on PATH makes npm,
+    // `npm` is a `#!/usr/bin/env node` script: this Node first on PATH makes npm,
     // the install scripts and node-gyp all run on it.
-    PATH: `${path.dirname(paths.node24Bin)}${path.delimiter}${process.env.PATH ?? ''}`,
+    PATH: `${path.dirname(build.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
     // node-gyp would otherwise try to download headers (unreachable here), or
     // take a user's nodedir meant for another Node.
-    npm_config_nodedir: paths.node24Home,
+    npm_config_nodedir: build.nodeHome,
   });
-  await run('npm', ['install', '--prefix', paths.codeServerPrefix, '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { env }, `npm install code-server@${CODE_SERVER_VERSION}`);
-  // Smoke-check that it runs on Node 24. Even `--version` writes a default
+  await run('npm', ['install', '--prefix', build.codeServerPrefix, '--no-audit', '--no-fund', '--no-save', `code-server@${build.codeServer}`], { env }, `npm install code-server@${build.codeServer}`);
+  // Smoke-check that it runs on its Node. Even `--version` writes a default
   // config.yaml and a log folder, so point it at a throwaway home.
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'code-server-version-'));
   try {
     const xdg = { XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch, XDG_STATE_HOME: scratch };
-    const output = await capture(paths.node24Bin, [paths.codeServerBin, '--version'], { ...process.env, ...xdg });
+    const output = await capture(build.nodeBin, [build.codeServerBin, '--version'], { ...process.env, ...xdg });
     // The last line reads "4.139.1 <commit> with Code 1.139.1".
     const version = output.split('\n').at(-1);
-    if (!version.startsWith(`${CODE_SERVER_VERSION} `)) throw new EnvError(`code-server --version printed "${output}", expected ${CODE_SERVER_VERSION}`);
+    if (!version.startsWith(`${build.codeServer} `)) throw new EnvError(`code-server --version printed "${output}", expected ${build.codeServer}`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -317,8 +346,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const started = Date.now();
   const browser = !process.argv.includes('--no-browser');
   const go = !process.argv.includes('--no-go');
-  ensureEnv({ browser, go }).then(
-    (paths) => console.log(`[vscode-test-env] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server ${CODE_SERVER_VERSION} in ${paths.cacheDir}${browser ? `, browser ${paths.chromium}` : ''}`),
+  const oldest = process.argv.includes('--oldest');
+  ensureEnv({ browser, go, oldest }).then(
+    (paths) => console.log(`[vscode-test-env] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server ${CODE_SERVER_VERSION}${oldest ? ` and ${OLDEST.codeServer}` : ''} in ${paths.cacheDir}${browser ? `, browser ${paths.chromium}` : ''}`),
     (error) => {
       console.error(`[vscode-test-env] failed: ${describeFailure(error)}`);
       process.exit(1);

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { CODE_SERVER_VERSION, OLDEST } from '../../scripts/vscode-test-env.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
@@ -85,6 +86,8 @@ test('Install: the VS Code version, where the extension runs, and the samples', 
   const install = section('Install');
   const [, major, minor] = /^\^(\d+)\.(\d+)\.0$/.exec(pkg.engines.vscode);
   assert.match(install, new RegExp(`VS Code ${major}\\.${minor} or later`));
+  // The tested range: the oldest build the e2e suite runs (test/e2e/oldest.test.mjs) and the current one.
+  assert.match(install.replace(/\s+/g, ' '), new RegExp(`Tested on VS Code ${OLDEST.vscode.replace(/\./g, '\\.')}, the oldest it admits, and ${CODE_SERVER_VERSION.replace(/^4\./, '1.').replace(/\./g, '\\.')}`));
   assert.deepEqual(pkg.extensionKind, ['workspace']);
   assert.match(install, /`extensionKind`\s+workspace/);
   assert.deepEqual(readdirSync(path.join(repoRoot, 'samples')).sort(), ['ask-user', 'todo', 'word-count']);

@@ -16,16 +16,19 @@
 // process if a test run crashes first.
 
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { ensureEnv } from '../../scripts/vscode-test-env.mjs';
+import { testExtensionVsix } from './vsix.mjs';
 
 /** Extension with no code, used as the development extension of test runs. */
 export const PLACEHOLDER_EXTENSION = path.join(path.dirname(fileURLToPath(import.meta.url)), 'placeholder');
+/** Runs the tests where the workbench has no test driver (see startCodeServer's `oldest`). */
+const RUNNER_EXTENSION = path.join(path.dirname(fileURLToPath(import.meta.url)), 'runner');
 
 // From VSCODE-TESTING.md. Playwright adds its own headless flags too; the
 // profile dir is given to launchPersistentContext, never as --user-data-dir.
@@ -61,9 +64,10 @@ const envPromises = new Map();
  * ensureEnv() once per process and need (it installs on the first ever run);
  * a server alone needs no browser (the demo), a test run does.
  */
-function environment({ browser }) {
-  if (!envPromises.has(browser)) envPromises.set(browser, ensureEnv({ browser }));
-  return envPromises.get(browser);
+function environment({ browser, oldest = false }) {
+  const key = `${browser}/${oldest}`;
+  if (!envPromises.has(key)) envPromises.set(key, ensureEnv({ browser, oldest }));
+  return envPromises.get(key);
 }
 
 /**
@@ -86,13 +90,22 @@ function environment({ browser }) {
  * @param {boolean} [options.testDriver] false leaves out the smoke-test driver
  *   (the `payload` URL parameter that loads test code); the demo has no tests.
  * @param {string} [options.locale] VS Code's display language (needs a language pack for it among vsixPaths)
+ * @param {boolean} [options.oldest] the oldest VS Code package.json claims (code-server
+ *   OLDEST.codeServer of scripts/vscode-test-env.mjs) instead of the current one. Its
+ *   code-server passes no VS Code options on, so its workbench has no test driver:
+ *   the tests a later runExtensionTests runs are named here, as `testsEntry`, and
+ *   run by test/e2e/runner, an extension installed beside the others.
+ * @param {string} [options.testsEntry] with `oldest`: the suite runExtensionTests will run
  * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
- *   extensionsDir: string, output: () => string, stop: () => Promise<void> }>}
+ *   extensionsDir: string, output: () => string, stop: () => Promise<void>,
+ *   runner?: { testsEntry: string, exitFile: string } }>}
  *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
  *   process group; `output()` is what code-server printed so far.
  */
-export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale } = {}) {
-  const { node24Bin, codeServerBin } = await environment({ browser: false });
+export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry } = {}) {
+  const paths = await environment({ browser: false, oldest });
+  // The oldest build runs on its own Node (scripts/vscode-test-env.mjs, OLDEST).
+  const { nodeBin, codeServerBin } = oldest ? paths.oldest : { nodeBin: paths.node24Bin, codeServerBin: paths.codeServerBin };
 
   const root = await mkdtemp(path.join(os.tmpdir(), 'zot-vscode-'));
   let pgid; // set once the server runs; the group to kill
@@ -131,8 +144,13 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     await writeFile(configFile, password ? `auth: password\npassword: ${JSON.stringify(password)}\ncert: false\n` : 'auth: none\ncert: false\n');
     const stateArgs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
+    const runnerExit = path.join(root, 'runner-exit');
+    if (oldest && testsEntry) {
+      vsixPaths = [...vsixPaths, testExtensionVsix(RUNNER_EXTENSION, path.join(root, 'zot-e2e-runner.vsix'))];
+      Object.assign(serverEnv, { ZOT_E2E_TESTS_ENTRY: path.resolve(testsEntry), ZOT_E2E_RUNNER_EXIT: runnerExit });
+    }
     for (const vsix of vsixPaths) {
-      await runToCompletion(node24Bin, [codeServerBin, ...stateArgs, '--install-extension', path.resolve(vsix)], serverEnv);
+      await runToCompletion(nodeBin, [codeServerBin, ...stateArgs, '--install-extension', path.resolve(vsix)], serverEnv);
     }
 
     await writeFile(
@@ -156,7 +174,7 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     );
 
     const child = spawn(
-      node24Bin,
+      nodeBin,
       [
         codeServerBin,
         ...stateArgs,
@@ -170,9 +188,10 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
         // VS Code's display language; it takes effect only with a language
         // pack for it installed (test/e2e/l10n/language-pack).
         ...(locale ? ['--locale', locale] : []),
-        '--vscode-option', 'force-disable-user-env',
+        // code-server 4.133 passes no VS Code options on (it has no --vscode-option).
+        ...(oldest ? [] : ['--vscode-option', 'force-disable-user-env']),
         // Only then does the workbench honour the `payload` URL parameter.
-        ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+        ...(testDriver && !oldest ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
       ],
       // detached = setsid(2): code-server and everything it forks (extension
       // host, pty host, ...) share one new process group that stop() signals.
@@ -204,6 +223,8 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       userDataDir,
       extensionsDir,
       output: () => output,
+      // Set when test/e2e/runner runs the tests (no test driver): the suite, and where it writes its exit code.
+      runner: oldest && testsEntry ? { testsEntry: path.resolve(testsEntry), exitFile: runnerExit } : undefined,
       /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files. */
       stop() {
         stopping ??= (async () => {
@@ -255,10 +276,13 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
  */
 export async function runExtensionTests({ server, folder, testsEntry, trusted = true, timeoutMs = 120_000, screenshotPath, onConsole, globalState, onPage }) {
   const authority = new URL(server.url).host;
-  const payload = [
+  const payload = server.runner ? undefined : [
     ['extensionDevelopmentPath', `vscode-remote://${authority}${PLACEHOLDER_EXTENSION}`],
     ['extensionTestsPath', `vscode-remote://${authority}${path.resolve(testsEntry)}`],
   ];
+  if (server.runner && server.runner.testsEntry !== path.resolve(testsEntry)) {
+    throw new Error(`this server runs ${server.runner.testsEntry} (startCodeServer's testsEntry), not ${testsEntry}`);
+  }
   const session = await launchBrowser(onConsole);
   try {
     let reportExit;
@@ -266,6 +290,10 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
     // The workbench calls this when the extension host that ran the tests
     // exits, with its exit code (0 when run() resolved, 1 when it threw).
     await session.page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
+    // Without a test driver, the runner extension writes the code to a file instead.
+    const polling = server.runner && setInterval(() => {
+      if (existsSync(server.runner.exitFile)) reportExit(Number(readFileSync(server.runner.exitFile, 'utf8')));
+    }, 200);
 
     await openFolder(session.page, server, folder, trusted, payload, globalState);
     // Caught here so a failure waits for the tests' end, then is thrown.
@@ -273,7 +301,10 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
 
     let timer;
     const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
-    const exitCode = await Promise.race([exited, timedOut]).finally(() => clearTimeout(timer));
+    const exitCode = await Promise.race([exited, timedOut]).finally(() => {
+      clearTimeout(timer);
+      clearInterval(polling);
+    });
     if (screenshotPath) await session.page.screenshot({ path: screenshotPath });
     const drivingError = exitCode === 'timeout' ? undefined : await driving;
     if (drivingError) throw drivingError;

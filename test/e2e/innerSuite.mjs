@@ -14,11 +14,11 @@ import { runExtensionTests, startCodeServer } from './harness.mjs';
  * ZOT_E2E_RESULTS is set to `results`.
  * @param {import('node:test').TestContext} t
  * @param {{ vsixPaths: string[], env?: Record<string, string>, settings?: Record<string, unknown>, results: string, folder?: string,
- *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string> }} options
+ *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string>, oldest?: boolean }} options
  */
-export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState }) {
+export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState, oldest }) {
   const started = Date.now();
-  const server = await startCodeServer({ vsixPaths, env: { ...env, ZOT_E2E_RESULTS: results }, settings });
+  const server = await startCodeServer({ vsixPaths, env: { ...env, ZOT_E2E_RESULTS: results }, settings, oldest, testsEntry });
   t.diagnostic(`code-server up after ${Date.now() - started} ms`);
   let run;
   try {
