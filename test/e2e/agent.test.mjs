@@ -14,14 +14,14 @@
 //    run from the palette shows a progress notification whose Cancel cancels it.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openWorkbench, startCodeServer } from './harness.mjs';
 import { checkInnerSuite } from './innerSuite.mjs';
-import { closeWorkbench, failureScreenshot, findNotification, runFromPalette } from './workbenchUi.mjs';
+import { closeWorkbench, failureScreenshot, findNotification, panelFrame, runFromPalette, seriousViolations } from './workbenchUi.mjs';
 import { waitFor } from '../helpers.mjs';
 import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
@@ -161,17 +161,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       assert.equal(held.active, held.current);
       await waitFor('both keys at the extension', () => cursorKeys() === 2);
       // axe-core in the open panel: no serious or critical violation.
-      const frame = await waitFor('the panel\'s frame', async () => {
-        for (const f of page.frames()) if (await f.locator('#lines .line').count().catch(() => 0)) return f;
-        return undefined;
-      });
-      // Evaluated as a script of the test, not through eval in the page (its CSP allows no eval).
-      const axe = readFileSync(path.join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-      const violations = await frame.evaluate(`${axe}
-        ;(async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))()`);
-      assert.deepEqual(violations, [], 'axe-core: serious or critical violations in the panel');
+      assert.deepEqual(await seriousViolations(await panelFrame(page)), [], 'axe-core: serious or critical violations in the panel');
       writeFileSync(path.join(s.home, 'release-render'), '');
       await list.locator('.line.current', { hasText: '› three' }).waitFor({ timeout: 10_000 });
       assert.deepEqual(await rowsOf(list), ['-  one', '-  two', '*› three', '-  four', '-  five', '-  six']);

@@ -21,7 +21,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../helpers.mjs';
 import { openWorkbench, runExtensionTests, startCodeServer } from './harness.mjs';
-import { closeWorkbench, failureScreenshot, findNotification } from './workbenchUi.mjs';
+import { closeWorkbench, failureScreenshot, findNotification, panelFrame } from './workbenchUi.mjs';
 import { extensionVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -111,11 +111,7 @@ exports.run = async () => {
     await page.keyboard.press('Enter');
 
     // The todo panel as a webview: its page is German.
-    const frame = await waitFor('the panel\'s frame', async () => {
-      for (const f of page.frames()) if (await f.locator('#lines .line').count().catch(() => 0)) return f;
-      return undefined;
-    }, 30_000);
-    assert.equal(await frame.evaluate('document.documentElement.lang'), 'de');
+    assert.equal(await (await panelFrame(page)).evaluate('document.documentElement.lang'), 'de');
     t.diagnostic('German: welcome, notification, states, consent, status bar, palette, pickers and panel');
   } catch (error) {
     await failureScreenshot(t, session, 'l10n');

@@ -1,9 +1,13 @@
 // Steps through the real workbench UI (Playwright) that several e2e files
 // take the same way: a command run from the palette, a notification found
 // whether or not its toast shows, and a UI test's screenshot and close.
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { waitFor } from '../helpers.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Runs `command` from the palette (F1). `pick`, when given: an item typed into
@@ -60,4 +64,26 @@ export async function closeWorkbench(session, server) {
   await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
   await session?.close();
   await server.stop();
+}
+
+/**
+ * axe-core's serious and critical violations in a page or frame, within the
+ * element `selector` picks (the whole document when none), as one line each:
+ * rule, what it asks, where.
+ */
+export async function seriousViolations(frame, selector) {
+  // Evaluated as a script of the test, not through eval in the page (a webview's CSP allows no eval).
+  const axe = readFileSync(path.join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  return frame.evaluate(`${axe}
+    ;(async () => (await axe.run(${selector ? `document.querySelector(${JSON.stringify(selector)})` : 'document'}, { resultTypes: ['violations'] })).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))()`);
+}
+
+/** The frame of the open webview panel (the one whose page has panel lines). */
+export function panelFrame(page) {
+  return waitFor('the panel\'s frame', async () => {
+    for (const f of page.frames()) if (await f.locator('#lines .line').count().catch(() => 0)) return f;
+    return undefined;
+  }, 30_000);
 }
