@@ -9,9 +9,10 @@
 //
 // What a German user meets first: the view's welcome and its button, the
 // notification after installing the samples, the extensions' states in the
-// view and the status bar, the consent question, whose German "Zulassen"
-// starts the workspace's extension, a command from the palette with its
-// pickers, and a webview panel whose page says it is German.
+// view and the status bar, the view's Reload action, the consent question,
+// whose German "Zulassen" starts the workspace's extension, a command from
+// the palette with its pickers, and a webview panel whose page says it is
+// German.
 import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -45,10 +46,11 @@ test('in German: welcome, notifications, states, the consent question, the palet
   const home = path.join(scratch, 'home');
   const workspace = path.join(scratch, 'workspace');
   await mkdir(path.join(home, 'extensions'), { recursive: true });
-  // The workspace brings an extension of its own, which must be allowed first.
-  const local = path.join(workspace, '.zot', 'extensions', 'local');
-  await cp(path.join(fixtures, 'workspace', '.zot', 'extensions', 'local'), local, { recursive: true });
-  await cp(path.join(fixtures, 'lib.mjs'), path.join(local, 'lib.mjs'));
+  await mkdir(workspace, { recursive: true });
+  // An extension the workspace gets later, which must be allowed first.
+  const localAside = path.join(scratch, 'local');
+  await cp(path.join(fixtures, 'workspace', '.zot', 'extensions', 'local'), localAside, { recursive: true });
+  await cp(path.join(fixtures, 'lib.mjs'), path.join(localAside, 'lib.mjs'));
   // Installs the language pack through the running editor's extension service, as its Extensions view would.
   const installEntry = path.join(scratch, 'install-language-pack.cjs');
   await writeFile(installEntry, `const vscode = require('vscode');
@@ -81,7 +83,11 @@ exports.run = async () => {
 
     // States, from the code's bundle.
     await row(/todo\s*bereit/).waitFor({ timeout: 30_000 });
-    // The workspace's extension waits for permission; the question is German, and so are its buttons.
+    // The project gets an extension of its own; the view's German Reload action finds it.
+    await cp(localAside, path.join(workspace, '.zot', 'extensions', 'local'), { recursive: true });
+    await row(/todo\s*bereit/).hover();
+    await page.locator('[aria-label="Erweiterungen neu laden"]').first().click();
+    // It waits for permission; the question is German, and so are its buttons.
     await row(/local\s*zurückgehalten · Arbeitsbereich/).waitFor({ timeout: 30_000 });
     const question = await findNotification(page, 'Der Arbeitsbereich möchte die zot-Erweiterung "local" ausführen');
     assert.match(await question.item.innerText(), /Lassen Sie nur Code zu, dem Sie vertrauen\./);
