@@ -7,9 +7,9 @@
  * text is shown, never at module load (activate() has not run then).
  *
  * What stays English on purpose: what the model reads (tool results, the
- * words for how a call ended), what extensions are sent, logs, the
- * diagnostics report (written to be pasted into a bug report) and the
- * zot-host CLI.
+ * words for how a call ended), what extensions are sent, the host's own
+ * account of a problem (shared with zot-host), logs, the diagnostics report
+ * (written to be pasted into a bug report) and the zot-host CLI.
  */
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
 
