@@ -261,6 +261,9 @@ async function installCodeServer(build, log) {
     // node-gyp would otherwise try to download headers (unreachable here), or
     // take a user's nodedir meant for another Node.
     npm_config_nodedir: build.nodeHome,
+    // code-server 4.133.0's install script stops when run as root under npm without it (4.139.1's
+    // no longer asks); npm 11 warns that it does not know the setting and passes it on anyway.
+    npm_config_unsafe_perm: 'true',
   });
   await run('npm', ['install', '--prefix', build.codeServerPrefix, '--no-audit', '--no-fund', '--no-save', `code-server@${build.codeServer}`], { env }, `npm install code-server@${build.codeServer}`);
   // Smoke-check that it runs on its Node. Even `--version` writes a default

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { cacheRoot, CODE_SERVER_VERSION, envPaths, innerNpmEnv, installPlan, SYSTEM_PACKAGES } from '../../scripts/vscode-test-env.mjs';
+import { cacheRoot, CODE_SERVER_VERSION, envPaths, innerNpmEnv, installPlan, OLDEST, oldestPaths, SYSTEM_PACKAGES } from '../../scripts/vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let cache;
@@ -60,12 +60,13 @@ test('innerNpmEnv drops what an outer npm run set and keeps the rest', () => {
   assert.deepEqual(innerNpmEnv({ npm_config_nodedir: '/n24' }, outer), { PATH: '/bin', HOME: '/home/u', npm_config_nodedir: '/n24' });
 });
 
-test('npm run setup:vscode-test installs Node 24 and code-server into an empty cache', { timeout: 15 * 60_000 }, async () => {
+test('npm run setup:vscode-test -- --oldest installs Node 24 and both code-server builds into an empty cache', { timeout: 15 * 60_000 }, async () => {
   const env = { ...process.env, ZOT_VSCODE_TEST_CACHE: cache };
   const { code, output } = await new Promise((resolve, reject) => {
     // No browser: this test is about the npm side; the tests that open
-    // VS Code check the browser.
-    const child = spawn('npm', ['run', 'setup:vscode-test', '--', '--no-browser'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // VS Code check the browser. --oldest as npm test runs it: the oldest
+    // build's install script has demands of its own (as root, unsafe-perm).
+    const child = spawn('npm', ['run', 'setup:vscode-test', '--', '--no-browser', '--oldest'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -77,5 +78,7 @@ test('npm run setup:vscode-test installs Node 24 and code-server into an empty c
   const paths = envPaths(env);
   assert.ok(paths.cacheDir === cache && existsSync(paths.marker), 'the marker of a complete install is in the cache');
   assert.ok(existsSync(paths.codeServerBin), 'code-server is installed');
-  assert.match(output, new RegExp(`ready in [0-9.]+ s: code-server ${CODE_SERVER_VERSION.replace(/\./g, '\\.')}`));
+  const oldest = oldestPaths(env);
+  assert.ok(existsSync(oldest.marker) && existsSync(oldest.codeServerBin), `code-server ${OLDEST.codeServer} is installed`);
+  assert.match(output, new RegExp(`ready in [0-9.]+ s: code-server ${CODE_SERVER_VERSION.replace(/\./g, '\\.')} and ${OLDEST.codeServer.replace(/\./g, '\\.')}`));
 });
