@@ -50,38 +50,47 @@ export function cacheRoot(env = process.env) {
   return path.join(os.homedir(), '.cache', 'zot-extensions');
 }
 
+/**
+ * Where one build lives in the cache: its Node (the `node` npm package ships
+ * the binary and its headers in a per-platform package; that folder is also
+ * what node-gyp needs as `nodedir`), its code-server (whose bin is a JS file
+ * with a `#!/usr/bin/env node` shebang: run it as `nodeBin codeServerBin ...`
+ * so it never picks up the system Node) and the marker of a complete install.
+ */
+function buildPaths(root, { codeServer, nodeMajor }, markerName) {
+  const nodeHome = path.join(root, `node${nodeMajor}`, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+  const codeServerPrefix = path.join(root, `code-server-${codeServer}`);
+  return {
+    codeServer,
+    nodeMajor,
+    nodeHome,
+    nodeBin: path.join(nodeHome, 'bin', 'node'),
+    codeServerPrefix,
+    codeServerBin: path.join(codeServerPrefix, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    marker: path.join(root, markerName),
+  };
+}
+
+const currentPaths = (env) => buildPaths(cacheRoot(env), { codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR }, 'env.json');
+
 /** Absolute paths of the environment's tools (whether installed or not). */
 export function envPaths(env = process.env) {
-  const root = cacheRoot(env);
-  // The `node` npm package ships the binary and its headers in a per-platform
-  // package; that folder is also what node-gyp needs as `nodedir`.
-  const node24Home = path.join(root, 'node24', 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+  const current = currentPaths(env);
   return {
-    cacheDir: root,
-    node24Home,
-    node24Bin: path.join(node24Home, 'bin', 'node'),
-    codeServerPrefix: path.join(root, `code-server-${CODE_SERVER_VERSION}`),
-    // code-server's bin is a JS file with a `#!/usr/bin/env node` shebang; run
-    // it as `node24Bin codeServerBin ...` so it never picks up the system Node.
-    codeServerBin: path.join(root, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    cacheDir: cacheRoot(env),
+    node24Home: current.nodeHome,
+    node24Bin: current.nodeBin,
+    codeServerPrefix: current.codeServerPrefix,
+    codeServerBin: current.codeServerBin,
     chromium: findChromium(env),
     go: findGo(env),
-    marker: path.join(root, 'env.json'),
+    marker: current.marker,
   };
 }
 
 /** The same for the oldest build: its own Node and code-server beside the current ones. */
 export function oldestPaths(env = process.env) {
-  const root = cacheRoot(env);
-  const nodeHome = path.join(root, `node${OLDEST.nodeMajor}`, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
-  const prefix = path.join(root, `code-server-${OLDEST.codeServer}`);
-  return {
-    nodeHome,
-    nodeBin: path.join(nodeHome, 'bin', 'node'),
-    codeServerPrefix: prefix,
-    codeServerBin: path.join(prefix, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-    marker: path.join(root, `env-${OLDEST.codeServer}.json`),
-  };
+  return buildPaths(cacheRoot(env), OLDEST, `env-${OLDEST.codeServer}.json`);
 }
 
 const CHROMIUM_CANDIDATES = {
@@ -131,8 +140,7 @@ const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
  */
 export async function ensureEnv({ browser = true, go = false, oldest = false, log = defaultLog } = {}) {
   const paths = envPaths();
-  const current = { codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, nodeHome: paths.node24Home, nodeBin: paths.node24Bin, codeServerPrefix: paths.codeServerPrefix, codeServerBin: paths.codeServerBin, marker: paths.marker };
-  const builds = [current, ...(oldest ? [{ ...OLDEST, ...oldestPaths() }] : [])];
+  const builds = [currentPaths(), ...(oldest ? [oldestPaths()] : [])];
   const withOldest = (p) => (oldest ? { ...p, oldest: oldestPaths() } : p);
   if (builds.every(isComplete) && systemMissing({ browser, go }).length === 0) {
     return withOldest(paths);

@@ -89,7 +89,7 @@ function environment({ browser, oldest = false }) {
  * @param {number} [options.port] a fixed port on 127.0.0.1; 0 picks a free one.
  * @param {boolean} [options.testDriver] false leaves out the smoke-test driver
  *   (the `payload` URL parameter that loads test code); the demo has no tests.
- * @param {string} [options.locale] VS Code's display language (needs a language pack for it among vsixPaths)
+ * @param {string} [options.locale] VS Code's display language (it takes effect once a language pack for it is installed)
  * @param {boolean} [options.oldest] the oldest VS Code package.json claims (code-server
  *   OLDEST.codeServer of scripts/vscode-test-env.mjs) instead of the current one. Its
  *   code-server passes no VS Code options on, so its workbench has no test driver:
