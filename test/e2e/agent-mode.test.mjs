@@ -119,10 +119,14 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     t.diagnostic('the / menu listed /mcp.zot__agent-panels.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
 
     // A zot tool that says how far it got: its notes are MCP progress on the call, shown on the tool's line in the chat.
-    await input.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type('AGENTCALL slow {}');
+    // The panel just opened may take the focus back from the input after a click: type until the text is in the input.
+    await waitFor('the request in the chat input', async () => {
+      await input.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('AGENTCALL slow {}');
+      return (await input.textContent())?.replace(/\u00a0/g, ' ').includes('AGENTCALL slow {}');
+    }, 30_000);
     await page.keyboard.press('Enter');
     // VS Code asks once before it honours the auto approval set above, as it would ask a user.
     const enable = page.locator('.monaco-dialog-box').filter({ hasText: 'Enable global auto approve?' }).getByRole('button', { name: 'Enable' });
