@@ -49,13 +49,7 @@ export class ElicitingPanels implements PanelUI {
     const form = formOf(panel);
     void this.send({ method: 'elicitation/create', params: { message: form.message, requestedSchema: form.schema } })
       .then((raw) => {
-        if (this.closed.has(panel.uid)) return;
-        const r = ElicitResultSchema.parse(raw);
-        const value = r.action === 'accept' ? r.content?.[form.field] : undefined;
-        const keys = typeof value === 'string' ? form.keys(value) : [];
-        // Declined, cancelled, or an answer that is none of the choices: closed, as Esc closes it.
-        if (!keys.length) return panel.dismiss();
-        for (const [key, text] of keys) panel.key(key, text);
+        if (!this.closed.has(panel.uid)) answer(panel, form, ElicitResultSchema.parse(raw));
       })
       .catch(() => {
         // A client that cannot show it, or went away: the question cannot be answered.
@@ -69,14 +63,28 @@ export class ElicitingPanels implements PanelUI {
   }
 }
 
+/**
+ * Gives the extension a form's answer (an elicitation result, checked here:
+ * it comes from the client) as the keys that make it.
+ */
+export function answer(panel: PanelHandle, form: Form, result: unknown): void {
+  const r = typeof result === 'object' && result !== null ? (result as { action?: unknown; content?: unknown }) : {};
+  const content = typeof r.content === 'object' && r.content !== null ? (r.content as Record<string, unknown>) : {};
+  const value = r.action === 'accept' ? content[form.field] : undefined;
+  const keys = typeof value === 'string' ? form.keys(value) : [];
+  // Declined, cancelled, or an answer that is none of the choices: closed, as Esc closes it.
+  if (!keys.length) return panel.dismiss();
+  for (const [key, text] of keys) panel.key(key, text);
+}
+
 /** A panel's question: its title and lines without the cursor mark. */
-function questionOf(panel: PanelHandle): string {
+export function questionOf(panel: PanelHandle): string {
   return JSON.stringify([panel.title, panel.lines.map((l) => l.replace(CURSOR_MARK, '').trim())]);
 }
 
 type Keys = [key: 'up' | 'down' | 'enter' | 'rune', text?: string][];
 
-interface Form {
+export interface Form {
   message: string;
   schema: ElicitRequestFormParams['requestedSchema'];
   field: string;

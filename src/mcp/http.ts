@@ -22,11 +22,14 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { hookInputOf, isHookEvent, runHookOn, type ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
 import { servesTool } from './toolNames.js';
 import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody } from './guard.js';
+import { modernServers, type ModernOptions, type ModernServers } from './modern.js';
 import { SessionTable } from './sessions.js';
+import { sendWebResponse, webRequest } from './web.js';
 
 export interface McpHttpServer {
   /** The endpoint, e.g. http://127.0.0.1:43121/mcp */
@@ -47,10 +50,14 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   /** Most open sessions; a new one replaces the one longest without a message that has no call in flight. Default 32. */
   maxSessions?: number;
+  /** 2026-07-28 clients: how long an interactive call waits for its answer, and how many may wait (modern.ts). */
+  modern?: ModernOptions;
 }
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 32;
+/** Most endpoints (the server of every extension, and /mcp) with a 2026 handler at once; one more closes the oldest. */
+const MAX_MODERN_ENDPOINTS = 256;
 
 export async function startMcpHttpServer(
   host: ZotHost | HostSource,
@@ -62,6 +69,31 @@ export async function startMcpHttpServer(
   const sessions = new SessionTable(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.maxSessions ?? DEFAULT_MAX_SESSIONS, log);
   let port = 0;
   let hookToken: string | undefined;
+  /** The 2026 handler of each endpoint ('' for /mcp), made when first asked for. */
+  const modern = new Map<string, { handler: McpHttpHandler; servers: ModernServers; sub: { dispose(): void } }>();
+  const modernHandler = (scope: string | undefined): McpHttpHandler => {
+    const key = scope ?? '';
+    const known = modern.get(key);
+    if (known) return known.handler;
+    if (modern.size >= MAX_MODERN_ENDPOINTS) {
+      const [oldest, entry] = modern.entries().next().value!;
+      modern.delete(oldest);
+      closeModern(entry);
+    }
+    const servers = modernServers(source, log, scope, options.modern);
+    const handler = createMcpHandler(() => servers.create(), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log(`MCP (2026-07-28): ${err.message}`) });
+    const sub = source.onDidChangeRegistry(() => {
+      handler.notify.toolsChanged();
+      handler.notify.promptsChanged();
+    });
+    modern.set(key, { handler, servers, sub });
+    return handler;
+  };
+  const closeModern = (entry: { handler: McpHttpHandler; servers: ModernServers; sub: { dispose(): void } }): void => {
+    entry.sub.dispose();
+    entry.servers.dispose();
+    void entry.handler.close().catch(() => undefined);
+  };
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -107,6 +139,10 @@ export async function startMcpHttpServer(
       const session = sessions.use(sessionId, req.method, res);
       if (!session) return jsonError(res, 404, -32001, 'unknown or expired MCP session');
       return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method === 'POST') {
+      const request = webRequest(req, res, port);
+      if (!(await isLegacyRequest(request, body))) return sendWebResponse(res, await modernHandler(scope).fetch(request, { parsedBody: body }));
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'an MCP session starts with an initialize request (POST)');
     if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no session: send initialize first');
@@ -170,6 +206,8 @@ export async function startMcpHttpServer(
     },
     async close() {
       await sessions.closeAll();
+      for (const entry of modern.values()) closeModern(entry);
+      modern.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

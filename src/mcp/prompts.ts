@@ -7,14 +7,8 @@
  * that says what went wrong; a response with nothing to do gives no message.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  McpError,
-  type GetPromptResult,
-  type Prompt,
-} from '@modelcontextprotocol/sdk/types.js';
+import { GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
 import { carryOut, outcomeLabel, type CommandOutcome, type HostCalls } from '../host/index.js';
 import { withSignal, type HostSource } from './source.js';
 
@@ -33,20 +27,28 @@ export function registerPrompts(server: Server, source: HostSource, scope?: stri
     return { prompts: listPrompts(source.host, scope) };
   });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    const host = source.host;
-    await host.whenLoaded();
-    const { name } = request.params;
-    const args = request.params.arguments?.args ?? '';
-    const command = host.findCommand(name);
-    if (!command || (scope !== undefined && command.extension !== scope)) throw new McpError(ErrorCode.InvalidParams, `no active zot command "${name}"; prompts/list names the ones there are`);
-    const outcome = await withSignal(extra.signal, (token) => host.invokeCommand(name, args, { token }));
-    return toPromptResult(host, name, outcome);
-  });
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    getPrompt(source, request.params.name, request.params.arguments?.args ?? '', extra.signal, scope, (code, message) => new McpError(code, message)),
+  );
 }
 
-async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome): Promise<GetPromptResult> {
-  if (o.outcome !== 'completed') throw new McpError(ErrorCode.InternalError, `/${name} ${outcomeLabel(o.outcome)}: ${o.message}`);
+/** How an SDK makes the JSON-RPC error a failed prompt answers with. */
+export type Fail = (code: number, message: string) => Error;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+/** prompts/get in either MCP era: runs the command (cancelled when `signal` aborts) and gives what it did as messages. */
+export async function getPrompt(source: HostSource, name: string, args: string, signal: AbortSignal, scope: string | undefined, fail: Fail): Promise<GetPromptResult> {
+  const host = source.host;
+  await host.whenLoaded();
+  const command = host.findCommand(name);
+  if (!command || (scope !== undefined && command.extension !== scope)) throw fail(INVALID_PARAMS, `no active zot command "${name}"; prompts/list names the ones there are`);
+  const outcome = await withSignal(signal, (token) => host.invokeCommand(name, args, { token }));
+  return toPromptResult(host, name, outcome, fail);
+}
+
+async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome, fail: Fail): Promise<GetPromptResult> {
+  if (o.outcome !== 'completed') throw fail(INTERNAL_ERROR, `/${name} ${outcomeLabel(o.outcome)}: ${o.message}`);
   const text = (role: 'user' | 'assistant', value: string, description: string): GetPromptResult => ({
     description,
     messages: [{ role, content: { type: 'text', text: value } }],
@@ -55,14 +57,14 @@ async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome):
   // carryOut does as zot: an action it does not know is an error naming it, a prompt empty after trimming does nothing.
   return carryOut<Promise<GetPromptResult>>(o.response, {
     error: async (m) => {
-      throw new McpError(ErrorCode.InternalError, `/${name} failed: ${m}`);
+      throw fail(INTERNAL_ERROR, `/${name} failed: ${m}`);
     },
     prompt: async (t) => text('user', t, `/${name} asks the model`),
     display: async (t) => text('assistant', t, `/${name} shows this text`),
     insert: async (t) => text('assistant', t, `/${name} inserts this text`),
     openPanel: async (spec) => {
       const ext = host.get(extension);
-      if (!host.interactive || !ext) throw new McpError(ErrorCode.InternalError, `/${name} opens a panel, which this host cannot show`);
+      if (!host.interactive || !ext) throw fail(INTERNAL_ERROR, `/${name} opens a panel, which this host cannot show`);
       // The panel this response carries, opened once: the response is not carried out a second time.
       await host.openPanel(ext, spec);
       return text('assistant', `Opened the panel of /${name}.`, `/${name} opened a panel`);

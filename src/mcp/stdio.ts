@@ -1,50 +1,139 @@
-/** `zot-host mcp`: the bridge on stdio, for any MCP client. */
+/**
+ * `zot-host mcp`: the bridge on stdio, for any MCP client, in either MCP era.
+ * The client's first message says which: a 2026-07-28 one carries its
+ * protocol version in its `_meta` (usually `server/discover`) and is served
+ * by SDK v2's stdio entry (modern.ts); anything else (`initialize`) opens a
+ * 2025 session (bridge.ts). That message, and all after it, then go to the
+ * server of that era unchanged.
+ */
+import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport as ModernStdioTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { HeadlessUI, ZotHost, type HostOptions } from '../host/index.js';
 import { createBridgeServer, hostSource } from './bridge.js';
+import { modernServers } from './modern.js';
 
 /** How long extensions wait for the client to name itself before they start without its name. */
 const CLIENT_NAME_WAIT_MS = 2000;
+/** A first line longer than this is not an MCP opening worth reading whole: served as 2025, which answers it. */
+const MAX_FIRST_LINE = 1024 * 1024;
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** `log` gets every human line; stdout carries MCP, so it must not write there. */
 export async function runMcpStdio(options: HostOptions, log: (line: string) => void): Promise<number> {
   const host = new ZotHost({ ...options, ui: new HeadlessUI(log) });
   host.onLog((e) => e.kind === 'host' && log(`[${e.extension}] ${e.line}`));
-  const { server, dispose } = createBridgeServer(hostSource(host), log);
+  const source = hostSource(host);
   // The life of the server is one session, announced once after the ready wait.
   let started = false;
-  const start = (): void => {
+  const start = (client?: string): void => {
+    clearTimeout(waiting);
     if (started) return;
     started = true;
+    if (client && options.provider === undefined) host.setModel(client, options.model ?? '');
     void host.start().then(() => host.emit('session_start'));
   };
-  let waiting: NodeJS.Timeout | undefined;
+  // Without --provider, extensions are told the client's name: they start once the client gave it.
+  const waiting = options.provider === undefined ? setTimeout(start, CLIENT_NAME_WAIT_MS) : undefined;
   if (options.provider !== undefined) start();
-  else {
-    // Without --provider, extensions are told the client's name: they start once `initialize` gave it.
-    const bridgeInitialized = server.oninitialized;
-    server.oninitialized = () => {
-      clearTimeout(waiting);
-      const client = server.getClientVersion()?.name;
-      if (client && !started) host.setModel(client, options.model ?? '');
-      start();
-      bridgeInitialized?.();
-    };
-    waiting = setTimeout(start, CLIENT_NAME_WAIT_MS);
-  }
-  const transport = new StdioServerTransport();
+
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
     process.once('SIGHUP', () => resolve());
   });
-  await server.connect(transport);
-  await closed;
+  const first = await Promise.race([firstLine(process.stdin), closed.then(() => undefined)]);
+  const input = new PassThrough();
+  if (first) {
+    input.write(first.head);
+    process.stdin.pipe(input);
+  }
+  const opening = first && parse(first.line);
+  const meta = opening?.params?._meta;
+
+  if (first && opening && typeof meta?.[PROTOCOL_VERSION_KEY] === 'string') {
+    const client = meta[CLIENT_INFO_KEY]?.name;
+    // A client that only asked which revisions are served (a probe, often from a process it then stops) starts nothing until it asks more.
+    if (opening.method !== 'server/discover' || first.more) start(typeof client === 'string' ? client : undefined);
+    else process.stdin.once('data', () => start(typeof client === 'string' ? client : undefined));
+    const servers = modernServers(source, log);
+    const instances = new Set<ReturnType<typeof servers.create>>();
+    const sub = source.onDidChangeRegistry(() => {
+      for (const s of instances) {
+        s.sendToolListChanged().catch(() => undefined);
+        s.sendPromptListChanged().catch(() => undefined);
+      }
+    });
+    const handle = serveStdio(
+      () => {
+        const s = servers.create();
+        instances.add(s);
+        s.onclose = () => instances.delete(s);
+        return s;
+      },
+      { legacy: 'reject', transport: new ModernStdioTransport(input, process.stdout), onerror: (err) => log(`MCP (2026-07-28): ${err.message}`) },
+    );
+    await closed;
+    sub.dispose();
+    servers.dispose();
+    await handle.close().catch(() => undefined);
+  } else {
+    const { server, dispose } = createBridgeServer(source, log);
+    const bridgeInitialized = server.oninitialized;
+    server.oninitialized = () => {
+      start(server.getClientVersion()?.name);
+      bridgeInitialized?.();
+    };
+    const transport = new StdioServerTransport(input, process.stdout);
+    const ended = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+    await server.connect(transport);
+    await Promise.race([closed, ended]);
+    dispose();
+    await server.close().catch(() => undefined);
+  }
   clearTimeout(waiting);
-  dispose();
-  await server.close().catch(() => undefined);
   await host.dispose();
   return 0;
+}
+
+/** The first line the client sends, and all that was read with it; undefined when stdin ends before one. */
+function firstLine(stdin: NodeJS.ReadableStream): Promise<{ line: string; head: Buffer; more: boolean } | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = (value: { line: string; head: Buffer; more: boolean } | undefined): void => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.pause();
+      resolve(value);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(b);
+      length += b.length;
+      const head = Buffer.concat(chunks);
+      const nl = head.indexOf(10);
+      if (nl >= 0) done({ line: head.subarray(0, nl).toString('utf8'), head, more: head.length > nl + 1 && head.subarray(nl + 1).toString().trim() !== '' });
+      else if (length > MAX_FIRST_LINE) done({ line: '', head, more: true });
+    };
+    const onEnd = (): void => (length ? done({ line: Buffer.concat(chunks).toString('utf8'), head: Buffer.concat(chunks), more: false }) : done(undefined));
+    stdin.on('data', onData);
+    stdin.once('end', onEnd);
+  });
+}
+
+interface Opening {
+  method?: unknown;
+  params?: { _meta?: Record<string, { name?: unknown } | undefined> };
+}
+
+function parse(line: string): Opening | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Opening) : undefined;
+  } catch {
+    return undefined;
+  }
 }

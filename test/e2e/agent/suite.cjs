@@ -87,7 +87,7 @@ test('an assistant_message interceptor replaces the text the user sees; the mode
   assert.ok(said.includes('ECHO: the secret word'), `history: ${JSON.stringify(said)}`);
 });
 
-test('an MCP server definition per extension with tools or commands, each refusing a request without its token; an MCP client reaches a zot tool with cancellation; one server for all when the user asks', async () => {
+test('an MCP server definition per extension with tools or commands, each refusing a request without its token; MCP clients of both revisions (2025-11-25 and 2026-07-28) reach a zot tool with cancellation; one server for all when the user asks', async () => {
   const defs = await testApi().mcpDefinitions();
   // agent-guard registers neither a tool nor a command: it has no server.
   assert.deepEqual(defs.map((d) => d.label).sort(), ['zot: agent-ask', 'zot: agent-panels', 'zot: agent-tools']);
@@ -118,6 +118,25 @@ test('an MCP server definition per extension with tools or commands, each refusi
     await waitFor('tool_cancel over MCP', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
   } finally {
     await client.close();
+  }
+  // A client of MCP's stateless 2026-07-28 revision (SDK v2) at the same endpoint: no session; the same tools; cancellation.
+  const v2 = require(path.join(REPO, 'node_modules/@modelcontextprotocol/client/dist/index.cjs'));
+  const modern = new v2.Client({ name: 'e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await modern.connect(new v2.StreamableHTTPClientTransport(new URL(def.uri), { requestInit: { headers: def.headers } }));
+  try {
+    assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
+    const names = (await modern.listTools()).tools.map((t) => t.name);
+    for (const n of ['echo', 'hang']) assert.ok(names.includes(n), `${n} listed for a 2026 client: ${names}`);
+    assert.deepEqual((await modern.callTool({ name: 'echo', arguments: { text: 'via 2026' } })).content, [{ type: 'text', text: 'echo: via 2026' }]);
+    const before = frames('tools', 'tool_call').length;
+    const controller = new AbortController();
+    const pending = modern.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal });
+    const call = await waitFor('hang delivered over MCP 2026', () => frames('tools', 'tool_call').slice(before).find((f) => f.name === 'hang'));
+    controller.abort();
+    await assert.rejects(pending);
+    await waitFor('tool_cancel over MCP 2026', () => frames('tools', 'tool_cancel').some((f) => f.id === call.id), 15_000);
+  } finally {
+    await modern.close();
   }
   // A stopped extension has no server (VS Code starts every server at each request: it must not start it again);
   // started again, its server is back, and VS Code's resolving it waits for the extensions to load.
