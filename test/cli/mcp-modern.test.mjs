@@ -88,6 +88,7 @@ for (const how of /** @type {const} */ (['stdio', 'cli-http'])) {
       assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ['greet']);
       const prompt = await client.getPrompt({ name: 'greet', arguments: { args: 'x' } });
       assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'Say hello' } }]);
+      await assert.rejects(client.getPrompt({ name: 'nope' }), /no active zot command "nope"; prompts\/list names the ones there are/);
     }
   });
 
