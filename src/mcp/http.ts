@@ -56,6 +56,13 @@ export interface McpHttpOptions {
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 32;
+/** An endpoint's 2026 handler, its servers, and its subscription to list changes. */
+interface ModernEndpoint {
+  handler: McpHttpHandler;
+  servers: ModernServers;
+  sub: { dispose(): void };
+}
+
 /** Most endpoints (the server of every extension, and /mcp) with a 2026 handler at once; one more closes the oldest. */
 const MAX_MODERN_ENDPOINTS = 256;
 
@@ -70,7 +77,7 @@ export async function startMcpHttpServer(
   let port = 0;
   let hookToken: string | undefined;
   /** The 2026 handler of each endpoint ('' for /mcp), made when first asked for. */
-  const modern = new Map<string, { handler: McpHttpHandler; servers: ModernServers; sub: { dispose(): void } }>();
+  const modern = new Map<string, ModernEndpoint>();
   const modernHandler = (scope: string | undefined): McpHttpHandler => {
     const key = scope ?? '';
     const known = modern.get(key);
@@ -89,7 +96,7 @@ export async function startMcpHttpServer(
     modern.set(key, { handler, servers, sub });
     return handler;
   };
-  const closeModern = (entry: { handler: McpHttpHandler; servers: ModernServers; sub: { dispose(): void } }): void => {
+  const closeModern = (entry: ModernEndpoint): void => {
     entry.sub.dispose();
     entry.servers.dispose();
     void entry.handler.close().catch(() => undefined);

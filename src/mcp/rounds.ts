@@ -25,13 +25,12 @@ export interface Question {
 /** The panels of one call, as the questions they ask, in order, each asked once until it changes. */
 export class QuestionPanels implements PanelUI {
   readonly interactive = true;
+  /** What each open panel last asked (every open panel asks when it opens). */
   private readonly asked = new Map<string, string>();
-  private readonly open = new Set<string>();
   private queue: Question[] = [];
   private waiter: ((q: Question) => void) | undefined;
 
   openPanel(panel: PanelHandle): void {
-    this.open.add(panel.uid);
     this.offer(panel);
   }
 
@@ -41,7 +40,6 @@ export class QuestionPanels implements PanelUI {
   }
 
   closePanel(panel: PanelHandle): void {
-    this.open.delete(panel.uid);
     this.asked.delete(panel.uid);
     this.queue = this.queue.filter((q) => q.panel.uid !== panel.uid);
   }
@@ -54,7 +52,7 @@ export class QuestionPanels implements PanelUI {
 
   /** The client's answer to `q`, given to its panel if still open. */
   answer(q: Question, result: unknown): void {
-    if (this.open.has(q.panel.uid)) answer(q.panel, q.form, result);
+    if (this.asked.has(q.panel.uid)) answer(q.panel, q.form, result);
   }
 
   private offer(panel: PanelHandle): void {
@@ -90,16 +88,11 @@ export class InteractiveCalls {
     readonly max: number,
   ) {}
 
-  get size(): number {
-    return this.waiting.size;
-  }
-
   /** Starts a call whose panels are questions; then run `round` on it. */
   start(key: string, run: (panels: PanelUI, token: CancellationToken) => Promise<ToolOutcome>): Waiting {
     const panels = new QuestionPanels();
     const cancel = new CancellationTokenSource();
-    const call: Waiting = { state: randomBytes(16).toString('base64url'), key, panels, cancel, outcome: run(panels, cancel.token), asking: undefined, timer: undefined };
-    return call;
+    return { state: randomBytes(16).toString('base64url'), key, panels, cancel, outcome: run(panels, cancel.token), asking: undefined, timer: undefined };
   }
 
   /** The call waiting on `state` for the tool `key`, with the client's answers applied; undefined: none (expired, answered, or never issued). */
