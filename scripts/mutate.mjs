@@ -12,6 +12,7 @@
 //   node scripts/mutate.mjs                 every mutant
 //   node scripts/mutate.mjs --only a,b      the named ones
 //   node scripts/mutate.mjs --list          names and descriptions
+//   node scripts/mutate.mjs --check         every snippet found exactly once (exit 1 naming those that are not)
 //
 // A mutant whose snippet is no longer found exactly once is "not applicable":
 // the code moved on, so its snippet needs updating, and it does not count.
@@ -60,14 +61,14 @@ const MUTANTS = [
   ['default-auto-ready-2500', 'src/host/options.ts', 'autoReadyMs: 250,', 'autoReadyMs: 2_500,', 'auto-ready after 2.5 s instead of 250 ms', ['test/host/timings.test.mjs']],
   ['default-tool-timeout-none', 'src/host/options.ts', 'toolTimeoutMs: 60_000,', 'toolTimeoutMs: 0,', 'tool calls get no deadline by default', ['test/host/timings.test.mjs']],
   ['default-stop-grace-20s', 'src/host/options.ts', 'shutdownGraceMs: 2_000,', 'shutdownGraceMs: 20_000,', 'the default shutdown grace raised from 2 s to 20 s', ['test/host/timings.test.mjs']],
-  ['tool-cancel-to-everyone', 'src/host/extension/runtime.ts', 'supportsCancel: this.supportsCancel }', 'supportsCancel: true }', 'tool_cancel sent to extensions that did not list it', ['test/host/calls.test.mjs', 'test/host/delivery.test.mjs']],
+  ['tool-cancel-to-everyone', 'src/host/extension/runtime.ts', 'opts.timeoutMs, this.supportsCancel)', 'opts.timeoutMs, true)', 'tool_cancel sent to extensions that did not list it', ['test/host/calls.test.mjs', 'test/host/delivery.test.mjs']],
   ['pending-not-failed-on-crash', 'src/host/extension/runtime.ts', '    l.requests.closeAll(l.process.exit ?? `closed its connection (${reason})`);\n', '', 'calls pending on a crashed extension wait for their timeout', ['test/host/calls.test.mjs']],
   ['late-reply-is-problem', 'src/host/extension/runtime.ts', 'if (!l.requests.answer(frame.id, frame)) this.lateReplies++;', "if (!l.requests.answer(frame.id, frame)) this.addProblem('a reply for no pending call');", 'late replies reported as problems', ['test/host/calls.test.mjs']],
   ['error-frame-not-matched', 'src/host/extension/runtime.ts', 'if (frame.id === undefined || !l.requests.answer(frame.id, frame as ReplyFrame))', 'if (frame.id === undefined || true)', 'an error frame naming a pending call leaves the call waiting for its deadline', ['test/host/calls.test.mjs', 'test/host/frames.test.mjs']],
   ['no-hello-timeout', 'src/host/extension/runtime.ts', 'if (this.live === launch && !launch.gotHello) this.failLaunch', 'if (false) this.failLaunch', 'an extension that never says hello is never failed', ['test/host/lifecycle.test.mjs', 'test/host/hello-bound.test.mjs']],
   ['auto-ready-not-rearmed', 'src/host/extension/runtime.ts', '    if (l.autoReadyTimer.armed) this.armAutoReady(l);\n', '', 'an extension still registering is declared auto-ready 250 ms after hello', ['test/host/lifecycle.test.mjs', 'test/host/timings.test.mjs']],
   ['validate-array-as-object', 'src/protocol/validate.ts', "if (typeof value !== 'object' || value === null || Array.isArray(value)) {", "if (typeof value !== 'object' || value === null) {", 'a JSON array line taken as a frame object', ['test/protocol/validate.test.mjs', 'test/host/frames.test.mjs']],
-  ['mcp-error-flag-lost', 'src/mcp/bridge.ts', 'return { isError: o.isError, content };', 'return { isError: false, content };', 'a tool error reaches the MCP client as a success', ['test/cli/mcp.test.mjs', 'test/cli/mcp-http.test.mjs']],
+  ['mcp-error-flag-lost', 'src/mcp/tools.ts', 'return { isError: o.isError, content };', 'return { isError: false, content };', 'a tool error reaches the MCP client as a success', ['test/cli/mcp.test.mjs', 'test/cli/mcp-http.test.mjs']],
   // protocol: text safety and validation
   ['bidi-controls-shown', 'src/protocol/text.ts', "const UNSAFE = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;", "const UNSAFE = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]/g;", 'bidi controls in an extension\'s text reach the terminal as they are (text can be shown reordered)', ['test/protocol/bounds.test.mjs', 'test/cli/hostile.test.mjs']],
   ['single-line-keeps-newline', 'src/protocol/text.ts', "return terminalSafe(text).replace(/[\\n\\t]/g, escapeOne);", "return terminalSafe(text).replace(/[\\t]/g, escapeOne);", 'a one-line field (a name, a description) may break the line it is printed on', ['test/protocol/bounds.test.mjs', 'test/cli/hostile.test.mjs']],
@@ -138,6 +139,12 @@ const args = process.argv.slice(2);
 if (args.includes('--list')) {
   for (const m of MUTANTS) console.log(`${m.name.padEnd(34)} ${m.file.padEnd(36)} ${m.description}`);
   process.exit(0);
+}
+if (args.includes('--check')) {
+  const stale = MUTANTS.map((m) => [m, fs.readFileSync(path.join(ROOT, m.file), 'utf8').split(m.find).length - 1]).filter(([, n]) => n !== 1);
+  for (const [m, n] of stale) console.error(`${m.name}: its snippet is found ${n === 0 ? 'nowhere' : `${n} times`} in ${m.file}`);
+  console.log(`${MUTANTS.length - stale.length} of ${MUTANTS.length} mutants apply`);
+  process.exit(stale.length ? 1 : 0);
 }
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;

@@ -37,14 +37,22 @@ export function wireBlock(b: ContentBlock): Record<string, unknown> {
  * base64 becomes a text block saying so, and makes the whole result an
  * error. An image with empty data passes, as in zot (it decodes to nothing).
  */
-export function checkImages(blocks: ContentBlock[], who: string): { content: ContentBlock[]; undecodable: number } {
+export function checkImages(blocks: ContentBlock[], ext: string, tool: string): { content: ContentBlock[]; undecodable: number } {
+  // Most results hold no image, or only good ones: the list is returned as it is.
+  let i = 0;
+  while (i < blocks.length && !badImage(blocks[i]!)) i++;
+  if (i === blocks.length) return { content: blocks, undecodable: 0 };
   let undecodable = 0;
   const content = blocks.map((b): ContentBlock => {
-    if (b.type !== 'image' || b.data === '' || isBase64(b.data)) return b;
+    if (!badImage(b)) return b;
     undecodable++;
-    return { type: 'text', text: `${who} returned an image whose data is not valid base64` };
+    return { type: 'text', text: `extension "${ext}" tool "${tool}" returned an image whose data is not valid base64` };
   });
   return { content, undecodable };
+}
+
+function badImage(b: ContentBlock): boolean {
+  return b.type === 'image' && b.data !== '' && !isBase64(b.data);
 }
 
 function isBase64(s: string): boolean {

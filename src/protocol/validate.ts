@@ -164,6 +164,8 @@ function describe(v: unknown): string {
 function toBlock(b: unknown): ContentBlock | string {
   if (typeof b !== 'object' || b === null || Array.isArray(b) || typeof (b as { type?: unknown }).type !== 'string') return 'must be an object with a string "type"';
   const o = b as Record<string, unknown> & { type: string };
+  // Already what the union says (nearly every block): kept as it is, no copy.
+  if (o.type === 'text' ? typeof o.text === 'string' : o.type === 'image' && typeof o.mime_type === 'string' && typeof o.data === 'string') return o as unknown as ContentBlock;
   const field = (name: string): string | undefined => (o[name] === undefined || o[name] === null ? '' : typeof o[name] === 'string' ? (o[name] as string) : undefined);
   if (o.type === 'text') {
     const text = field('text');

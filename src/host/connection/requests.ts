@@ -41,11 +41,17 @@ export interface PendingRequest<T> {
   readonly result: Promise<T>;
   /** Cancels it as the caller's token would. */
   cancel(): void;
+  /**
+   * Runs `fn` with the result as it settles, before `result` resolves: one
+   * watcher (the panels its call holds), with no promise of its own.
+   */
+  onSettled(fn: (value: T) => void): void;
 }
 
 /** A request that settled without being sent (no wire id). */
 export function settledRequest<T>(value: T): PendingRequest<T> {
-  return { id: '', result: Promise.resolve(value), cancel: () => undefined };
+  const result = Promise.resolve(value);
+  return { id: '', result, cancel: () => undefined, onSettled: (fn) => void result.then(fn) };
 }
 
 /**
@@ -58,6 +64,7 @@ class Entry<T> implements PendingRequest<T> {
   readonly deadline: number;
   private resolve!: (value: T) => void;
   private sub: Disposable | undefined;
+  private watcher: ((value: T) => void) | undefined;
   private readonly ticket: WriteTicket;
 
   constructor(private readonly table: RequestTable, readonly id: string, private readonly spec: RequestSpec<T>, transport: FrameTransport) {
@@ -72,13 +79,25 @@ class Entry<T> implements PendingRequest<T> {
   settle(how: (s: RequestSpec<T>) => T): void {
     if (!this.table.forget(this.id)) return;
     this.sub?.dispose();
-    this.resolve(how(this.spec));
+    this.done(how(this.spec));
   }
 
   reply(frame: ReplyFrame): void {
     if (!this.table.forget(this.id)) return;
     this.sub?.dispose();
-    this.resolve(this.spec.reply(frame));
+    this.done(this.spec.reply(frame));
+  }
+
+  onSettled(fn: (value: T) => void): void {
+    this.watcher = fn;
+  }
+
+  private done(value: T): void {
+    try {
+      this.watcher?.(value);
+    } finally {
+      this.resolve(value);
+    }
   }
 
   stop(why: StopReason): void {

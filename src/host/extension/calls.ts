@@ -4,38 +4,66 @@
  * and an intercept means for its caller.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { EventInterceptResponseFromExt, EventPayload, JsonObject } from '../../protocol/index.js';
-import type { RequestSpec } from '../connection/requests.js';
+import type { EventInterceptResponseFromExt, EventPayload, FrameFromHost, JsonObject } from '../../protocol/index.js';
+import type { ReplyFrame, RequestSpec, StopReason } from '../connection/requests.js';
 import { checkImages } from '../content.js';
 import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 
-export function toolCallSpec(
-  ext: string,
-  name: string,
-  args: JsonObject,
-  opts: { token?: CancellationToken | undefined; timeoutMs: number; supportsCancel: boolean },
-): RequestSpec<ToolOutcome> {
-  const unfinished = (outcome: Exclude<ToolOutcome['outcome'], 'completed'>, message: string): ToolOutcome => ({ outcome, extension: ext, isError: true, content: [], message });
-  const malformed = (problem: string): ToolOutcome => ({ outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: `malformed tool_result: ${problem}` }], message: `the extension sent a malformed tool_result: ${problem}` });
-  return {
-    frame: (id) => ({ type: 'tool_call', id, name, args }),
-    token: opts.token,
-    timeoutMs: opts.timeoutMs,
-    reply: (frame) => {
-      if (frame.type === 'tool_result') {
-        const { content, undecodable } = checkImages(frame.content ?? [], `extension "${ext}" tool "${name}"`);
-        if (undecodable) return { outcome: 'completed', extension: ext, isError: true, content, message: `the extension returned ${undecodable === 1 ? 'an image' : `${undecodable} images`} that could not be decoded` };
-        return { outcome: 'completed', extension: ext, isError: frame.is_error === true, content, message: '' };
-      }
-      if (frame.type === 'error') return { outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: frame.message || 'the extension reported an error' }], message: 'the extension answered with an error frame' };
-      return malformed(`answered with "${frame.type}"`);
-    },
-    malformed,
-    notRun: (message) => unfinished('not_run', message),
-    cancelFrame: opts.supportsCancel ? (id) => ({ type: 'tool_cancel', id }) : undefined,
-    stopped: (why) => unfinished(why === 'timed_out' ? 'timed_out' : opts.supportsCancel ? 'canceled' : 'abandoned', stoppedMessage(why, opts.supportsCancel, opts.timeoutMs)),
-    closed: (reason) => unfinished('disconnected', `extension "${ext}" ${reason} while the call was pending`),
-  };
+/** A tool call's spec: one object per call, its endings methods (a closure each would cost more than a small call). */
+class ToolCallSpec implements RequestSpec<ToolOutcome> {
+  readonly cancelFrame: ((id: string) => FrameFromHost) | undefined;
+
+  constructor(
+    private readonly ext: string,
+    private readonly name: string,
+    private readonly args: JsonObject,
+    readonly token: CancellationToken | undefined,
+    readonly timeoutMs: number,
+    private readonly supportsCancel: boolean,
+  ) {
+    this.cancelFrame = supportsCancel ? toolCancelFrame : undefined;
+  }
+
+  frame(id: string): FrameFromHost {
+    return { type: 'tool_call', id, name: this.name, args: this.args };
+  }
+
+  reply(frame: ReplyFrame): ToolOutcome {
+    const ext = this.ext;
+    if (frame.type === 'tool_result') {
+      const { content, undecodable } = checkImages(frame.content ?? [], ext, this.name);
+      if (undecodable) return { outcome: 'completed', extension: ext, isError: true, content, message: `the extension returned ${undecodable === 1 ? 'an image' : `${undecodable} images`} that could not be decoded` };
+      return { outcome: 'completed', extension: ext, isError: frame.is_error === true, content, message: '' };
+    }
+    if (frame.type === 'error') return { outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: frame.message || 'the extension reported an error' }], message: 'the extension answered with an error frame' };
+    return this.malformed(`answered with "${frame.type}"`);
+  }
+
+  malformed(problem: string): ToolOutcome {
+    return { outcome: 'completed', extension: this.ext, isError: true, content: [{ type: 'text', text: `malformed tool_result: ${problem}` }], message: `the extension sent a malformed tool_result: ${problem}` };
+  }
+
+  notRun(message: string): ToolOutcome {
+    return this.unfinished('not_run', message);
+  }
+
+  stopped(why: StopReason): ToolOutcome {
+    return this.unfinished(why === 'timed_out' ? 'timed_out' : this.supportsCancel ? 'canceled' : 'abandoned', stoppedMessage(why, this.supportsCancel, this.timeoutMs));
+  }
+
+  closed(reason: string): ToolOutcome {
+    return this.unfinished('disconnected', `extension "${this.ext}" ${reason} while the call was pending`);
+  }
+
+  private unfinished(outcome: Exclude<ToolOutcome['outcome'], 'completed'>, message: string): ToolOutcome {
+    return { outcome, extension: this.ext, isError: true, content: [], message };
+  }
+}
+
+const toolCancelFrame = (id: string): FrameFromHost => ({ type: 'tool_cancel', id });
+
+export function toolCallSpec(ext: string, name: string, args: JsonObject, token: CancellationToken | undefined, timeoutMs: number, supportsCancel: boolean): RequestSpec<ToolOutcome> {
+  return new ToolCallSpec(ext, name, args, token, timeoutMs, supportsCancel);
 }
 
 export function commandSpec(ext: string, name: string, args: string, opts: { token?: CancellationToken | undefined; timeoutMs: number }): RequestSpec<CommandOutcome> {

@@ -179,7 +179,7 @@ export class ExtensionRuntime implements ExtensionView {
   callTool(name: string, args: JsonObject, opts: CallOpts): PendingRequest<ToolOutcome> {
     const l = this.serving();
     if (!l) return settledRequest(toolOutcome('not_run', this.name, `extension "${this.name}" is not running (${this.state})`));
-    return l.requests.send(toolCallSpec(this.name, name, args, { token: opts.token, timeoutMs: opts.timeoutMs, supportsCancel: this.supportsCancel }));
+    return l.requests.send(toolCallSpec(this.name, name, args, opts.token, opts.timeoutMs, this.supportsCancel));
   }
 
   callCommand(name: string, args: string, opts: CallOpts): Promise<CommandOutcome> {

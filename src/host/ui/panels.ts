@@ -74,13 +74,15 @@ export class Panels {
    */
   track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean, ui?: PanelUI): Promise<ToolOutcome> {
     // Wire ids are unique in the process, so the id alone is the key (callFor checks the extension).
-    const active: ActiveCall = { rt, call, interactive, ...(ui && { ui }) };
+    const active: ActiveCall = { rt, call, interactive };
+    if (ui) active.ui = ui;
     this.calls.set(call.id, active);
-    return call.result.then((o) => {
+    // At the moment it settles, before its caller hears of it: no promise hop per call.
+    call.onSettled(() => {
       this.calls.delete(call.id);
       if (active.panels) for (const p of [...active.panels]) this.closeFromHost(p);
-      return o;
     });
+    return call.result;
   }
 
   /** Opens (or replaces) a panel, binding it to the interactive call it serves. */
