@@ -18,7 +18,7 @@ import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } fro
 import { MAX_VALUE_DEPTH, deeperThan, preview } from '../protocol/index.js';
 import { ElicitingPanels } from './elicit.js';
 import { registerPrompts } from './prompts.js';
-import { withSignal, type HostSource } from './source.js';
+import { onListsChanged, withSignal, type HostSource } from './source.js';
 import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, serverIdentity, toCallToolResult } from './tools.js';
 
 /**
@@ -72,11 +72,16 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
 
   let initialized = false;
   server.oninitialized = () => (initialized = true);
-  const sub = source.onDidChangeRegistry(() => {
-    if (!initialized) return;
-    server.sendToolListChanged().catch(() => undefined);
-    server.sendPromptListChanged().catch(() => undefined);
-  });
+  const sub = onListsChanged(
+    source,
+    scope,
+    () => {
+      if (initialized) server.sendToolListChanged().catch(() => undefined);
+    },
+    () => {
+      if (initialized) server.sendPromptListChanged().catch(() => undefined);
+    },
+  );
   const notes = source.onNote((note) => {
     if (!initialized || (scope !== undefined && note.extension !== scope)) return;
     const calls = progressing.get(note.extension);

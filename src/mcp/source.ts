@@ -18,6 +18,30 @@ export function hostSource(h: HostCalls | HostSource): HostSource {
   return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l), onNote: (l) => h.onNote(l) };
 }
 
+/**
+ * Calls `tools` or `prompts` when what a server of `scope` (an extension's
+ * name; undefined: all of them) lists has changed, rather than at every change
+ * of the registry: a server per extension is not told of the others'
+ * changes, so its client lists again only its own.
+ */
+export function onListsChanged(source: HostSource, scope: string | undefined, tools: () => void, prompts: () => void): { dispose(): void } {
+  let last = listKeys(source.host, scope);
+  return source.onDidChangeRegistry(() => {
+    const now = listKeys(source.host, scope);
+    if (now.tools !== last.tools) tools();
+    if (now.prompts !== last.prompts) prompts();
+    last = now;
+  });
+}
+
+function listKeys(host: HostCalls, scope: string | undefined): { tools: string; prompts: string } {
+  const mine = (e: { extension: string; active: boolean }): boolean => e.active && (scope === undefined || e.extension === scope);
+  return {
+    tools: JSON.stringify(host.tools().filter(mine).map((t) => [t.extension, t.name, t.description, t.interactive, t.schema])),
+    prompts: JSON.stringify(host.commands().filter(mine).map((c) => [c.extension, c.name, c.description])),
+  };
+}
+
 /** Runs `work` with a token cancelled when `signal` aborts (already aborted: cancelled at once); cleans up after. */
 export async function withSignal<T>(signal: AbortSignal, work: (token: CancellationToken) => Promise<T>): Promise<T> {
   const cancel = new CancellationTokenSource();

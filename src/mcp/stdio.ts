@@ -12,6 +12,7 @@ import { StdioServerTransport as ModernStdioTransport, serveStdio } from '@model
 import { HeadlessUI, ZotHost, type HostOptions } from '../host/index.js';
 import { createBridgeServer, hostSource } from './bridge.js';
 import { modernServers } from './modern.js';
+import { onListsChanged } from './source.js';
 
 /** How long extensions wait for the client to name itself before they start without its name. */
 const CLIENT_NAME_WAIT_MS = 2000;
@@ -60,12 +61,16 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
     else process.stdin.once('data', () => start(typeof client === 'string' ? client : undefined));
     const servers = modernServers(source, log);
     const instances = new Set<ReturnType<typeof servers.create>>();
-    const sub = source.onDidChangeRegistry(() => {
-      for (const s of instances) {
-        s.sendToolListChanged().catch(() => undefined);
-        s.sendPromptListChanged().catch(() => undefined);
-      }
-    });
+    const sub = onListsChanged(
+      source,
+      undefined,
+      () => {
+        for (const s of instances) s.sendToolListChanged().catch(() => undefined);
+      },
+      () => {
+        for (const s of instances) s.sendPromptListChanged().catch(() => undefined);
+      },
+    );
     const handle = serveStdio(
       () => {
         const s = servers.create();
