@@ -25,9 +25,11 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { hookInputOf, isHookEvent, runHookOn, type ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
+import { onListsChanged } from './source.js';
 import { servesTool } from './toolNames.js';
 import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody } from './guard.js';
 import { modernServers, type ModernOptions, type ModernServers } from './modern.js';
+import { LAUNCH_HEADER } from './launch.js';
 import { SessionTable } from './sessions.js';
 import { sendWebResponse, webRequest } from './web.js';
 
@@ -52,7 +54,14 @@ export interface McpHttpOptions {
   maxSessions?: number;
   /** 2026-07-28 clients: how long an interactive call waits for its answer, and how many may wait (modern.ts). */
   modern?: ModernOptions;
+  /**
+   * A client ended its session itself (an HTTP DELETE, as VS Code does when it
+   * stops a server): the endpoint's extension (undefined for /mcp) and the
+   * request's LAUNCH_HEADER (launch.ts), which the editor gives each server it starts.
+   */
+  onClientEnded?: (scope: string | undefined, launch: string | undefined) => void;
 }
+
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 32;
@@ -89,10 +98,7 @@ export async function startMcpHttpServer(
     }
     const servers = modernServers(source, log, scope, options.modern);
     const handler = createMcpHandler(() => servers.create(), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log(`MCP (2026-07-28): ${err.message}`) });
-    const sub = source.onDidChangeRegistry(() => {
-      handler.notify.toolsChanged();
-      handler.notify.promptsChanged();
-    });
+    const sub = onListsChanged(source, scope, () => handler.notify.toolsChanged(), () => handler.notify.promptsChanged());
     modern.set(key, { handler, servers, sub });
     return handler;
   };
@@ -145,7 +151,12 @@ export async function startMcpHttpServer(
     if (typeof sessionId === 'string') {
       const session = sessions.use(sessionId, req.method, res);
       if (!session) return jsonError(res, 404, -32001, 'unknown or expired MCP session');
-      return session.transport.handleRequest(req, res, body);
+      await session.transport.handleRequest(req, res, body);
+      if (req.method === 'DELETE' && !sessions.has(sessionId)) {
+        const launch = req.headers[LAUNCH_HEADER.toLowerCase()];
+        options.onClientEnded?.(scope, typeof launch === 'string' ? launch : undefined);
+      }
+      return;
     }
     if (req.method === 'POST') {
       const request = webRequest(req, res, port);

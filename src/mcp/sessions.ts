@@ -70,6 +70,10 @@ export class SessionTable {
     return s;
   }
 
+  has(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
   remove(id: string): void {
     if (this.sessions.delete(id)) this.log(`MCP session ${id} closed`);
     if (this.sessions.size === 0 && this.sweeper) {

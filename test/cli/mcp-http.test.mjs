@@ -63,3 +63,57 @@ test('MCP cancellation over HTTP reaches the extension as tool_cancel', async (t
   await waitFor('work stopped', () => host.stderrOf('http-ext').includes(`CANCELLED ${frame.id}`));
   assert.equal((await client.callTool({ name: 'echo', arguments: {} })).isError, false);
 });
+
+test('a client that ends its session (DELETE, as VS Code does when it stops a server) is reported with its endpoint and launch header; one that just goes away is not', async (t) => {
+  const ext = makeExt(tmpdir(), 'http-ext', { tools: [{ name: 'echo' }] });
+  const host = await startHost(t, [ext]);
+  const ended = [];
+  const mcp = await startMcpHttpServer(host, () => undefined, { onClientEnded: (scope, launch) => ended.push([scope, launch]) });
+  t.after(() => mcp.close());
+  const open = async (url, headers) => {
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${mcp.token}`, ...headers } } });
+    const client = new Client({ name: 'http-test', version: '1.0.0' });
+    await client.connect(transport);
+    await client.listTools();
+    return { client, transport };
+  };
+  const one = await open(`${mcp.url}/ext/http-ext`, { 'X-Zot-Launch': 'launch-1' });
+  await one.transport.terminateSession();
+  await one.client.close();
+  assert.deepEqual(ended, [['http-ext', 'launch-1']]);
+  // The endpoint for every extension, without a launch header.
+  const all = await open(mcp.url, {});
+  await all.transport.terminateSession();
+  await all.client.close();
+  assert.deepEqual(ended, [['http-ext', 'launch-1'], [undefined, undefined]]);
+  // Closed without ending the session, and ended by the server itself: nothing.
+  const gone = await open(`${mcp.url}/ext/http-ext`, { 'X-Zot-Launch': 'launch-2' });
+  await gone.client.close();
+  await waitFor('the second session open', () => mcp.sessions >= 1);
+  await mcp.close();
+  assert.equal(ended.length, 2);
+});
+
+test('a server per extension is told only of its own extension\'s changes: a tool registered later reaches its client as tools/list_changed, and not the other extension\'s', async (t) => {
+  const { ToolListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
+  const root = tmpdir();
+  const a = makeExt(root, 'late-a', { tools: [{ name: 'a_one' }], registerLate: 'a_two', registerLateMs: 1500 });
+  const b = makeExt(root, 'late-b', { tools: [{ name: 'b_one' }] });
+  const host = await startHost(t, [a, b]);
+  const mcp = await startMcpHttpServer(host);
+  t.after(() => mcp.close());
+  const changes = { 'late-a': 0, 'late-b': 0, all: 0 };
+  const clients = {};
+  for (const [key, url] of [['late-a', `${mcp.url}/ext/late-a`], ['late-b', `${mcp.url}/ext/late-b`], ['all', mcp.url]]) {
+    const client = new Client({ name: 'http-test', version: '1.0.0' });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes[key]++);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${mcp.token}` } } }));
+    t.after(() => client.close());
+    clients[key] = client;
+  }
+  await waitFor('late-a\'s client told', () => changes['late-a'] > 0, 10_000);
+  await waitFor('the client of every extension told', () => changes.all > 0, 10_000);
+  assert.deepEqual((await clients['late-a'].listTools()).tools.map((x) => x.name).sort(), ['a_one', 'a_two']);
+  assert.equal(changes['late-b'], 0, 'late-b\'s server said nothing');
+  assert.deepEqual((await clients['late-b'].listTools()).tools.map((x) => x.name), ['b_one']);
+});

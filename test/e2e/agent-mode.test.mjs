@@ -54,7 +54,7 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-test('agent mode: the zot tools through the MCP server, an interactive tool, and Stop', { timeout: 420_000 }, async (t) => {
+test('agent mode: the zot tools through the MCP server, an interactive tool, and Stop', { timeout: 540_000 }, async (t) => {
   const { root, workspace, userHome, home } = await stage('suite');
   const results = path.join(root, 'results.json');
   await checkInnerSuite(t, {
@@ -66,7 +66,7 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
     results,
     folder: workspace,
     testsEntry: path.join(here, 'agent-mode', 'suite.cjs'),
-    timeoutMs: 360_000,
+    timeoutMs: 480_000,
     globalState: CHAT_ENABLED,
   }, { logLines: 80 });
 });

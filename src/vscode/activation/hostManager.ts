@@ -98,6 +98,11 @@ export class HostManager implements vscode.Disposable {
     return this.run(() => this.current.restartExtension(name), false);
   }
 
+  /** Resolves once every start, stop, restart and reload asked for before it is done. */
+  settled(): Promise<void> {
+    return this.run(async () => undefined, false);
+  }
+
   /** Keeps one that is not running from starting, saying why (a "Don't Allow"). */
   holdExtension(name: string, reason: HoldReason, message: string): Promise<void> {
     return this.run(async () => this.current.holdExtension(name, reason, message), false);

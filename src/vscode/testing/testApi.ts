@@ -68,10 +68,11 @@ export function createTestApi(d: Wired, consent: ConsentQuestions): { api: TestA
     panels: () => d.panels.describe(),
     pendingConsent: () => consent.pending(),
     answerConsent: (name, choice) => consent.answer(name, choice),
-    mcpDefinitions: async () => (await d.mcp.provideMcpServerDefinitions()).map(defView),
+    // Read without telling the provider anything: what VS Code was told, and its launches, stay VS Code's own.
+    mcpDefinitions: async () => (await d.mcp.peekDefinitions()).map(defView),
     resolveMcpDefinition: async (label) => {
-      const def = (await d.mcp.provideMcpServerDefinitions()).find((x) => x.label === label);
-      return def && defView(await d.mcp.resolveMcpServerDefinition(def));
+      const def = (await d.mcp.peekDefinitions()).find((x) => x.label === label);
+      return def && defView(await d.mcp.peekResolve(def));
     },
   };
   return { api, disposables };

@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
-const { activated, exec, treeItem, waitState } = require('../vscode/suite/helpers.cjs');
+const { activated, exec, testApi, treeItem, waitState } = require('../vscode/suite/helpers.cjs');
 const { frames, requests, resultsIn: lastResults } = require('../vscode/suite/fakeChat.cjs');
 
 const { sleep } = require('../../kit.cjs');
@@ -45,7 +45,81 @@ test('the agent lists the zot tools, calls one through the MCP server, and gets 
   assert.ok(asked, 'the agent offered the zot tools');
   for (const n of ['echo', 'hang', 'ask']) assert.ok(asked.tools.some((t) => t.endsWith(`_${n}`)), `${n} offered: ${asked.tools.filter((t) => t.startsWith('mcp_'))}`);
   assert.ok(answered);
+  // Each zot extension is a server of its own to the agent: its tools carry its server's name.
+  const serverOf = (n) => asked.tools.find((t) => t.startsWith('mcp_') && t.endsWith(`_${n}`)).slice(0, -(n.length + 1));
+  // VS Code cuts a server's part of a tool name short: "zot: agent-tools" gives mcp_zot_agent-too_echo.
+  assert.match(serverOf('echo'), /agent.too/);
+  assert.match(serverOf('ask'), /agent.ask/);
+  assert.equal(serverOf('hang'), serverOf('echo'), 'hang and echo come from one extension, one server');
 }, { timeoutMs: 90_000 });
+
+test('an extension whose tools change is listed again by the agent alone: its server\'s tools are fetched again, the other servers are left as they were', async () => {
+  const traffic = () => exec('zotFake.mcpTraffic');
+  const listed = (list, name) => list.filter((r) => (r.method === 'initialize' || r.method === 'tools/list') && r.path === `/mcp/ext/${name}`).length;
+  const before = await traffic();
+  assert.ok(listed(before, 'agent-tools') >= 1 && listed(before, 'agent-ask') >= 1, `the agent listed the servers: ${JSON.stringify(before.map((r) => `${r.path} ${r.method}`))}`);
+  const version = async () => (await testApi().mcpDefinitions()).find((d) => d.label === 'zot: agent-tools')?.version;
+  const was = await version();
+  const start = before.length;
+  // Started again with one tool more: its tools, and so its definition's version, change.
+  fs.writeFileSync(path.join(process.env.ZOT_HOME, 'agent-tools-more'), '');
+  await exec('zot.restartExtension', 'agent-tools');
+  await waitState('agent-tools', ['ready', 'auto_ready']);
+  await waitFor('a new version of agent-tools\' definition', async () => { const v = await version(); return v !== undefined && v !== was; }, 20_000);
+  const calls = frames('tools', 'tool_call').length;
+  await agent('AGENTCALL echo_more {"text":"after the change"}');
+  await waitFor('echo_more delivered', () => frames('tools', 'tool_call').slice(calls).find((f) => f.name === 'echo_more'), 60_000).catch(async (e) => {
+    throw new Error(`${e.message}; MCP traffic since the change: ${JSON.stringify((await traffic()).slice(start).map((r) => `${r.http} ${r.path} ${r.method}`))}; `
+      + `tools offered last: ${JSON.stringify((await requests()).at(-1)?.tools.filter((x) => x.startsWith('mcp_')))}; `
+      + `host log: ${JSON.stringify(Object.values(await testApi().logs()).flat().filter((l) => /MCP|agent-tools/.test(l)).slice(-30))}`);
+  });
+  await resultReaching(/echo: after the change/);
+  const after = (await traffic()).slice(start);
+  assert.ok(listed(after, 'agent-tools') >= 1, `agent-tools' tools were fetched again: ${JSON.stringify(after.map((r) => `${r.path} ${r.method}`))}`);
+  for (const other of ['agent-ask', 'agent-panels']) assert.equal(listed(after, other), 0, `${other}'s server was left as it was: ${JSON.stringify(after.map((r) => `${r.path} ${r.method}`))}`);
+}, { timeoutMs: 120_000 });
+
+test('Stop, Start and Restart of a zot server in VS Code\'s MCP UI act on its extension; a stopped server\'s tool called by the agent starts it again; the others run on', async () => {
+  // The commands behind the actions of MCP: List Servers and the MCP servers view, with the definition's id.
+  const id = 'zot-host.zot-extensions/zot: agent-tools';
+  const defOf = async () => (await testApi().mcpDefinitions()).find((d) => d.label === 'zot: agent-tools');
+  const hellos = () => frames('tools', 'hello_ack').length;
+  const stop = async () => {
+    const version = (await defOf()).version;
+    const since = (await exec('zotFake.mcpTraffic')).length;
+    await exec('workbench.mcp.stopServer', id);
+    await waitState('agent-tools', 'stopped', 20_000).catch(async (e) => {
+      throw new Error(`${e.message}; MCP traffic: ${JSON.stringify((await exec('zotFake.mcpTraffic')).slice(Math.max(0, since - 25)).map((r) => `${r.http} ${r.path} ${r.method} s=${r.session} l=${r.launch}`))}; `
+        + `host log: ${JSON.stringify(Object.values(await testApi().logs()).flat().filter((l) => /MCP/.test(l)).slice(-12))}`);
+    });
+    assert.equal((await defOf())?.version, version, 'still listed, at the same version, so it can be started there');
+    for (const other of ['agent-ask', 'agent-panels']) await waitState(other, ['ready', 'auto_ready']);
+  };
+  const echo = async (text) => {
+    const calls = frames('tools', 'tool_call').length;
+    await agent(`AGENTCALL echo ${JSON.stringify({ text })}`);
+    await waitFor('echo delivered', () => frames('tools', 'tool_call').slice(calls).find((f) => f.name === 'echo'), 60_000);
+    await resultReaching(new RegExp(`echo: ${text}`));
+  };
+
+  await stop();
+  const started = hellos();
+  await echo('from a stopped server');
+  assert.equal(hellos(), started + 1, 'the agent\'s call started the extension once');
+
+  await stop();
+  await exec('workbench.mcp.startServer', id);
+  await waitState('agent-tools', ['ready', 'auto_ready'], 20_000);
+  assert.equal(hellos(), started + 2, 'Start started it');
+
+  await exec('workbench.mcp.restartServer', id);
+  await waitFor('a new process of agent-tools', () => hellos() === started + 3, 20_000);
+  await waitState('agent-tools', ['ready', 'auto_ready'], 20_000);
+  // Not stopped afterwards by the end of the launch before the restart.
+  await new Promise((r) => setTimeout(r, 2_500));
+  await waitState('agent-tools', ['ready', 'auto_ready']);
+  await echo('after the restart');
+}, { timeoutMs: 240_000 });
 
 test('an interactive zot tool called by the agent opens its panel, and the answer reaches the model', async () => {
   const before = frames('ask', 'tool_call').length;

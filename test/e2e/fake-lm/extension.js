@@ -8,10 +8,35 @@
 //                                                              ending in _<name> (agent mode prefixes MCP tools)
 //   anything else                                           -> "ECHO: <the text>"
 // Every request it receives is recorded for the tests (command zotFake.requests).
+// So is every request VS Code's MCP client makes to a zot server (command
+// zotFake.mcpTraffic): the client uses the extension host's global fetch.
 'use strict';
 const vscode = require('vscode');
 
 const requests = [];
+const mcpTraffic = [];
+
+const realFetch = globalThis.fetch;
+globalThis.fetch = function (input, init) {
+  try {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (/^\/mcp(\/|$)/.test(url.pathname)) {
+      let method;
+      try {
+        // VS Code sends each message as bytes.
+        const body = init?.body;
+        method = JSON.parse(typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '').method;
+      } catch {
+        method = undefined;
+      }
+      const headers = new Headers(init?.headers);
+      mcpTraffic.push({ path: url.pathname, http: init?.method ?? 'GET', method, session: headers.get('mcp-session-id')?.slice(0, 8), launch: headers.get('x-zot-launch')?.slice(0, 8) });
+    }
+  } catch {
+    // Not a URL this records.
+  }
+  return realFetch.apply(this, arguments);
+};
 
 function describePart(p) {
   if (p instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: p.value };
@@ -25,6 +50,7 @@ function activate(context) {
   let n = 0;
   context.subscriptions.push(
     vscode.commands.registerCommand('zotFake.requests', () => requests),
+    vscode.commands.registerCommand('zotFake.mcpTraffic', () => mcpTraffic),
     // The extension host's log folder, where other extensions' logs are too.
     vscode.commands.registerCommand('zotFake.logsFolder', () => require('node:path').dirname(context.logUri.fsPath)),
     vscode.lm.registerLanguageModelChatProvider('zot-fake', {
