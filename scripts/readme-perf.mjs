@@ -76,6 +76,9 @@ export function render(doc) {
   const p = need(doc, 'panel_latency_ms');
   const ps = need(doc, 'panel_seen_ms');
   const q = need(doc, 'panel_latency_quickpick_ms');
+  const psf = need(doc, 'panel_seen_floor_ms');
+  const pf = need(doc, 'panel_latency_floor_ms');
+  const qf = need(doc, 'panel_latency_quickpick_floor_ms');
   const split = doc.panel_split_ms;
   const tt = need(doc, 'time_to_tools_ms');
   const h = need(doc, 'hook_ms');
@@ -112,9 +115,9 @@ export function render(doc) {
     `| \`zot-host --help\`, the whole process | ${ms(cli.help)}, ${times(cli.help, cli.node_bare)} \`node -e 0\` (${ms(cli.node_bare)}) | ≤ 1.3× | ${goal(doc, 'zot-host --help ≤ 1.3 × node -e 0')} |`,
     `| \`activate()\` inside VS Code | ${ms(need(doc, 'activate_ms'), 2)} | ≤ 25 ms | ${goal(doc, 'activate() ≤ 25 ms')} |`,
     `| \`activate()\` → every tool of 20 extensions offered in chat | ${ms(tt.twenty)}; ${times(tt.twenty, tt.floor_twenty)} the same 20 spawned bare | | |`,
-    `| an arrow key in a webview panel → what the user sees move, painted (${n(ps.n, 0)} keys; ${n(ps.guessed, 0)} moved before the extension's render) | p50 ${ms(ps.p50)}, p99 ${ms(ps.p99)} | p99 ≤ 16 ms | ${goal(doc, 'panel key → seen p99 ≤ 16 ms (webview)')} |`,
-    `| the same key → the extension's re-render painted (40 lines re-sent per key) | p50 ${ms(p.p50)}, p99 ${ms(p.p99)} | p99 ≤ 35 ms | ${goal(doc, 'panel key → the extension\'s render painted p99 ≤ 35 ms (webview)')} |`,
-    `| the same in a QuickPick panel (${n(q.n, 0)} keys) | p50 ${ms(q.p50)}, p99 ${ms(q.p99)} | | |`,
+    `| an arrow key in a webview panel → what the user sees move, painted (${n(ps.n, 0)} keys; ${n(ps.guessed, 0)} moved before the extension's render) | p50 ${ms(ps.p50)}, p99 ${ms(ps.p99)}; its floor p50 ${ms(psf.p50)}, p99 ${ms(psf.p99)} | p99 ≤ 16 ms | ${goal(doc, 'panel key → seen p99 ≤ 16 ms (webview)')} |`,
+    `| the same key → the extension's re-render painted (40 lines re-sent per key) | p50 ${ms(p.p50)}, p99 ${ms(p.p99)}; its floor p50 ${ms(pf.p50)}, p99 ${ms(pf.p99)} | p99 ≤ 35 ms | ${goal(doc, 'panel key → the extension\'s render painted p99 ≤ 35 ms (webview)')} |`,
+    `| a typed key in a QuickPick panel → the extension's re-render painted (${n(q.n, 0)} keys) | p50 ${ms(q.p50)}, p99 ${ms(q.p99)}; its floor p50 ${ms(qf.p50)}, p99 ${ms(qf.p99)} | p99 ≤ 50 ms | ${goal(doc, 'panel key → painted p99 ≤ 50 ms (QuickPick)')} |`,
     `| \`dist/extension.js\`, minified; VSIX | ${n(need(doc, 'bundle_kb'))} KB; ${n(need(doc, 'vsix_kb'))} KB | ≤ 400 KB | ${goal(doc, 'dist/extension.js ≤ 400 KB minified')} |`,
     '',
   ];

@@ -11,6 +11,12 @@
 // frame is painted. For the webview the arrival of the render message is taken
 // too (the message event's timeStamp), which splits the figure into the round
 // trip outside the webview, the DOM update, and the paint.
+//
+// Each panel has its floor, timed the same way in the same session: a
+// QuickPick and a webview that the bench's own suite makes in the extension
+// host (bench/vscode/suite.cjs), answering the same keys with the same lines
+// at once, with no zot host, no zot extension and no pipe behind them. What
+// the floor takes is what VS Code and the browser take for that key here.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BENCH, PANEL_DIR } from '../config.mjs';
@@ -27,9 +33,11 @@ const vsix = () => import('../../test/e2e/vsix.mjs');
  * what the user sees move before the extension's render comes.
  */
 function instrument({ footerSelector, listSelector, highlight }) {
+  // A page instrumented again (the QuickPick floor, in the workbench's own page) keeps nothing of the last time.
+  window.__zotBench?.stop();
   const b = { keys: [], msg: NaN, done: [], seen: [] };
   window.__zotBench = b;
-  addEventListener('keydown', (e) => {
+  const onKey = (e) => {
     b.keys.push(e.timeStamp);
     if (!highlight) return;
     const k = b.keys.length;
@@ -42,15 +50,17 @@ function instrument({ footerSelector, listSelector, highlight }) {
       ch.port1.onmessage = () => (b.seen[k - 1] = { at, paint: performance.now() });
       ch.port2.postMessage(0);
     });
-  }, true);
+  };
+  addEventListener('keydown', onKey, true);
   // Listeners of the window run in the order they were added, so this one runs
   // after the panel's: the event's timeStamp is when the message arrived.
-  addEventListener('message', (e) => (b.msg = e.timeStamp), true);
+  const onMessage = (e) => (b.msg = e.timeStamp);
+  addEventListener('message', onMessage, true);
   const footerText = () => {
     const el = document.querySelector(footerSelector);
     return el ? el.textContent || el.getAttribute('placeholder') || '' : '';
   };
-  new MutationObserver(() => {
+  const observer = new MutationObserver(() => {
     const n = b.done.length + 1;
     if (b.keys.length < n || !footerText().startsWith(`key ${n} `)) return;
     const dom = performance.now();
@@ -62,7 +72,13 @@ function instrument({ footerSelector, listSelector, highlight }) {
       ch.port1.onmessage = () => (b.done[n - 1] = { key, msg, dom, paint: performance.now() });
       ch.port2.postMessage(0);
     });
-  }).observe(document.querySelector(listSelector)?.parentElement ?? document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['placeholder'] });
+  });
+  observer.observe(document.querySelector(listSelector)?.parentElement ?? document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['placeholder'] });
+  b.stop = () => {
+    observer.disconnect();
+    removeEventListener('keydown', onKey, true);
+    removeEventListener('message', onMessage, true);
+  };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -76,11 +92,11 @@ async function until(what, fn, timeoutMs = 60_000) {
   }
 }
 
-/** The frame of the webview whose document has the panel's lines. */
-async function panelFrame(page) {
+/** The frame of the webview whose document has the panel's lines (`marker`: and that element too). */
+async function panelFrame(page, marker = '#lines') {
   return until('the panel webview', async () => {
     for (const frame of page.frames()) {
-      if (await frame.locator('#lines').count().catch(() => 0)) return frame;
+      if (await frame.locator('#lines').count().catch(() => 0) && await frame.locator(marker).count().catch(() => 0)) return frame;
     }
     return undefined;
   });
@@ -148,6 +164,22 @@ export async function vscodeFigures({ count, keys, warm }) {
       await page.mainFrame().evaluate(instrument, { footerSelector: '.quick-input-widget input.input', listSelector: '.quick-input-widget .quick-input-list' });
       result.quickpick = await typeInto(page, page.mainFrame(), 'x', warm, keys);
       fs.writeFileSync(at('quickpick-done'), '');
+
+      // The floors: the same keys into a QuickPick and a webview of the suite's own, nothing of ours behind them.
+      await until('the floor QuickPick', () => fs.existsSync(at('floor-quickpick-open')) || fs.existsSync(at('suite-failed')), 60_000);
+      if (fs.existsSync(at('suite-failed'))) return;
+      await until('the floor QuickPick placeholder', async () => /^key 0 /.test((await input.getAttribute('placeholder')) ?? ''), 30_000);
+      await page.mainFrame().evaluate(instrument, { footerSelector: '.quick-input-widget input.input', listSelector: '.quick-input-widget .quick-input-list' });
+      result.quickpick_floor = await typeInto(page, page.mainFrame(), 'x', warm, keys);
+      fs.writeFileSync(at('floor-quickpick-done'), '');
+
+      await until('the floor webview', () => fs.existsSync(at('floor-webview-open')) || fs.existsSync(at('suite-failed')), 60_000);
+      if (fs.existsSync(at('suite-failed'))) return;
+      const floorFrame = await panelFrame(page, '#floor');
+      await floorFrame.evaluate(instrument, { footerSelector: '#footer', listSelector: '#lines', highlight: '.line.current' });
+      await floorFrame.locator('#lines').click();
+      result.webview_floor = await typeInto(page, floorFrame, 'ArrowDown', warm, keys);
+      fs.writeFileSync(at('floor-webview-done'), '');
     } catch (error) {
       fs.writeFileSync(at('abort'), String(error?.stack ?? error));
       throw error;
@@ -164,6 +196,8 @@ export async function vscodeFigures({ count, keys, warm }) {
   const startup = JSON.parse(fs.readFileSync(at('startup.json'), 'utf8'));
   const w = result.webview;
   const q = result.quickpick;
+  const wf = result.webview_floor;
+  const qf = result.quickpick_floor;
   return {
     activate_ms: startup.activate_ms,
     time_to_tools_ms: startup.time_to_tools_ms,
@@ -178,7 +212,10 @@ export async function vscodeFigures({ count, keys, warm }) {
       dom_update: stats(w.map((r) => r.dom - r.msg)),
       to_paint: stats(w.map((r) => r.paint - r.dom)),
     },
+    panel_floor: stats(wf.map((r) => r.paint - r.key)),
+    panel_seen_floor: stats(wf.map((r) => (r.seen ? r.seen.paint : r.paint) - r.key)),
     quickpick: stats(q.map((r) => r.paint - r.key)),
+    quickpick_floor: stats(qf.map((r) => r.paint - r.key)),
     quickpick_split: { to_dom: stats(q.map((r) => r.dom - r.key)), to_paint: stats(q.map((r) => r.paint - r.dom)) },
   };
 }

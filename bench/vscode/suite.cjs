@@ -1,6 +1,9 @@
 // Runs inside VS Code's extension host for the bench (../measure/vscode.mjs):
 // activate() and the time to tools as the extension saw them, then the two
-// panels the bench types into from the page (a webview, then a QuickPick).
+// panels the bench types into from the page (a webview, then a QuickPick),
+// then the same two made by this suite with no zot host and no zot extension
+// behind them: the floors, what VS Code and the browser take for the same key
+// and the same re-render with nothing of ours in the way.
 // The bench and this suite take turns through files in $ZOT_BENCH_DIR.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -26,6 +29,76 @@ async function openPanel(style, id) {
   await vscode.workspace.getConfiguration('zot').update('panels.style', style, vscode.ConfigurationTarget.Global);
   void exec('zot.runCommand', 'bench-panel', id);
   await waitFor(`the ${style} panel`, () => testApi().panels().some((p) => p.id === id && p.visible), 30_000);
+}
+
+const LINES = 40;
+/** The bench fixture's lines (bench/fixtures/zot-panel), the cursor marked. */
+const fixtureLines = (cursor) => Array.from({ length: LINES }, (_, i) => `${i === cursor ? '›' : ' '} item ${String(i + 1).padStart(2, '0')} · the quick brown fox jumps over the lazy dog`);
+const footer = (keys) => `key ${keys} · ↑/↓ move · esc close`;
+
+/**
+ * The QuickPick floor: the same 40 items, and every typed character answered
+ * as the zot panel answers it (the box emptied, the placeholder counting the
+ * key), at once, in the extension host.
+ */
+function floorQuickPick() {
+  const qp = vscode.window.createQuickPick();
+  qp.ignoreFocusOut = true;
+  qp.keepScrollPosition = true;
+  qp.title = 'bench floor';
+  qp.items = fixtureLines(0).map((label) => ({ label, alwaysShow: true }));
+  let keys = 0;
+  qp.placeholder = footer(keys);
+  qp.onDidChangeValue((v) => {
+    if (v === '') return;
+    keys += v.length;
+    qp.value = '';
+    qp.placeholder = footer(keys);
+  });
+  qp.show();
+  return qp;
+}
+
+/**
+ * The webview floor: a page that moves its highlight on ArrowDown at once (as
+ * the zot panel's page guesses it) and posts the key to the extension host,
+ * which answers at once with all 40 lines again (as the fixture renders), the
+ * page writing the lines that changed. The round trip of the zot panel
+ * without the host, the zot extension and their pipes.
+ */
+function floorWebview() {
+  const panel = vscode.window.createWebviewPanel('zotBench.floor', 'bench floor', vscode.ViewColumn.Active, { enableScripts: true });
+  let keys = 0;
+  let cursor = 0;
+  panel.webview.onDidReceiveMessage((m) => {
+    if (m?.key !== 'down') return;
+    keys++;
+    cursor = (cursor + 1) % LINES;
+    void panel.webview.postMessage({ lines: fixtureLines(cursor), cursor, footer: footer(keys) });
+  });
+  const rows = fixtureLines(0).map((l, i) => `<div class="line${i === 0 ? ' current' : ''}">${l}</div>`).join('');
+  panel.webview.html = `<!doctype html><html><head><meta charset="utf-8"><title>bench floor</title>
+<style>body{font:13px monospace;color:var(--vscode-foreground)}.line{white-space:pre;padding:1px 4px}.current{background:var(--vscode-list-activeSelectionBackground)}</style></head>
+<body><div id="floor"></div><div id="lines" tabindex="0">${rows}</div><div id="footer">${footer(0)}</div><script>
+const api = acquireVsCodeApi();
+const list = document.getElementById('lines');
+const foot = document.getElementById('footer');
+let cur = 0;
+const mark = (i) => { list.children[cur].className = 'line'; cur = i; list.children[cur].className = 'line current'; };
+addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowDown') return;
+  e.preventDefault();
+  mark((cur + 1) % ${LINES});
+  api.postMessage({ key: 'down' });
+});
+addEventListener('message', (e) => {
+  const m = e.data;
+  for (let i = 0; i < m.lines.length; i++) if (list.children[i].textContent !== m.lines[i]) list.children[i].textContent = m.lines[i];
+  if (m.cursor !== cur) mark(m.cursor);
+  foot.textContent = m.footer;
+});
+</script></body></html>`;
+  return panel;
 }
 
 exports.run = async () => {
@@ -56,6 +129,17 @@ exports.run = async () => {
     await openPanel('quickPick', 'quickpick');
     mark('quickpick-open');
     await turn('quickpick-done');
+    // The floors, with the zot panels closed.
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const qp = floorQuickPick();
+    mark('floor-quickpick-open');
+    await turn('floor-quickpick-done');
+    qp.dispose();
+    const web = floorWebview();
+    mark('floor-webview-open');
+    await turn('floor-webview-done');
+    web.dispose();
   } catch (error) {
     mark('suite-failed', { error: String(error?.stack ?? error) });
     throw error;
