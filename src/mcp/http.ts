@@ -62,7 +62,6 @@ export interface McpHttpOptions {
   onClientEnded?: (scope: string | undefined, launch: string | undefined) => void;
 }
 
-
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 32;
 /** An endpoint's 2026 handler, its servers, and its subscription to list changes. */

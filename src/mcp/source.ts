@@ -34,7 +34,8 @@ export function onListsChanged(source: HostSource, scope: string | undefined, to
   });
 }
 
-function listKeys(host: HostCalls, scope: string | undefined): { tools: string; prompts: string } {
+/** What a server of `scope` lists, as text to compare: its tools and its prompts (the commands). */
+export function listKeys(host: HostCalls, scope: string | undefined): { tools: string; prompts: string } {
   const mine = (e: { extension: string; active: boolean }): boolean => e.active && (scope === undefined || e.extension === scope);
   return {
     tools: JSON.stringify(host.tools().filter(mine).map((t) => [t.extension, t.name, t.description, t.interactive, t.schema])),

@@ -19,17 +19,16 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionState, ExtensionView } from '../../host/index.js';
+import type { ExtensionView } from '../../host/index.js';
 import type { HostSource } from '../../mcp/bridge.js';
 import type { McpHttpServer } from '../../mcp/http.js';
 import { LAUNCH_HEADER } from '../../mcp/launch.js';
-import { ServerLifecycle } from './serverLifecycle.js';
+import { listKeys } from '../../mcp/source.js';
+import { ServerLifecycle, UNSETTLED } from './serverLifecycle.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';
 /** Definitions are offered again at most this often while extensions start and register. */
 const CHANGE_DEBOUNCE_MS = 300;
-/** States in which an extension's definition stays as VS Code was told it last. */
-const UNSETTLED: ReadonlySet<ExtensionState> = new Set(['starting', 'stopping', 'restarting']);
 
 export interface McpProviderDeps {
   extensionPath: string;
@@ -198,10 +197,8 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
 
   /** Changes with the extension's tools and commands (and the product's version): VS Code then lists them again. */
   private versionOf(rt: ExtensionView): string {
-    const host = this.d.source.host;
-    const tools = host.tools().filter((t) => t.extension === rt.name && t.active).map((t) => [t.name, t.description, t.interactive, t.schema]);
-    const commands = host.commands().filter((c) => c.extension === rt.name && c.active).map((c) => [c.name, c.description]);
-    const hash = createHash('sha256').update(JSON.stringify([tools, commands])).digest('hex').slice(0, 12);
+    const lists = listKeys(this.d.source.host, rt.name);
+    const hash = createHash('sha256').update(lists.tools).update(lists.prompts).digest('hex').slice(0, 12);
     return `${this.d.version()}+${hash}`;
   }
 

@@ -38,7 +38,8 @@ export const RESTART_WINDOW_MS = 1_500;
 export const SETTLE_MS = 15_000;
 /** Launches remembered at most; VS Code holds one per running server. */
 const MAX_LAUNCHES = 256;
-const UNSETTLED: ReadonlySet<ExtensionState> = new Set(['starting', 'stopping', 'restarting']);
+/** States on the way to another: a start waits them out, and a definition keeps what VS Code was told during them. */
+export const UNSETTLED: ReadonlySet<ExtensionState> = new Set(['starting', 'stopping', 'restarting']);
 
 export interface LifecycleDeps {
   startExtension(name: string): Promise<void>;
@@ -96,10 +97,7 @@ export class ServerLifecycle {
     if (ended) {
       clearTimeout(ended.timer);
       this.ending.delete(name);
-      if (ended.version === version) {
-        this.d.log(`MCP: VS Code restarted the server of "${name}": restarting the extension`);
-        await this.d.restartExtension(name);
-      }
+      if (ended.version === version) await this.restart(name);
     } else if (this.stoppedHere.has(name)) {
       if (this.stopping.has(name)) await this.settled(name);
       this.d.log(`MCP: VS Code started the server of "${name}": starting the extension`);
@@ -135,9 +133,7 @@ export class ServerLifecycle {
     const newer = this.launches.get(this.latest.get(name) ?? '');
     if (newer && this.latest.get(name) !== launchId) {
       // Started again before this end arrived: a restart.
-      if (newer.version !== version) return;
-      this.d.log(`MCP: VS Code restarted the server of "${name}": restarting the extension`);
-      void this.d.restartExtension(name).catch((err: unknown) => this.d.log(`MCP: restarting "${name}" failed: ${(err as Error).message}`));
+      if (newer.version === version) void this.restart(name);
       return;
     }
     const timer = setTimeout(() => this.stop(name), RESTART_WINDOW_MS);
@@ -173,6 +169,12 @@ export class ServerLifecycle {
       if (!rt || rt.connected || !UNSETTLED.has(rt.state) || Date.now() >= deadline) return rt;
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** VS Code restarted the server: the extension restarts (through the gate, as every start). */
+  private restart(name: string): Promise<void> {
+    this.d.log(`MCP: VS Code restarted the server of "${name}": restarting the extension`);
+    return this.d.restartExtension(name).catch((err: unknown) => this.d.log(`MCP: restarting "${name}" failed: ${(err as Error).message}`));
   }
 
   private stop(name: string): void {
