@@ -1,7 +1,15 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { deeperThan, HOOK_EVENT_NAMES, HOOK_EVENTS, HOST_VERSION, hookEventOf, MAX_VALUE_DEPTH, SCAFFOLD_LANGUAGES, terminalSafe, type HostOptions, type ScaffoldLanguage, type TraceSink } from '../host/index.js';
+// Straight from the modules that hold them, not the host's index: `--help`, `--version` and a usage
+// error load no more of the host than this (see main.ts).
+import type { TraceSink } from '../host/connection/frameTrace.js';
+import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf } from '../host/hooks/agentHooks.js';
+import type { HostOptions } from '../host/options.js';
+import { SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from '../host/scaffold/index.js';
+import { HOST_VERSION } from '../host/version.js';
+import { deeperThan, MAX_VALUE_DEPTH } from '../protocol/index.js';
+import { err } from './output.js';
 
 export const USAGE = `zot-host ${HOST_VERSION}: run zot extensions without an editor
 
@@ -152,7 +160,7 @@ export function parseArgs(argv: string[]): Parsed {
   if (provider !== undefined) host.provider = provider;
   if (model !== undefined) host.model = model;
   // One frame a line on stderr, named by extension: stdout stays the verb's own.
-  if (trace) host.trace = { level: trace, line: (ext, text) => void process.stderr.write(terminalSafe(`[${ext}] ${text}\n`)) };
+  if (trace) host.trace = { level: trace, line: (ext, text) => err(`[${ext}] ${text}`) };
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };
   if (cwdGiven) parsed.cwdGiven = true;
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;

@@ -4,7 +4,7 @@
  * taken yet, so every verb waits for `flush()` before it exits.
  */
 
-import { terminalSafe } from '../host/index.js';
+import { terminalSafe } from '../protocol/index.js';
 import { firstEvent } from './firstEvent.js';
 
 // Everything the CLI prints goes through these, so no text from an extension reaches the terminal raw.
@@ -12,8 +12,26 @@ function line(s: string): string {
   return terminalSafe(s.endsWith('\n') ? s : `${s}\n`);
 }
 
-export const out = (s: string): void => void process.stdout.write(line(s));
-export const err = (s: string): void => void process.stderr.write(line(s));
+/**
+ * A reader that went away (`zot-host … | head -1`) is not the verb's
+ * failure: the rest of that stream's output is dropped, and the verb runs to
+ * its end and exits with its own status, as it would have with the reader
+ * there. Any other error of a standard stream is one.
+ */
+function tolerateClosedReader(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
+tolerateClosedReader(process.stdout);
+tolerateClosedReader(process.stderr);
+
+function write(stream: NodeJS.WriteStream, s: string): void {
+  if (!stream.destroyed) stream.write(line(s));
+}
+
+export const out = (s: string): void => write(process.stdout, s);
+export const err = (s: string): void => write(process.stderr, s);
 
 /** Resolves once everything written to `stream` has been handed to the OS (or the reader went away). */
 export function drained(stream: NodeJS.WriteStream): Promise<void> {

@@ -1,8 +1,10 @@
-// Two defects a person sees from the CLI, over real processes: an extension
-// that never says hello, and a large result read through a pipe.
+// Defects a person sees from the CLI, over real processes: an extension that
+// never says hello, a large result read through a pipe, a reader that goes away.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { CLI, makeExt, tmpdir } from '../helpers.mjs';
 
 test('doctor reports an extension that never says hello as failed once the 10 s hello bound passes, and waits no longer', async () => {
@@ -44,4 +46,32 @@ test('a 3 MiB tool --json result piped into a slow reader arrives whole', async 
   assert.equal(r.code, 0, r.stderr);
   const expected = Buffer.byteLength(JSON.stringify({ outcome: 'completed', extension: 'big', is_error: false, content: [{ type: 'text', text: 'x'.repeat(size) }], message: '' })) + 1;
   assert.equal(Number(r.stdout.trim()), expected);
+});
+
+/** Runs zot-host with its stdout a pipe whose reader has gone before it writes (as `| head -0` leaves it). */
+function withReaderGone(args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
+
+test('a reader that goes away (| head) ends no verb early and prints no stack: the verb exits with its own status', async () => {
+  const help = await withReaderGone(['--help']);
+  assert.deepEqual(help, { code: 0, signal: null, stderr: '' });
+  const target = path.join(tmpdir(), 'fresh');
+  const init = await withReaderGone(['init', target, '--language', 'node']);
+  assert.deepEqual(init, { code: 0, signal: null, stderr: '' });
+  assert.deepEqual(fs.readdirSync(target).sort(), ['README.md', 'extension.json', 'index.mjs'], 'every file written');
+  const dir = makeExt(tmpdir(), 'big', { tools: [{ name: 'huge', behaviour: 'big', size: 1024 * 1024 }] });
+  const tool = await withReaderGone(['tool', 'huge', '--json', '--no-discover', '--ext', dir]);
+  assert.deepEqual(tool, { code: 0, signal: null, stderr: '' });
+  // What it writes to stderr still arrives: a tool that is not there is exit 1 and said so.
+  const missing = await withReaderGone(['tool', 'nope', '--no-discover', '--ext', dir]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /nope/);
+  assert.doesNotMatch(missing.stderr, /EPIPE|at .*cli\.js/);
 });
