@@ -12,12 +12,18 @@
  * the reason: nothing unread is let through), exit 1 for the others (reported,
  * and the agent goes on).
  */
-import { boundedStringify, failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHookOn, type HookEvent, type HookInput } from '../host/index.js';
-import { servesTool } from '../mcp/toolNames.js';
+import { failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHookOn, type HookEvent, type HookInput } from '../host/hooks/agentHooks.js';
+import { boundedStringify } from '../protocol/index.js';
 import type { Parsed } from './args.js';
 import { askEditor } from './hookWindows.js';
 import { err, out } from './output.js';
-import { withSession } from './session.js';
+
+/*
+ * Required only when no editor window answers (see main.ts): a hook that an
+ * editor answers loads neither the host's process side nor vscode-jsonrpc.
+ */
+const session = (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js');
+const toolNames = (): typeof import('../mcp/toolNames.js') => require('../mcp/toolNames.js') as typeof import('../mcp/toolNames.js');
 
 export async function hook(p: Parsed): Promise<number> {
   const event = p.positional[0] as HookEvent;
@@ -40,7 +46,8 @@ export async function hook(p: Parsed): Promise<number> {
   }
   // The agent runs hooks in the project and names it in the input: its extensions are the project's.
   const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
-  return withSession(options, async ({ host }) => {
+  const { servesTool } = toolNames();
+  return session().withSession(options, async ({ host }) => {
     const output = await runHookOn(host, input, (name) => servesTool(host, name), editor.kind === 'unreachable' ? [editor.note] : []);
     out(boundedStringify(output));
     return 0;

@@ -7,13 +7,23 @@
  */
 import * as path from 'node:path';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
-import { command, tool } from './calls.js';
-import { doctor } from './doctor.js';
-import { hook } from './hook.js';
-import { init } from './init.js';
 import { err, flush, out } from './output.js';
-import { withSession } from './session.js';
-import { watch } from './watch.js';
+
+/*
+ * Each verb is required when it runs, not imported: the bundler then wraps
+ * its modules to be evaluated on that first require, so `--help`, `--version`
+ * and a usage error start without loading the host, vscode-jsonrpc or the
+ * Node modules for processes, sockets and hashes (an agent hook pays only
+ * for what `hook` uses).
+ */
+const verbs = {
+  calls: (): typeof import('./calls.js') => require('./calls.js') as typeof import('./calls.js'),
+  doctor: (): typeof import('./doctor.js') => require('./doctor.js') as typeof import('./doctor.js'),
+  hook: (): typeof import('./hook.js') => require('./hook.js') as typeof import('./hook.js'),
+  init: (): typeof import('./init.js') => require('./init.js') as typeof import('./init.js'),
+  session: (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js'),
+  watch: (): typeof import('./watch.js') => require('./watch.js') as typeof import('./watch.js'),
+};
 
 export async function main(argv: string[]): Promise<number> {
   let parsed: Parsed;
@@ -37,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   switch (p.verb) {
     case 'init':
       try {
-        return init(p);
+        return verbs.init().init(p);
       } catch (e) {
         if (!(e instanceof UsageError)) throw e;
         err(`zot-host: ${e.message}`);
@@ -46,11 +56,11 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp': return p.httpPort !== undefined
       ? mcpBundle().runMcpHttp(p.host, p.httpPort, out, err)
       : mcpBundle().runMcpStdio(p.host, err);
-    case 'doctor': return withSession(p.host, (s) => doctor(s, p));
-    case 'tool': return withSession(p.host, (s) => tool(s, p, toolArgs));
-    case 'command': return withSession(p.host, (s) => command(s, p));
-    case 'watch': return withSession(p.host, (s) => watch(s));
-    case 'hook': return hook(p);
+    case 'doctor': return verbs.session().withSession(p.host, (s) => verbs.doctor().doctor(s, p));
+    case 'tool': return verbs.session().withSession(p.host, (s) => verbs.calls().tool(s, p, toolArgs));
+    case 'command': return verbs.session().withSession(p.host, (s) => verbs.calls().command(s, p));
+    case 'watch': return verbs.session().withSession(p.host, (s) => verbs.watch().watch(s));
+    case 'hook': return verbs.hook().hook(p);
   }
 }
 

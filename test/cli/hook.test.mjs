@@ -239,7 +239,27 @@ test('with an editor window that has the project open, the window\'s running gua
   // A project no window has open: the hook runs on its own (here without guards: allowed).
   const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
   assert.deepEqual(json(other), {});
+  // Answered by the window, the hook loads no more than it needs to ask it: no process side of the host.
+  const watched = modulesOf();
+  const asked = await hook('PreToolUse', vscodePre('ls', { cwd: project }), { exts: [], env: { ...w.env, ...watched.env } });
+  assert.deepEqual(json(asked), {});
+  assert.ok(watched.loaded().has('http') && !watched.loaded().has('child_process'), 'asks over HTTP, starts nothing');
+  const alone = modulesOf();
+  json(await hook('PreToolUse', vscodePre('ls', { cwd: tmpdir('zot-hook-elsewhere-') }), { env: { ...w.env, ...alone.env } }));
+  assert.ok(alone.loaded().has('child_process'), 'with no window for the project, it starts its guard');
 });
+
+/** An environment that makes a Node process write the built-in modules it loaded at its exit, and their reading. */
+function modulesOf() {
+  const dir = tmpdir('zot-hook-modules-');
+  const list = path.join(dir, 'modules.json');
+  const preload = path.join(dir, 'preload.cjs');
+  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
+  return {
+    env: { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` },
+    loaded: () => new Set(JSON.parse(fs.readFileSync(list, 'utf8')).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
+  };
+}
 
 test('a window that cannot be reached, or refuses the token, is said in the answer; the hook then runs its own guards', async (t) => {
   const project = tmpdir('zot-hook-project-');

@@ -43,3 +43,26 @@ test('--help, doctor and hook run from dist/cli.js alone; mcp reads dist/mcp.js 
   assert.equal(served.status, 0, served.stderr);
   assert.deepEqual(JSON.parse(served.stdout.split('\n')[0]), { jsonrpc: '2.0', id: 1, result: {} });
 });
+
+/** The Node built-in modules a zot-host run loaded, read at its exit through a preloaded script. */
+function builtinsLoaded(args, input) {
+  const dir = tmpdir('zot-cli-modules-');
+  const list = path.join(dir, 'modules.json');
+  const preload = path.join(dir, 'preload.cjs');
+  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
+  const r = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '' } });
+  assert.equal(r.status, args[0] === 'nope' ? 2 : 0, r.stderr);
+  return new Set(JSON.parse(fs.readFileSync(list, 'utf8')).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)));
+}
+
+test('--help and a usage error load none of the host: no processes, HTTP or hashes; a verb loads what it uses', () => {
+  // (Not `net`: Node loads it itself for a standard stream that is a pipe.)
+  const heavy = ['child_process', 'http', 'crypto'];
+  for (const args of [['--help'], ['nope']]) {
+    const loaded = builtinsLoaded(args);
+    assert.deepEqual(heavy.filter((m) => loaded.has(m)), [], `zot-host ${args.join(' ')}`);
+  }
+  const home = tmpdir('zot-home-');
+  const doctor = builtinsLoaded(['doctor', '--no-discover', '--home', home, '--ext', path.join(COMPAT, 'guard')]);
+  assert.ok(doctor.has('child_process'), 'doctor starts its extensions');
+});
