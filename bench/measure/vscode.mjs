@@ -113,8 +113,13 @@ async function typeInto(page, frame, key, warm, n) {
   return done.map((d, i) => ({ ...d, seen: seen[i] })).slice(warm);
 }
 
-/** Whether the frame after the `index`th key (from 0) showed the highlight moved down from where the render before it had the cursor. */
-const guessedAt = (r, index) => r.seen !== undefined && index % 40 < 39 && r.seen.at === (index % 40) + 1;
+/**
+ * Whether the frame after the `index`th key (from 0) showed the highlight one
+ * line down from where the render before it had the cursor: from line 40 to
+ * line 1 where the fixture wraps, which the page guesses once it has seen the
+ * fixture's render of a wrap.
+ */
+const guessedAt = (r, index) => r.seen !== undefined && r.seen.at === (index + 1) % 40;
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -203,8 +208,7 @@ export async function vscodeFigures({ count, keys, warm }) {
     time_to_tools_ms: startup.time_to_tools_ms,
     tools: startup.tools,
     panel: stats(w.map((r) => r.paint - r.key)),
-    // What the user sees: the first frame after the key where it moved the highlight one line down (the
-    // fixture's cursor, ArrowDown from line 0, wraps after line 40, where nothing can be guessed), else the render.
+    // What the user sees: the first frame after the key where it moved the highlight one line down, else the render.
     panel_seen: stats(w.map((r, i) => (guessedAt(r, warm + i) ? r.seen.paint : r.paint) - r.key)),
     panel_guessed: w.filter((r, i) => guessedAt(r, warm + i)).length,
     panel_split: {

@@ -42,6 +42,15 @@
   let settleAfter = 0;
   let guessTimer = 0;
   const GUESS_MS = 1000;
+  /**
+   * Whether this panel's cursor wraps (down from the last line to the first,
+   * up from the first to the last) or stops there: unknown until the
+   * extension's own render answers a move off an edge. Learned again at each
+   * such render, so a wrong guess is shown for one render at most.
+   */
+  let wraps = false;
+  /** A move off an edge from a settled cursor, kept until its render says which way the extension went. */
+  let edge = /** @type {{ seq: number, from: number, delta: number, length: number } | undefined} */ (undefined);
 
   /**
    * A render is either whole (`lines`) or the lines that changed since the
@@ -63,6 +72,14 @@
     // The cursor line comes from the extension side (src/host/ui/cursor.ts): one rule for every view of a panel.
     rendered = Number.isInteger(msg.cursor) ? msg.cursor : -1;
     const answered = Number.isInteger(msg.seq) ? msg.seq : seq;
+    if (edge && answered >= edge.seq) {
+      // The render of exactly that key, over the same lines: the extension either wrapped or stayed.
+      if (answered === edge.seq && next.length === edge.length) {
+        if (rendered === wrap(edge.from + edge.delta, edge.length)) wraps = true;
+        else if (rendered === edge.from) wraps = false;
+      }
+      edge = undefined;
+    }
     moves = moves.filter((m) => m.seq > answered);
     if (settleAfter <= answered) settleAfter = 0;
     if (!moves.length) clearTimeout(guessTimer);
@@ -82,15 +99,34 @@
   /** The extension's cursor moved by the moves it has not answered, or its own where that leaves the lines. */
   function guessed(length) {
     if (rendered < 0) return rendered;
-    const at = moves.reduce((i, m) => i + m.delta, rendered);
-    return at >= 0 && at < length ? at : rendered;
+    let at = rendered;
+    for (const m of moves) {
+      at = step(at, m.delta, length);
+      if (at < 0) return rendered;
+    }
+    return at;
+  }
+
+  /** The line a move leads to, as this panel's cursor has been seen to go; -1 off an edge it is not known to wrap. */
+  function step(from, delta, length) {
+    const to = from + delta;
+    if (to >= 0 && to < length) return to;
+    return wraps ? wrap(to, length) : -1;
+  }
+
+  function wrap(i, length) {
+    return ((i % length) + length) % length;
   }
 
   /** Moves the highlight by `delta` at once, where the extension's render will most likely put it. */
   function guess(delta, keySeq) {
     if (!synced || rendered < 0 || settleAfter || current < 0) return;
-    const to = current + delta;
-    if (to < 0 || to >= shown.lines.length) return;
+    const length = shown.lines.length;
+    const to = step(current, delta, length);
+    const offEdge = current + delta < 0 || current + delta >= length;
+    // Off an edge with nothing else unanswered: its render shows whether this panel wraps.
+    if (offEdge && !edge && !moves.length && current === rendered) edge = { seq: keySeq, from: current, delta, length };
+    if (to < 0) return;
     moves.push({ seq: keySeq, delta });
     render(shown, to);
     clearTimeout(guessTimer);

@@ -167,12 +167,35 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       assert.deepEqual(await rowsOf(list), ['-  one', '-  two', '*› three', '-  four', '-  five', '-  six']);
       await page.keyboard.press('Escape');
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
+      // A move off the first line of a list not known to wrap is not guessed.
+      const atEdge = async (l) => (await rowsOf(l)).findIndex((r) => r.startsWith('*'));
+      const stops = await openList('');
+      await page.keyboard.press('ArrowUp');
+      assert.equal(await atEdge(stops), 0);
+      await waitFor('the key at the extension', () => cursorKeys() === 3);
+      await page.keyboard.press('Escape');
+      await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
+      // A list that wraps: the first move off an edge waits for the render; once it showed the wrap, the next one is guessed.
+      const wrapping = await openList('wrap');
+      await page.keyboard.press('ArrowUp');
+      assert.equal(await atEdge(wrapping), 0, 'the first move off an edge is not guessed');
+      await waitFor('the key at the extension', () => cursorKeys() === 4);
+      writeFileSync(path.join(s.home, 'release-render'), '');
+      await wrapping.locator('.line.current', { hasText: '› six' }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('ArrowDown');
+      assert.deepEqual(await rowsOf(wrapping), ['*  one', '-  two', '-  three', '-  four', '-  five', '-› six'], 'the wrap is guessed, the render held');
+      await waitFor('the key at the extension', () => cursorKeys() === 5);
+      writeFileSync(path.join(s.home, 'release-render'), '');
+      await wrapping.locator('.line.current', { hasText: '› one' }).waitFor({ timeout: 10_000 });
+      assert.deepEqual(await rowsOf(wrapping), ['*› one', '-  two', '-  three', '-  four', '-  five', '-  six']);
+      await page.keyboard.press('Escape');
+      await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
       // An extension that does not answer the key: the guess is taken back, the highlight returns to its cursor.
       const deaf = await openList('deaf');
       await page.keyboard.press('ArrowDown');
       await deaf.locator('.line.current', { hasText: 'two' }).waitFor({ timeout: 2_000 });
       await deaf.locator('.line.current', { hasText: '› one' }).waitFor({ timeout: 10_000 });
-      assert.equal(cursorKeys(), 3, 'the key reached the extension');
+      assert.equal(cursorKeys(), 6, 'the key reached the extension');
       await page.keyboard.press('Escape');
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
 
