@@ -36,7 +36,9 @@
  *   round trip    after a warm-up of WARM calls per peer, ROUNDS_RT rounds; in
  *                 each round every peer makes RT_CALLS (20,000) sequential
  *                 calls, in BLOCKS blocks: the peers take turns block by block,
- *                 the order rotating, so a slow spell of the machine is shared
+ *                 each block in its own order of the peers (every order in
+ *                 turn), so a slow spell of the machine, and the collector
+ *                 work one peer leaves behind, are shared
  *                 by all of them; µs per call of the best round per peer;
  *   throughput    the same with TP_CALLS calls per round and 64 in flight (a
  *                 new call is started as each one ends), calls/s, best round.
@@ -125,7 +127,9 @@
  *                   20 extensions was ready with its tools registered (what the
  *                   chat participant and the MCP server offer), against
  *                   `startup.floor_twenty_ms`, the same 20 processes spawned
- *                   bare by this process in this run;
+ *                   bare by this process in this run (with its split: when
+ *                   the first and last were started, and each start to its
+ *                   ready, while VS Code itself is still starting);
  * then it opens the panel as a webview, and later as a QuickPick, and the
  * bench types PANEL_WARM + PANEL_KEYS keys into each from the page, one at a
  * time: ArrowDown into the webview (two lines change), 'x' into the QuickPick.
@@ -135,7 +139,11 @@
  * MessageChannel message, which runs after the paint. For the webview the
  * render message's arrival splits that into outside the webview (both
  * postMessage hops, the extension host, the zot extension), the DOM update,
- * and the paint.
+ * and the paint. Last, with VS Code idle, every extension of that ZOT_HOME is
+ * started again (Zot: Reload Extensions), from the first start to the last
+ * ready, against the same processes spawned bare from the extension host, from
+ * the first spawn to the last `ready` frame; three of each, taking turns,
+ * medians (`vscode_restart_ms`).
  *
  * A figure that cannot be measured is null, with the reason printed; its bar is
  * reported as SKIP (not a failure, even with --strict).
@@ -143,7 +151,9 @@
  * The run's 1-minute load average (bench/load.mjs, sampled at each section and
  * every 10 s) is printed and kept in the JSON (`meta.load_average`).
  *
- * The bench re-runs itself under `node --expose-gc` (gc() before measurements),
+ * The bench re-runs itself under `node --expose-gc` (gc() before measurements;
+ * a scavenge only before each block of the steady-state figures, see
+ * bench/util.mjs),
  * keeps every temporary ZOT_HOME and log under os.tmpdir() and removes them at
  * the end, and stops every process it started.
  */

@@ -2,7 +2,7 @@
 // interleave the peers, and cancel latency (host and floor).
 import { CancellationTokenSource } from '../peers.mjs';
 import { TEXT } from '../config.mjs';
-import { gc, now, percentile, sleep } from '../util.mjs';
+import { minorGc, now, percentile, sleep } from '../util.mjs';
 
 /** n sequential calls: { ms, cpuUs } (wall time, and CPU time of this process). */
 export async function sequential(peer, n) {
@@ -40,21 +40,45 @@ export function inFlight(peer, total, width) {
   });
 }
 
+/** Every order of `xs`. */
+function permutations(xs) {
+  if (xs.length <= 1) return [xs];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/** The orders the peers take turns in, one per block: every order once (in a fixed shuffle), then again. */
+export function turnOrders(peers, count) {
+  const all = permutations(peers);
+  // A fixed shuffle (a small linear congruential generator), so runs are alike and no order comes in a pattern.
+  let seed = 7;
+  for (let i = all.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return Array.from({ length: count }, (_, k) => all[k % all.length]);
+}
+
 /**
  * `count` rounds of `perRound` calls per peer. A round is cut into `blocks`
- * blocks and the peers take turns block by block (the order rotating), so a
- * noisy spell of the machine is shared by all of them. Per peer and round:
- * { ms, cpuUs, calls } summed over its blocks.
+ * blocks and the peers take turns block by block, so a noisy spell of the
+ * machine is shared by all of them. Each block has its own order of the peers
+ * (turnOrders): a peer never always follows the same one, whose garbage and
+ * collector work would then always land in its block (with the order only
+ * rotated, the host always came right after the MCP SDK, which allocates the
+ * most). Before each block a scavenge clears the young garbage of the blocks
+ * before (see minorGc). Per peer and round: { ms, cpuUs, calls } summed over
+ * its blocks.
  */
 export async function rounds(peers, count, perRound, blocks, fn) {
   const all = Object.fromEntries(peers.map((p) => [p.name, []]));
   const n = Math.ceil(perRound / blocks);
+  const orders = turnOrders(peers, count * blocks);
   for (let r = 0; r < count; r++) {
     const acc = Object.fromEntries(peers.map((p) => [p.name, { ms: 0, cpuUs: 0, calls: 0 }]));
     for (let b = 0; b < blocks; b++) {
-      for (let i = 0; i < peers.length; i++) {
-        const p = peers[(i + b + r) % peers.length];
-        gc();
+      for (const p of orders[r * blocks + b]) {
+        minorGc();
         const x = await fn(p, n);
         acc[p.name].ms += x.ms;
         acc[p.name].cpuUs += x.cpuUs;
