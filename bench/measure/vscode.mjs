@@ -199,6 +199,7 @@ export async function vscodeFigures({ count, keys, warm }) {
   if (fs.existsSync(at('suite-failed'))) throw new Error(`the VS Code side failed: ${JSON.parse(fs.readFileSync(at('suite-failed'), 'utf8')).error}`);
   if (run.exitCode !== 0) throw new Error(`the VS Code run ended with ${run.exitCode}:\n${run.logs.slice(-30).join('\n')}`);
   const startup = JSON.parse(fs.readFileSync(at('startup.json'), 'utf8'));
+  const restart = JSON.parse(fs.readFileSync(at('restart.json'), 'utf8'));
   const w = result.webview;
   const q = result.quickpick;
   const wf = result.webview_floor;
@@ -206,6 +207,8 @@ export async function vscodeFigures({ count, keys, warm }) {
   return {
     activate_ms: startup.activate_ms,
     time_to_tools_ms: startup.time_to_tools_ms,
+    time_to_tools_split: startup.split,
+    restart,
     tools: startup.tools,
     panel: stats(w.map((r) => r.paint - r.key)),
     // What the user sees: the first frame after the key where it moved the highlight one line down, else the render.

@@ -101,6 +101,65 @@ addEventListener('message', (e) => {
   return panel;
 }
 
+/**
+ * Every extension of the zot home started by the host of this window once VS
+ * Code is idle (Zot: Reload Extensions), from the first start to the last
+ * ready; against the same processes spawned bare from this extension host,
+ * from the first spawn to the last `ready` frame. The host's own share of
+ * the time to tools, apart from the VS Code startup that the first figure
+ * shares the machine with. Three of each, taking turns; medians.
+ */
+async function restartFigures() {
+  const home = process.env.ZOT_HOME;
+  const folders = fs.readdirSync(path.join(home, 'extensions')).map((f) => path.join(home, 'extensions', f));
+  const host = [];
+  const bare = [];
+  for (let i = 0; i < 3; i++) {
+    const before = Date.now();
+    await exec('zot.reload');
+    const names = (await snapshot()).extensions.map((e) => e.name);
+    if (names.length !== folders.length) throw new Error(`reload: ${names.length} extensions for ${folders.length} folders`);
+    const spans = await waitFor('every extension ready again after the reload', async () => {
+      const out = [];
+      for (const n of names) {
+        const changes = (await states(n)).filter((c) => c.time >= before);
+        const start = changes.find((c) => c.state === 'starting');
+        const ready = start && changes.find((c) => c.state === 'ready' && c.time >= start.time);
+        if (!ready) return false;
+        out.push([start.time, ready.time]);
+      }
+      return out;
+    }, 60_000);
+    host.push(Math.max(...spans.map(([, r]) => r)) - Math.min(...spans.map(([st]) => st)));
+    bare.push(await spawnBare(folders));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { extensions: folders.length, host_ms: median(host), bare_ms: median(bare), host_samples_ms: host, bare_samples_ms: bare };
+}
+
+/** Spawns each folder's manifest command as it is, at once; ms until every one wrote its `ready` frame. */
+async function spawnBare(folders) {
+  const { spawn } = require('node:child_process');
+  const started = Date.now();
+  const children = await Promise.all(folders.map((dir) => new Promise((resolve, reject) => {
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8'));
+    const child = spawn(m.exec, m.args ?? [], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    child.once('error', reject);
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      if (buf.split('\n').some((l) => l.includes('"type":"ready"'))) resolve(child);
+    });
+  })));
+  const ms = Date.now() - started;
+  await Promise.all(children.map((c) => new Promise((r) => {
+    c.once('exit', r);
+    c.stdin.end();
+    setTimeout(() => c.kill('SIGKILL'), 2_000).unref();
+  })));
+  return ms;
+}
+
 exports.run = async () => {
   try {
     await activated();
@@ -114,14 +173,26 @@ exports.run = async () => {
       if (panel && !['starting', 'ready'].includes(panel.state)) throw new Error(`the panel fixture is ${panel.state}: ${panel.error}`);
       return ready && tools && panel?.state === 'ready' && s;
     }, 120_000);
-    // When each became ready: its tools are registered before its `ready` frame.
+    // When each became ready: its tools are registered before its `ready` frame. And when it was started,
+    // which splits the time into the wait before the first start, the spread of the starts, and each start to ready.
     const readyAt = [];
+    const startAt = [];
     for (const n of names) {
-      const first = (await states(n)).find((c) => c.state === 'ready');
+      const changes = await states(n);
+      const first = changes.find((c) => c.state === 'ready');
       if (!first) throw new Error(`${n}: no ready state change recorded`);
       readyAt.push(first.time);
+      startAt.push(changes.find((c) => c.state === 'starting')?.time ?? NaN);
     }
-    mark('startup.json', { activate_ms: snap.activateMs, time_to_tools_ms: Math.max(...readyAt) - snap.activatedAt, tools: snap.tools.length });
+    const since = (t) => t - snap.activatedAt;
+    const toReady = readyAt.map((t, i) => t - startAt[i]).sort((a, b) => a - b);
+    const split = {
+      first_start_ms: since(Math.min(...startAt)),
+      last_start_ms: since(Math.max(...startAt)),
+      start_to_ready_median_ms: toReady[Math.floor(toReady.length / 2)],
+      start_to_ready_max_ms: toReady[toReady.length - 1],
+    };
+    mark('startup.json', { activate_ms: snap.activateMs, time_to_tools_ms: Math.max(...readyAt) - snap.activatedAt, tools: snap.tools.length, split });
 
     await openPanel('webview', 'webview');
     mark('webview-open');
@@ -140,6 +211,7 @@ exports.run = async () => {
     mark('floor-webview-open');
     await turn('floor-webview-done');
     web.dispose();
+    mark('restart.json', await restartFigures());
   } catch (error) {
     mark('suite-failed', { error: String(error?.stack ?? error) });
     throw error;
