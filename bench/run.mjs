@@ -142,7 +142,7 @@
  * and the paint. Last, with VS Code idle, every extension of that ZOT_HOME is
  * started again (Zot: Reload Extensions), from the first start to the last
  * ready, against the same processes spawned bare from the extension host, from
- * the first spawn to the last `ready` frame; three of each, taking turns,
+ * the first spawn to the last `ready` frame; four of each, taking turns,
  * medians (`vscode_restart_ms`).
  *
  * A figure that cannot be measured is null, with the reason printed; its bar is
