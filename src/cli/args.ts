@@ -1,8 +1,8 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-// Straight from the modules that hold them, not the host's index: `--help`, `--version` and a usage
-// error load no more of the host than this (see main.ts).
+// Straight from the modules that hold them, not the host's index: `--help` and a usage error load no
+// more of the host than this (see main.ts).
 import type { TraceSink } from '../host/connection/frameTrace.js';
 import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf } from '../host/hooks/agentHooks.js';
 import type { HostOptions } from '../host/options.js';

@@ -11,10 +11,10 @@ import { err, flush, out } from './output.js';
 
 /*
  * Each verb is required when it runs, not imported: the bundler then wraps
- * its modules to be evaluated on that first require, so `--help`, `--version`
- * and a usage error start without loading the host, vscode-jsonrpc or the
- * Node modules for processes, sockets and hashes (an agent hook pays only
- * for what `hook` uses).
+ * its modules to be evaluated on that first require, so `--help` and a
+ * usage error start without loading the host, vscode-jsonrpc or the Node
+ * modules for processes, HTTP and hashes (an agent hook pays only for what
+ * `hook` uses).
  */
 const verbs = {
   calls: (): typeof import('./calls.js') => require('./calls.js') as typeof import('./calls.js'),
