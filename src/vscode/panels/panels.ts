@@ -197,7 +197,7 @@ export class QuickPickPanels implements PanelPresenter {
     const view = this.views.get(panel.uid);
     if (!view) return this.open(panel);
     view.update(panel);
-    this.trace.record('panel-render', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines] });
+    this.trace.record('panel-render', () => ({ extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines] }));
   }
 
   /** Closed by the extension or the host: no panel_close goes back. */

@@ -78,12 +78,12 @@ class WebviewPanelView implements vscode.Disposable {
         this.webview.dispose();
         return;
       case 'key':
-        this.trace.record('panel-key', { extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) });
+        this.trace.record('panel-key', () => ({ extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) }));
         this.lastKey = m.seq;
         this.panel.key(m.key, m.text);
         return;
       case 'resize':
-        this.trace.record('panel-resize', { extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height });
+        this.trace.record('panel-resize', () => ({ extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height }));
         this.panel.resize(m.width, m.height);
         return;
     }
@@ -114,7 +114,7 @@ export class WebviewPanels implements PanelPresenter {
     const view = this.views.get(panel.uid);
     if (!view) return this.open(panel);
     view.render(panel);
-    this.trace.record('panel-render', { extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines], style: 'webview' });
+    this.trace.record('panel-render', () => ({ extension: panel.extension.name, panel: panel.id, title: panel.title, lines: [...panel.lines], style: 'webview' }));
   }
 
   close(panel: Panel): void {

@@ -12,12 +12,35 @@ export interface TraceEvent {
   [key: string]: unknown;
 }
 
+type TraceData = Omit<TraceEvent, 'kind'>;
+
 export class UiTrace implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TraceEvent>();
-  readonly onDidRecord = this.emitter.event;
+  private listeners = 0;
 
-  record(kind: string, data: Omit<TraceEvent, 'kind'> = {}): void {
-    this.emitter.fire({ kind, time: Date.now(), ...data });
+  readonly onDidRecord: vscode.Event<TraceEvent> = (listener, thisArgs, disposables) => {
+    this.listeners++;
+    let counted = true;
+    const sub = this.emitter.event(listener, thisArgs);
+    const d = {
+      dispose: () => {
+        if (counted) this.listeners--;
+        counted = false;
+        sub.dispose();
+      },
+    };
+    disposables?.push(d);
+    return d;
+  };
+
+  /**
+   * Records an event for whoever listens; with no one listening (the
+   * product), nothing is built. `data` as a function is called only then: for
+   * the events of every key and render, whose data copies the panel's lines.
+   */
+  record(kind: string, data: TraceData | (() => TraceData) = {}): void {
+    if (!this.listeners) return;
+    this.emitter.fire({ kind, time: Date.now(), ...(typeof data === 'function' ? data() : data) });
   }
 
   dispose(): void {

@@ -183,6 +183,9 @@ test('open_panel: a QuickPick whose keys reach the extension', async () => {
     return q?.lines[1] === '› two' && q;
   });
   assert.equal(rendered.active, 1);
+  // The render is in the UI trace with the lines it showed (the trace builds its events only for a listener).
+  const renders = await events('panel-render', (e) => e.panel === p.id);
+  assert.deepEqual(renders.at(-1).lines, ['  one', '› two', '  three']);
 
   await exec('quickInput.accept').catch(() => exec('workbench.action.acceptSelectedQuickOpenItem'));
   await waitFor('the panel to close', async () => (await testApi().panels()).length === 0);
