@@ -101,6 +101,8 @@ export function printTable(o, e, reasons, load) {
   kv('panel key → render painted (webview), ms', `p50 ${f(p.p50, 2)}   p99 ${f(p.p99, 2)}   max ${f(p.max, 2)}   n ${f(p.n, 0)}`);
   if (ps) kv('  of which (p50 / p99)', `outside the webview ${f(ps.outside_webview.p50, 2)} / ${f(ps.outside_webview.p99, 2)}   DOM ${f(ps.dom_update.p50, 2)} / ${f(ps.dom_update.p99, 2)}   to paint ${f(ps.to_paint.p50, 2)} / ${f(ps.to_paint.p99, 2)}`);
   kv('panel key → painted (QuickPick), ms', `p50 ${f(q.p50, 2)}   p99 ${f(q.p99, 2)}   max ${f(q.max, 2)}   n ${f(q.n, 0)}`);
+  const qs = e.panel_quickpick_split_ms;
+  if (qs?.in_extension_host) kv('  of which (p50 / p99)', `to the extension host ${f(qs.to_extension_host.p50, 1)} / ${f(qs.to_extension_host.p99, 1)}   host + zot extension ${f(qs.in_extension_host.p50, 1)} / ${f(qs.in_extension_host.p99, 1)}   back to the paint ${f(qs.back_to_paint.p50, 1)} / ${f(qs.back_to_paint.p99, 1)}`);
   const sf = o.panel_seen_floor_ms ?? {};
   const pf = o.panel_latency_floor_ms ?? {};
   const qf = o.panel_latency_quickpick_floor_ms ?? {};

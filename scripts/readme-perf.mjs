@@ -132,6 +132,15 @@ export function render(doc) {
       '',
     );
   }
+  const qs = doc.panel_quickpick_split_ms;
+  if (qs?.in_extension_host) {
+    lines.push(
+      `Where a QuickPick panel key's time goes (p50 / p99, wall clock, ms resolution): ${n(qs.to_extension_host.p50)} / ${n(qs.to_extension_host.p99)} ms from the page to the`,
+      `extension host, ${n(qs.in_extension_host.p50)} / ${n(qs.in_extension_host.p99)} ms in it (the host, the zot extension's process and back, until the render is handed to`,
+      `the QuickPick), ${n(qs.back_to_paint.p50)} / ${n(qs.back_to_paint.p99)} ms from there to the paint.`,
+      '',
+    );
+  }
   lines.push(
     `The startup bar for 20 is against the same 20 processes spawned bare by the bench, with no host: on ${meta.cpus} cores they took`,
     `${ms(sf.floor_twenty_ms)}, against ${ms(sf.floor_one_ms)} for one (${times(sf.floor_twenty_ms, sf.floor_one_ms)}); the host took ${times(s.twenty, sf.floor_twenty_ms)} their time.`,

@@ -109,8 +109,9 @@ async function typeInto(page, frame, key, warm, n) {
     await page.keyboard.press(key);
     await frame.waitForFunction((k) => window.__zotBench.done[k - 1], i, { timeout: 10_000, polling: 5 });
   }
-  const [done, seen] = await frame.evaluate(() => [window.__zotBench.done, window.__zotBench.seen]);
-  return done.map((d, i) => ({ ...d, seen: seen[i] })).slice(warm);
+  const [done, seen, origin] = await frame.evaluate(() => [window.__zotBench.done, window.__zotBench.seen, performance.timeOrigin]);
+  // `at`: the key's wall-clock time (the page's origin plus its own clock), to line it up with the extension host's.
+  return done.map((d, i) => ({ ...d, seen: seen[i], at: origin + d.key, paintAt: origin + d.paint, index: i })).slice(warm);
 }
 
 /**
@@ -200,6 +201,8 @@ export async function vscodeFigures({ count, keys, warm }) {
   if (run.exitCode !== 0) throw new Error(`the VS Code run ended with ${run.exitCode}:\n${run.logs.slice(-30).join('\n')}`);
   const startup = JSON.parse(fs.readFileSync(at('startup.json'), 'utf8'));
   const restart = JSON.parse(fs.readFileSync(at('restart.json'), 'utf8'));
+  const qpHost = JSON.parse(fs.readFileSync(at('quickpick-host.json'), 'utf8'));
+  if (qpHost.keys.length !== warm + keys || qpHost.renders.length !== warm + keys) throw new Error(`the QuickPick's trace has ${qpHost.keys.length} keys and ${qpHost.renders.length} renders for ${warm + keys} keys typed`);
   const w = result.webview;
   const q = result.quickpick;
   const wf = result.webview_floor;
@@ -223,6 +226,13 @@ export async function vscodeFigures({ count, keys, warm }) {
     panel_seen_floor: stats(wf.map((r) => (r.seen ? r.seen.paint : r.paint) - r.key)),
     quickpick: stats(q.map((r) => r.paint - r.key)),
     quickpick_floor: stats(qf.map((r) => r.paint - r.key)),
-    quickpick_split: { to_dom: stats(q.map((r) => r.dom - r.key)), to_paint: stats(q.map((r) => r.paint - r.dom)) },
+    quickpick_split: {
+      to_dom: stats(q.map((r) => r.dom - r.key)),
+      to_paint: stats(q.map((r) => r.paint - r.dom)),
+      // On the wall clock (ms): the page to the extension host, the host and the zot extension, back to the paint.
+      to_extension_host: stats(q.map((r) => qpHost.keys[r.index] - r.at)),
+      in_extension_host: stats(q.map((r) => qpHost.renders[r.index] - qpHost.keys[r.index])),
+      back_to_paint: stats(q.map((r) => r.paintAt - qpHost.renders[r.index])),
+    },
   };
 }

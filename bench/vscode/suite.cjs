@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { activated, exec, snapshot, states, testApi, waitFor } = require('../../test/e2e/vscode/suite/helpers.cjs');
+const { activated, exec, snapshot, states, testApi, trace, waitFor } = require('../../test/e2e/vscode/suite/helpers.cjs');
 
 const dir = process.env.ZOT_BENCH_DIR;
 const count = Number(process.env.ZOT_BENCH_EXTENSIONS);
@@ -215,6 +215,10 @@ exports.run = async () => {
     await openPanel('quickPick', 'quickpick');
     mark('quickpick-open');
     await turn('quickpick-done');
+    // When each typed key reached this extension host and when its render was handed to the QuickPick (the UI trace's
+    // clock, Date.now()): the time of the host and the zot extension, apart from VS Code's hops on either side.
+    const traced = (await trace()).filter((e) => e.panel === 'quickpick' && ((e.kind === 'panel-key' && e.key === 'rune') || e.kind === 'panel-render'));
+    mark('quickpick-host.json', { keys: traced.filter((e) => e.kind === 'panel-key').map((e) => e.time), renders: traced.filter((e) => e.kind === 'panel-render').map((e) => e.time) });
     // The floors, with the zot panels closed.
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

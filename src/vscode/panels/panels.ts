@@ -183,7 +183,11 @@ export class QuickPickPanels implements PanelPresenter {
       this.render(panel);
       return;
     }
-    const view = new PanelView(panel, (p, key, text) => p.key(key, text), (v) => this.userClosed(v));
+    const sink: PanelSink = (p, key, text) => {
+      this.trace.record('panel-key', () => ({ extension: p.extension.name, panel: p.id, key, ...(text !== undefined && { text }) }));
+      p.key(key, text);
+    };
+    const view = new PanelView(panel, sink, (v) => this.userClosed(v));
     this.views.set(panel.uid, view);
     const top = this.top();
     top?.hideQuietly();
