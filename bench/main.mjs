@@ -272,8 +272,8 @@ export async function main() {
     extra.panel_quickpick_split_ms = Object.fromEntries(Object.entries(v.quickpick_split).map(([k, o]) => [k, r2(o)]));
     extra.vscode_tools = v.tools;
     extra.time_to_tools_split_ms = Object.fromEntries(Object.entries(v.time_to_tools_split).map(([k, x]) => [k, round(x, 1)]));
-    out.vscode_restart_ms = { extensions: v.restart.extensions, host: v.restart.host_ms, bare: v.restart.bare_ms, ratio: round(v.restart.host_ms / v.restart.bare_ms, 2) };
-    extra.vscode_restart = { host_samples_ms: v.restart.host_samples_ms, bare_samples_ms: v.restart.bare_samples_ms };
+    out.vscode_restart_ms = { extensions: v.restart.extensions, host: round(v.restart.host_ms, 1), bare: round(v.restart.bare_ms, 1), ratio: round(v.restart.host_ms / v.restart.bare_ms, 2) };
+    extra.vscode_restart = { host_samples_ms: v.restart.host_samples_ms, bare_samples_ms: v.restart.bare_samples_ms.map((x) => round(x, 1)) };
   } catch (err) {
     failed('activate_ms / panel_latency_ms / time_to_tools_ms', err);
   }

@@ -1,4 +1,5 @@
 // Small helpers: statistics, temporary folders, process and stream plumbing.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,10 +11,10 @@ export const gc = () => globalThis.gc();
  * A scavenge only: the young garbage of whatever ran before is collected, and
  * nothing else is disturbed. A full collection also drops optimized code that
  * depends on the maps it frees: before each block of the steady-state figures
- * it cost every peer a new round of optimization in that block (measured here:
- * 500 functions optimized again per 2,000 host calls against 32 without; CPU
- * per call about 1.5 times its steady value for the floor, more for the host,
- * which has more code to optimize), a state a running host is not in.
+ * it cost every peer a new round of optimization in that block (measured here
+ * over ten blocks of 2,000 host calls: about 500 lines of optimization in
+ * `--trace-opt` against 32 without; CPU per call about 1.5 times its steady
+ * value for the host), a state a running host is not in.
  */
 export const minorGc = () => globalThis.gc({ type: 'minor' });
 
@@ -65,6 +66,26 @@ export function waitExit(child, ms = 3000) {
       resolve();
     });
   });
+}
+
+/**
+ * Spawns every command at once (`{ file, args, cwd }`, each in its own
+ * process group, as the host starts extensions) and times them until each has
+ * written its `ready` frame; then ends them. The floor of starting extensions.
+ */
+export async function spawnUntilReady(commands) {
+  const t0 = now();
+  const children = await Promise.all(commands.map(({ file, args, cwd }) => new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    child.once('error', reject);
+    readFrames(child.stdout, (f) => {
+      if (f.type === 'ready') resolve(child);
+    });
+  })));
+  const ms = now() - t0;
+  for (const c of children) c.stdin.end();
+  await Promise.all(children.map((c) => waitExit(c)));
+  return ms;
 }
 
 /**

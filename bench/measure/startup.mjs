@@ -1,11 +1,10 @@
 // Startup of 1 and 20 extensions: through the host, and the floor (the same
 // processes spawned directly, each waited for until it says ready).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ECHO_DIR } from '../config.mjs';
 import { ZotHost } from '../peers.mjs';
-import { now, readFrames, scratch, waitExit } from '../util.mjs';
+import { now, scratch, spawnUntilReady } from '../util.mjs';
 
 export function makeHome(count) {
   const home = scratch(`startup${count}`);
@@ -33,17 +32,6 @@ export async function startupHost({ home }, count, project) {
   return ms;
 }
 
-export async function startupFloor({ dirs }) {
-  const t0 = now();
-  const children = await Promise.all(dirs.map(({ dir, args }) => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
-    child.once('error', reject);
-    readFrames(child.stdout, (f) => {
-      if (f.type === 'ready') resolve(child);
-    });
-  })));
-  const ms = now() - t0;
-  for (const c of children) c.stdin.end();
-  await Promise.all(children.map((c) => waitExit(c)));
-  return ms;
+export function startupFloor({ dirs }) {
+  return spawnUntilReady(dirs.map(({ dir, args }) => ({ file: process.execPath, args, cwd: dir })));
 }

@@ -7,6 +7,7 @@
 // The bench and this suite take turns through files in $ZOT_BENCH_DIR.
 const fs = require('node:fs');
 const path = require('node:path');
+const url = require('node:url');
 const vscode = require('vscode');
 const { activated, exec, snapshot, states, testApi, trace, waitFor } = require('../../test/e2e/vscode/suite/helpers.cjs');
 
@@ -110,69 +111,55 @@ addEventListener('message', (e) => {
  * shares the machine with. Four of each, taking turns; medians.
  */
 async function restartFigures() {
+  const { median, spawnUntilReady } = await import(url.pathToFileURL(path.join(__dirname, '..', 'util.mjs')).href);
   const home = process.env.ZOT_HOME;
   const folders = fs.readdirSync(path.join(home, 'extensions')).map((f) => path.join(home, 'extensions', f));
+  // The manifests' own commands, as the host would run them.
+  const commands = folders.map((dir) => {
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8'));
+    return { file: m.exec, args: m.args ?? [], cwd: dir };
+  });
   const host = [];
   const bare = [];
   for (let i = 0; i < 4; i++) {
     // Taking turns which goes first, each from a collected heap: the collector work that the panels
     // before (or the other figure) leave behind in this process is paid before either is timed.
     collect();
-    if (i % 2) bare.push(await spawnBare(folders));
+    if (i % 2) bare.push(await spawnUntilReady(commands));
     collect();
     const before = Date.now();
     await exec('zot.reload');
     const names = (await snapshot()).extensions.map((e) => e.name);
     if (names.length !== folders.length) throw new Error(`reload: ${names.length} extensions for ${folders.length} folders`);
-    const spans = await waitFor('every extension ready again after the reload', async () => {
-      const out = [];
-      for (const n of names) {
-        const changes = (await states(n)).filter((c) => c.time >= before);
-        const start = changes.find((c) => c.state === 'starting');
-        const ready = start && changes.find((c) => c.state === 'ready' && c.time >= start.time);
-        if (!ready) return false;
-        out.push([start.time, ready.time]);
-      }
-      return out;
-    }, 60_000);
-    host.push(Math.max(...spans.map(([, r]) => r)) - Math.min(...spans.map(([st]) => st)));
+    const all = await waitFor('every extension ready again after the reload', () => startedAndReady(names, before), 60_000);
+    host.push(Math.max(...all.map((x) => x.ready)) - Math.min(...all.map((x) => x.start)));
     collect();
-    if (i % 2 === 0) bare.push(await spawnBare(folders));
+    if (i % 2 === 0) bare.push(await spawnUntilReady(commands));
   }
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
-  };
   return { extensions: folders.length, host_ms: median(host), bare_ms: median(bare), host_samples_ms: host, bare_samples_ms: bare };
+}
+
+/**
+ * For each extension, when it was first started at or after `since` and when
+ * it was next ready (the state changes the test API keeps); undefined while
+ * one of them is not ready yet.
+ */
+async function startedAndReady(names, since = 0) {
+  const out = [];
+  for (const n of names) {
+    const changes = (await states(n)).filter((c) => c.time >= since);
+    const start = changes.find((c) => c.state === 'starting');
+    const ready = start && changes.find((c) => c.state === 'ready' && c.time >= start.time);
+    if (!ready) return undefined;
+    out.push({ start: start.time, ready: ready.time });
+  }
+  return out;
 }
 
 /** A full collection of this extension host's heap (V8's gc(), which it does not expose by default). */
 function collect() {
   require('node:v8').setFlagsFromString('--expose-gc');
   require('node:vm').runInNewContext('gc')();
-}
-
-/** Spawns each folder's manifest command as it is, at once; ms until every one wrote its `ready` frame. */
-async function spawnBare(folders) {
-  const { spawn } = require('node:child_process');
-  const started = Date.now();
-  const children = await Promise.all(folders.map((dir) => new Promise((resolve, reject) => {
-    const m = JSON.parse(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8'));
-    const child = spawn(m.exec, m.args ?? [], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
-    child.once('error', reject);
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      if (buf.split('\n').some((l) => l.includes('"type":"ready"'))) resolve(child);
-    });
-  })));
-  const ms = Date.now() - started;
-  await Promise.all(children.map((c) => new Promise((r) => {
-    c.once('exit', r);
-    c.stdin.end();
-    setTimeout(() => c.kill('SIGKILL'), 2_000).unref();
-  })));
-  return ms;
 }
 
 exports.run = async () => {
@@ -190,24 +177,17 @@ exports.run = async () => {
     }, 120_000);
     // When each became ready: its tools are registered before its `ready` frame. And when it was started,
     // which splits the time into the wait before the first start, the spread of the starts, and each start to ready.
-    const readyAt = [];
-    const startAt = [];
-    for (const n of names) {
-      const changes = await states(n);
-      const first = changes.find((c) => c.state === 'ready');
-      if (!first) throw new Error(`${n}: no ready state change recorded`);
-      readyAt.push(first.time);
-      startAt.push(changes.find((c) => c.state === 'starting')?.time ?? NaN);
-    }
+    const all = await startedAndReady(names);
+    if (!all) throw new Error('an extension has no starting or ready state change recorded');
     const since = (t) => t - snap.activatedAt;
-    const toReady = readyAt.map((t, i) => t - startAt[i]).sort((a, b) => a - b);
+    const toReady = all.map((x) => x.ready - x.start).sort((a, b) => a - b);
     const split = {
-      first_start_ms: since(Math.min(...startAt)),
-      last_start_ms: since(Math.max(...startAt)),
+      first_start_ms: since(Math.min(...all.map((x) => x.start))),
+      last_start_ms: since(Math.max(...all.map((x) => x.start))),
       start_to_ready_median_ms: toReady[Math.floor(toReady.length / 2)],
       start_to_ready_max_ms: toReady[toReady.length - 1],
     };
-    mark('startup.json', { activate_ms: snap.activateMs, time_to_tools_ms: Math.max(...readyAt) - snap.activatedAt, tools: snap.tools.length, split });
+    mark('startup.json', { activate_ms: snap.activateMs, time_to_tools_ms: Math.max(...all.map((x) => x.ready)) - snap.activatedAt, tools: snap.tools.length, split });
 
     await openPanel('webview', 'webview');
     mark('webview-open');
