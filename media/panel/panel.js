@@ -49,8 +49,8 @@
    * such render, so a wrong guess is shown for one render at most.
    */
   let wraps = false;
-  /** A move off an edge from a settled cursor, kept until its render says which way the extension went. */
-  let edge = /** @type {{ seq: number, from: number, delta: number, length: number } | undefined} */ (undefined);
+  /** A move off an edge from a settled cursor (`from`, and `to` if it wraps), kept until its render says which way the extension went. */
+  let edge = /** @type {{ seq: number, from: number, to: number, length: number } | undefined} */ (undefined);
 
   /**
    * A render is either whole (`lines`) or the lines that changed since the
@@ -75,7 +75,7 @@
     if (edge && answered >= edge.seq) {
       // The render of exactly that key, over the same lines: the extension either wrapped or stayed.
       if (answered === edge.seq && next.length === edge.length) {
-        if (rendered === wrap(edge.from + edge.delta, edge.length)) wraps = true;
+        if (rendered === edge.to) wraps = true;
         else if (rendered === edge.from) wraps = false;
       }
       edge = undefined;
@@ -122,10 +122,10 @@
   function guess(delta, keySeq) {
     if (!synced || rendered < 0 || settleAfter || current < 0) return;
     const length = shown.lines.length;
-    const to = step(current, delta, length);
-    const offEdge = current + delta < 0 || current + delta >= length;
+    const next = current + delta;
     // Off an edge with nothing else unanswered: its render shows whether this panel wraps.
-    if (offEdge && !edge && !moves.length && current === rendered) edge = { seq: keySeq, from: current, delta, length };
+    if ((next < 0 || next >= length) && !edge && !moves.length && current === rendered) edge = { seq: keySeq, from: current, to: wrap(next, length), length };
+    const to = step(current, delta, length);
     if (to < 0) return;
     moves.push({ seq: keySeq, delta });
     render(shown, to);
