@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { err, flush, out } from './output.js';
+import type { Session } from './session.js';
 
 /*
  * Each verb is required when it runs, not imported: the bundler then wraps
@@ -44,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const p = parsed;
+  const inSession = <T>(use: (s: Session) => Promise<T>): Promise<T> => verbs.session().withSession(p.host, use);
   switch (p.verb) {
     case 'init':
       try {
@@ -56,10 +58,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp': return p.httpPort !== undefined
       ? mcpBundle().runMcpHttp(p.host, p.httpPort, out, err)
       : mcpBundle().runMcpStdio(p.host, err);
-    case 'doctor': return verbs.session().withSession(p.host, (s) => verbs.doctor().doctor(s, p));
-    case 'tool': return verbs.session().withSession(p.host, (s) => verbs.calls().tool(s, p, toolArgs));
-    case 'command': return verbs.session().withSession(p.host, (s) => verbs.calls().command(s, p));
-    case 'watch': return verbs.session().withSession(p.host, (s) => verbs.watch().watch(s));
+    case 'doctor': return inSession((s) => verbs.doctor().doctor(s, p));
+    case 'tool': return inSession((s) => verbs.calls().tool(s, p, toolArgs));
+    case 'command': return inSession((s) => verbs.calls().command(s, p));
+    case 'watch': return inSession((s) => verbs.watch().watch(s));
     case 'hook': return verbs.hook().hook(p);
   }
 }
