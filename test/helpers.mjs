@@ -52,6 +52,22 @@ export const FAST = {
 };
 
 /**
+ * An environment that makes a Node process write the built-in modules it
+ * loaded when it exits (a script preloaded through NODE_OPTIONS), and their
+ * reading: `loaded()`, the set of names, once that process has ended.
+ */
+export function builtinsLoadedBy() {
+  const dir = tmpdir('zot-modules-');
+  const list = path.join(dir, 'modules.json');
+  const preload = path.join(dir, 'preload.cjs');
+  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
+  return {
+    env: { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` },
+    loaded: () => new Set(JSON.parse(fs.readFileSync(list, 'utf8')).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
+  };
+}
+
+/**
  * Runs zot-host (the built dist/cli.js) to its end with `args`, its zot home
  * `home` (a fresh one when not given) and `env` over this environment.
  * @param {string[]} args

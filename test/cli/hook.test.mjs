@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir } from '../helpers.mjs';
+import { builtinsLoadedBy, CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('../../out/types/mcp/http.js')} */
@@ -240,26 +240,14 @@ test('with an editor window that has the project open, the window\'s running gua
   const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
   assert.deepEqual(json(other), {});
   // Answered by the window, the hook loads no more than it needs to ask it: no process side of the host.
-  const watched = modulesOf();
+  const watched = builtinsLoadedBy();
   const asked = await hook('PreToolUse', vscodePre('ls', { cwd: project }), { exts: [], env: { ...w.env, ...watched.env } });
   assert.deepEqual(json(asked), {});
   assert.ok(watched.loaded().has('http') && !watched.loaded().has('child_process'), 'asks over HTTP, starts nothing');
-  const alone = modulesOf();
+  const alone = builtinsLoadedBy();
   json(await hook('PreToolUse', vscodePre('ls', { cwd: tmpdir('zot-hook-elsewhere-') }), { env: { ...w.env, ...alone.env } }));
   assert.ok(alone.loaded().has('child_process'), 'with no window for the project, it starts its guard');
 });
-
-/** An environment that makes a Node process write the built-in modules it loaded at its exit, and their reading. */
-function modulesOf() {
-  const dir = tmpdir('zot-hook-modules-');
-  const list = path.join(dir, 'modules.json');
-  const preload = path.join(dir, 'preload.cjs');
-  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
-  return {
-    env: { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` },
-    loaded: () => new Set(JSON.parse(fs.readFileSync(list, 'utf8')).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
-  };
-}
 
 test('a window that cannot be reached, or refuses the token, is said in the answer; the hook then runs its own guards', async (t) => {
   const project = tmpdir('zot-hook-project-');

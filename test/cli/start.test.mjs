@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, COMPAT, tmpdir } from '../helpers.mjs';
+import { builtinsLoadedBy, CLI, COMPAT, tmpdir } from '../helpers.mjs';
 
 /** dist/cli.js copied alone into a folder: no dist/mcp.js beside it. */
 function cliAlone() {
@@ -44,15 +44,12 @@ test('--help, doctor and hook run from dist/cli.js alone; mcp reads dist/mcp.js 
   assert.deepEqual(JSON.parse(served.stdout.split('\n')[0]), { jsonrpc: '2.0', id: 1, result: {} });
 });
 
-/** The Node built-in modules a zot-host run loaded, read at its exit through a preloaded script. */
+/** The Node built-in modules a zot-host run loaded, read at its exit. */
 function builtinsLoaded(args, input) {
-  const dir = tmpdir('zot-cli-modules-');
-  const list = path.join(dir, 'modules.json');
-  const preload = path.join(dir, 'preload.cjs');
-  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
-  const r = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '' } });
+  const watched = builtinsLoadedBy();
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '', ...watched.env } });
   assert.equal(r.status, args[0] === 'nope' ? 2 : 0, r.stderr);
-  return new Set(JSON.parse(fs.readFileSync(list, 'utf8')).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)));
+  return watched.loaded();
 }
 
 test('--help and a usage error load none of the host: no processes, HTTP or hashes; a verb loads what it uses', () => {
