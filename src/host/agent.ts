@@ -8,7 +8,6 @@ import { nextId } from './connection/ids.js';
 import type { PanelUI } from './ui/port.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
-import type { Panels } from './ui/panels.js';
 import type { Registry } from './registry.js';
 
 export type InterceptResult =
@@ -33,7 +32,6 @@ export interface ToolCallOptions extends CallOptions {
 export class AgentPath {
   constructor(
     private readonly registry: Registry,
-    private readonly panels: Panels,
     private readonly timing: Timing,
     private readonly interactive: () => boolean,
   ) {}
@@ -44,22 +42,25 @@ export class AgentPath {
    * a frame may carry, are refused before anything is sent, whoever sent
    * them (a model, an MCP client, a script).
    */
-  invokeTool(name: string, args?: JsonObject, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
+  invokeTool(name: string, args?: JsonObject, opts?: ToolCallOptions): Promise<ToolOutcome> {
     const found = this.registry.tool(name);
     if (!found) return Promise.resolve(toolOutcome('not_run', null, `no running extension provides the tool "${name}"`));
     const { entry: tool, rt } = found;
     const bad = badArgs(args);
     if (bad) return Promise.resolve(toolOutcome('not_run', rt.name, bad));
-    if (tool.interactive && !(opts.panelUi?.interactive ?? this.interactive())) {
+    const interactive = tool.interactive;
+    const panelUi = opts?.panelUi;
+    if (interactive && !(panelUi?.interactive ?? this.interactive())) {
       return Promise.resolve(toolOutcome('not_run', rt.name, 'interactive extension tools require an interactive host'));
     }
-    const timeoutMs = opts.timeoutMs ?? (tool.interactive ? 0 : this.timing.toolTimeoutMs);
-    const call = rt.callTool(tool.name, args ?? {}, { token: opts.token, timeoutMs });
-    const result = call.id ? this.panels.track(rt, call, tool.interactive, opts.panelUi) : call.result;
-    const lateMs = opts.lateWithinMs ?? 0;
-    if (lateMs <= 0 || !call.id) return result;
+    const token = opts?.token;
+    const timeoutMs = opts?.timeoutMs ?? (interactive ? 0 : this.timing.toolTimeoutMs);
+    // The panels it opens find it in the connection's table of requests (Panels.callFor).
+    const call = rt.callTool(tool.name, args ?? {}, { token, timeoutMs, interactive, panelUi });
+    const lateMs = opts?.lateWithinMs ?? 0;
+    if (lateMs <= 0 || !call.id) return call.result;
     // Only a call its caller canceled (Stop), not one ended by its panel's dismissal or a time-out.
-    return result.then(async (o) => (o.outcome === 'canceled' && opts.token?.isCancellationRequested && (await rt.lateReply(call.id, lateMs)) ? { ...o, late: true } : o));
+    return call.result.then(async (o) => (o.outcome === 'canceled' && token?.isCancellationRequested && (await rt.lateReply(call.id, lateMs)) ? { ...o, late: true } : o));
   }
 
   /** Invokes a command and returns its response; the caller carries it out. */

@@ -33,22 +33,19 @@ export function wireBlock(b: ContentBlock): Record<string, unknown> {
 }
 
 /**
- * A tool result's blocks as zot reads them: an image whose data is not
- * base64 becomes a text block saying so, and makes the whole result an
- * error. An image with empty data passes, as in zot (it decodes to nothing).
+ * How many of a tool result's images zot could not read: data that is not
+ * base64. An image with empty data passes, as in zot (it decodes to nothing).
+ * Most results hold no image, or only good ones: 0, with nothing made.
  */
-export function checkImages(blocks: ContentBlock[], ext: string, tool: string): { content: ContentBlock[]; undecodable: number } {
-  // Most results hold no image, or only good ones: the list is returned as it is.
-  let i = 0;
-  while (i < blocks.length && !badImage(blocks[i]!)) i++;
-  if (i === blocks.length) return { content: blocks, undecodable: 0 };
-  let undecodable = 0;
-  const content = blocks.map((b): ContentBlock => {
-    if (!badImage(b)) return b;
-    undecodable++;
-    return { type: 'text', text: `extension "${ext}" tool "${tool}" returned an image whose data is not valid base64` };
-  });
-  return { content, undecodable };
+export function undecodableImages(blocks: readonly ContentBlock[]): number {
+  let n = 0;
+  for (let i = 0; i < blocks.length; i++) if (badImage(blocks[i]!)) n++;
+  return n;
+}
+
+/** The blocks as zot reads them when some image is undecodable: each such image becomes a text block saying so. */
+export function replaceUndecodable(blocks: readonly ContentBlock[], ext: string, tool: string): ContentBlock[] {
+  return blocks.map((b): ContentBlock => (badImage(b) ? { type: 'text', text: `extension "${ext}" tool "${tool}" returned an image whose data is not valid base64` } : b));
 }
 
 function badImage(b: ContentBlock): boolean {

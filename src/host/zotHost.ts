@@ -85,7 +85,7 @@ export class ZotHost {
     this.model = { provider: options.provider ?? '', model: options.model ?? '' };
     this.registry = new Registry(() => this.registryEmitter.fire());
     this.panels = new Panels(() => this.ui);
-    this.agent = new AgentPath(this.registry, this.panels, this.timings, () => this.ui.interactive);
+    this.agent = new AgentPath(this.registry, this.timings, () => this.ui.interactive);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
     this.envSecrets = envSecrets(options.env ?? process.env);
     this.redact = makeRedactor(() => [...this.envSecrets, ...this.secrets]);

@@ -48,6 +48,11 @@ export interface PendingRequest<T> {
   onSettled(fn: (value: T) => void): void;
 }
 
+/** A request that was sent and has not settled yet, with the spec it was sent with. */
+export interface InFlight<T> extends PendingRequest<T> {
+  readonly spec: RequestSpec<T>;
+}
+
 /** A request that settled without being sent (no wire id). */
 export function settledRequest<T>(value: T): PendingRequest<T> {
   const result = Promise.resolve(value);
@@ -59,7 +64,7 @@ export function settledRequest<T>(value: T): PendingRequest<T> {
  * ending, since for a small call these allocations are a visible share of
  * the host's cost. It is also the caller's PendingRequest.
  */
-class Entry<T> implements PendingRequest<T> {
+class Entry<T> implements InFlight<T> {
   readonly result: Promise<T>;
   readonly deadline: number;
   private resolve!: (value: T) => void;
@@ -67,7 +72,7 @@ class Entry<T> implements PendingRequest<T> {
   private watcher: ((value: T) => void) | undefined;
   private readonly ticket: WriteTicket;
 
-  constructor(private readonly table: RequestTable, readonly id: string, private readonly spec: RequestSpec<T>, transport: FrameTransport) {
+  constructor(private readonly table: RequestTable, readonly id: string, readonly spec: RequestSpec<T>, transport: FrameTransport) {
     this.result = new Promise<T>((resolve) => (this.resolve = resolve));
     // The frame goes out first: a reply cannot arrive before this returns, and the
     // bookkeeping below then overlaps with the extension's work instead of delaying it.
@@ -145,6 +150,16 @@ export class RequestTable {
     this.pending.set(id, entry as Entry<unknown>);
     if (entry.deadline < this.timerAt) this.arm(entry.deadline);
     return entry;
+  }
+
+  /** The request in flight with that wire id. */
+  get(id: string): InFlight<unknown> | undefined {
+    return this.pending.get(id);
+  }
+
+  /** Every request in flight, oldest first. */
+  inFlight(): IterableIterator<InFlight<unknown>> {
+    return this.pending.values();
   }
 
   /** For its entry: true once, when it leaves the table. */

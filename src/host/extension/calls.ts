@@ -5,22 +5,44 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { EventInterceptResponseFromExt, EventPayload, FrameFromHost, JsonObject } from '../../protocol/index.js';
-import type { ReplyFrame, RequestSpec, StopReason } from '../connection/requests.js';
-import { checkImages } from '../content.js';
+import type { InFlight, ReplyFrame, RequestSpec, StopReason } from '../connection/requests.js';
+import { replaceUndecodable, undecodableImages } from '../content.js';
 import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
+import type { PanelUI } from '../ui/port.js';
 
-/** A tool call's spec: one object per call, its endings methods (a closure each would cost more than a small call). */
-class ToolCallSpec implements RequestSpec<ToolOutcome> {
+/** What a tool call is made with beyond its name and arguments. */
+export interface ToolCallOpts {
+  token?: CancellationToken | undefined;
+  timeoutMs: number;
+  /** The tool is interactive: a panel the extension opens without naming a call binds to the newest such call. */
+  interactive: boolean;
+  /** Where the call's panels are shown, when not the host's UI. */
+  panelUi?: PanelUI | undefined;
+}
+
+/**
+ * A tool call's spec: one object per call, its endings methods (a closure
+ * each would cost more than a small call). It also says, for as long as the
+ * call is in flight, what the panels it opens need to know of it.
+ */
+export class ToolCallSpec implements RequestSpec<ToolOutcome> {
   readonly cancelFrame: ((id: string) => FrameFromHost) | undefined;
+  readonly token: CancellationToken | undefined;
+  readonly timeoutMs: number;
+  readonly interactive: boolean;
+  readonly panelUi: PanelUI | undefined;
 
   constructor(
     private readonly ext: string,
     private readonly name: string,
     private readonly args: JsonObject,
-    readonly token: CancellationToken | undefined,
-    readonly timeoutMs: number,
+    opts: ToolCallOpts,
     private readonly supportsCancel: boolean,
   ) {
+    this.token = opts.token;
+    this.timeoutMs = opts.timeoutMs;
+    this.interactive = opts.interactive;
+    this.panelUi = opts.panelUi;
     this.cancelFrame = supportsCancel ? toolCancelFrame : undefined;
   }
 
@@ -31,8 +53,10 @@ class ToolCallSpec implements RequestSpec<ToolOutcome> {
   reply(frame: ReplyFrame): ToolOutcome {
     const ext = this.ext;
     if (frame.type === 'tool_result') {
-      const { content, undecodable } = checkImages(frame.content ?? [], ext, this.name);
-      if (undecodable) return { outcome: 'completed', extension: ext, isError: true, content, message: `the extension returned ${undecodable === 1 ? 'an image' : `${undecodable} images`} that could not be decoded` };
+      const content = frame.content ?? [];
+      // As zot reads them: an undecodable image makes the whole result an error.
+      const undecodable = undecodableImages(content);
+      if (undecodable) return { outcome: 'completed', extension: ext, isError: true, content: replaceUndecodable(content, ext, this.name), message: `the extension returned ${undecodable === 1 ? 'an image' : `${undecodable} images`} that could not be decoded` };
       return { outcome: 'completed', extension: ext, isError: frame.is_error === true, content, message: '' };
     }
     if (frame.type === 'error') return { outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: frame.message || 'the extension reported an error' }], message: 'the extension answered with an error frame' };
@@ -62,8 +86,12 @@ class ToolCallSpec implements RequestSpec<ToolOutcome> {
 
 const toolCancelFrame = (id: string): FrameFromHost => ({ type: 'tool_cancel', id });
 
-export function toolCallSpec(ext: string, name: string, args: JsonObject, token: CancellationToken | undefined, timeoutMs: number, supportsCancel: boolean): RequestSpec<ToolOutcome> {
-  return new ToolCallSpec(ext, name, args, token, timeoutMs, supportsCancel);
+/** A tool call in flight. */
+export type ToolCall = InFlight<ToolOutcome> & { readonly spec: ToolCallSpec };
+
+/** The request as a tool call, when it is one. */
+export function asToolCall(r: InFlight<unknown> | undefined): ToolCall | undefined {
+  return r?.spec instanceof ToolCallSpec ? (r as ToolCall) : undefined;
 }
 
 export function commandSpec(ext: string, name: string, args: string, opts: { token?: CancellationToken | undefined; timeoutMs: number }): RequestSpec<CommandOutcome> {

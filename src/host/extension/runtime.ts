@@ -12,7 +12,7 @@ import { extensionLogPath } from '../discovery/paths.js';
 import { askGate, type GateDecision } from '../options.js';
 import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 import { within } from '../process/child.js';
-import { commandSpec, interceptSpec, toolCallSpec } from './calls.js';
+import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, type ToolCall, type ToolCallOpts } from './calls.js';
 import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
 import { Problems, type LogLevel } from './problems.js';
 import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
@@ -58,7 +58,10 @@ export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: nu
 export class ExtensionRuntime implements ExtensionView {
   readonly logPath: string;
   version: string | undefined;
-  capabilities: string[] = [];
+  /** What its hello said it can do; read only through the hello that set it. */
+  private caps: readonly string[] = [];
+  /** Said `tool_cancel` in its hello: read on every call, so kept rather than looked up. */
+  private cancels = false;
   readonly registrations = new Registrations();
   readonly problemList: Problems;
   /** Replies that matched nothing pending (late, cancelled or unknown): dropped by design, counted. */
@@ -110,7 +113,8 @@ export class ExtensionRuntime implements ExtensionView {
     return isServing(this.current);
   }
 
-  get supportsCancel(): boolean { return this.capabilities.includes('tool_cancel'); }
+  get capabilities(): readonly string[] { return this.caps; }
+  get supportsCancel(): boolean { return this.cancels; }
   get pid(): number | undefined { return this.live?.pid ?? [...this.ending][0]?.pid; }
   get pendingCount(): number { return this.live?.requests.size ?? 0; }
 
@@ -176,10 +180,25 @@ export class ExtensionRuntime implements ExtensionView {
 
   // ---- requests to the extension ----
 
-  callTool(name: string, args: JsonObject, opts: CallOpts): PendingRequest<ToolOutcome> {
+  callTool(name: string, args: JsonObject, opts: ToolCallOpts): PendingRequest<ToolOutcome> {
     const l = this.serving();
     if (!l) return settledRequest(toolOutcome('not_run', this.name, `extension "${this.name}" is not running (${this.state})`));
-    return l.requests.send(toolCallSpec(this.name, name, args, opts.token, opts.timeoutMs, this.supportsCancel));
+    return l.requests.send(new ToolCallSpec(this.name, name, args, opts, this.supportsCancel));
+  }
+
+  /** Its tool call in flight with that wire id. */
+  toolCall(id: string): ToolCall | undefined {
+    return asToolCall(this.live?.requests.get(id));
+  }
+
+  /** Its tool calls in flight, oldest first. */
+  *toolCalls(): IterableIterator<ToolCall> {
+    const l = this.live;
+    if (!l) return;
+    for (const r of l.requests.inFlight()) {
+      const c = asToolCall(r);
+      if (c) yield c;
+    }
   }
 
   callCommand(name: string, args: string, opts: CallOpts): Promise<CommandOutcome> {
@@ -203,6 +222,11 @@ export class ExtensionRuntime implements ExtensionView {
 
   addProblem(message: string): void { this.problemList.add(message); }
 
+  private setCapabilities(caps: readonly string[]): void {
+    this.caps = caps;
+    this.cancels = caps.includes('tool_cancel');
+  }
+
   private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
 
   // ---- process life ----
@@ -225,7 +249,7 @@ export class ExtensionRuntime implements ExtensionView {
   }
 
   private spawn(): void {
-    this.capabilities = [];
+    this.setCapabilities([]);
     let l: Launch | undefined;
     const spawned = spawnLaunch({ name: this.name, dir: this.dir, manifest: this.found.manifest!, logPath: this.logPath }, this.config, {
       frame: (f) => l && this.onFrame(l, f),
@@ -289,7 +313,7 @@ export class ExtensionRuntime implements ExtensionView {
   private onHello(l: Launch, hello: Extract<FrameFromExt, { type: 'hello' }>): void {
     l.gotHello = true;
     l.helloTimer.clear();
-    this.capabilities = hello.capabilities ?? [];
+    this.setCapabilities(hello.capabilities ?? []);
     if (hello.version) this.version = hello.version;
     if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
     // As zot: the extension's folder is its data_dir too.

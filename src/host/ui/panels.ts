@@ -4,22 +4,24 @@
  * `dismiss` to answer with; it never reaches into the host.
  */
 import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js';
-import type { PendingRequest } from '../connection/requests.js';
+import type { ToolCall } from '../extension/calls.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
-import type { ToolOutcome } from '../outcomes.js';
 import { MAX_PANELS_PER_CALL, PanelBudget } from './panelBudget.js';
 import type { HostUI, PanelHandle, PanelUI } from './port.js';
 
-interface ActiveCall {
+/**
+ * A tool call in flight as its panels see it. Calls are found in their
+ * connection's table of requests; one of these exists only once a panel
+ * binds to the call (most calls open none, and cost nothing here).
+ */
+interface BoundCall {
   rt: ExtensionRuntime;
-  call: PendingRequest<ToolOutcome>;
-  interactive: boolean;
+  call: ToolCall;
   /** Where its panels are shown, when not the host's UI. */
-  ui?: PanelUI;
-  /** Created when a panel binds to the call. */
-  panels?: Set<OpenPanel>;
+  ui: PanelUI | undefined;
+  panels: Set<OpenPanel>;
   /** A refusal over the per-call bound was said for this call. */
-  refusedSaid?: boolean;
+  refusedSaid: boolean;
 }
 
 class OpenPanel implements PanelHandle {
@@ -27,7 +29,7 @@ class OpenPanel implements PanelHandle {
   lines: string[] = [];
   footer = '';
   forToolCall = false;
-  boundCall: ActiveCall | undefined;
+  boundCall: BoundCall | undefined;
 
   constructor(readonly uid: string, readonly rt: ExtensionRuntime, readonly id: string, private readonly panels: Panels) {}
 
@@ -53,8 +55,8 @@ class OpenPanel implements PanelHandle {
 
 export class Panels {
   private readonly open = new Map<string, OpenPanel>();
-  /** Calls in flight, by wire id, for binding panels to them. */
-  private readonly calls = new Map<string, ActiveCall>();
+  /** The calls that have panels bound, by wire id (unique in the process). */
+  private readonly bound = new Map<string, BoundCall>();
   private readonly budget = new PanelBudget();
 
   constructor(private readonly ui: () => HostUI) {}
@@ -65,24 +67,6 @@ export class Panels {
 
   isOpen(p: OpenPanel): boolean {
     return this.open.get(p.uid) === p;
-  }
-
-  /**
-   * Follows a tool call in flight, so a panel can bind to it. A panel bound
-   * to a call lives no longer than the call: whatever the outcome, the ones
-   * still open close when it ends (the extension is told with panel_close).
-   */
-  track(rt: ExtensionRuntime, call: PendingRequest<ToolOutcome>, interactive: boolean, ui?: PanelUI): Promise<ToolOutcome> {
-    // Wire ids are unique in the process, so the id alone is the key (callFor checks the extension).
-    const active: ActiveCall = { rt, call, interactive };
-    if (ui) active.ui = ui;
-    this.calls.set(call.id, active);
-    // At the moment it settles, before its caller hears of it: no promise hop per call.
-    call.onSettled(() => {
-      this.calls.delete(call.id);
-      if (active.panels) for (const p of [...active.panels]) this.closeFromHost(p);
-    });
-    return call.result;
   }
 
   /** Opens (or replaces) a panel, binding it to the interactive call it serves. */
@@ -99,9 +83,10 @@ export class Panels {
         return;
       }
     }
-    if (!existing && call && (call.panels?.size ?? 0) >= MAX_PANELS_PER_CALL) {
-      if (!call.refusedSaid) rt.addProblem(`open_panel refused: tool call ${call.call.id} already has ${MAX_PANELS_PER_CALL} panels open (at most ${MAX_PANELS_PER_CALL} per call); further ones for this call are refused without a word`);
-      call.refusedSaid = true;
+    const full = !existing && call ? this.bound.get(call.id) : undefined;
+    if (full && full.panels.size >= MAX_PANELS_PER_CALL) {
+      if (!full.refusedSaid) rt.addProblem(`open_panel refused: tool call ${full.call.id} already has ${MAX_PANELS_PER_CALL} panels open (at most ${MAX_PANELS_PER_CALL} per call); further ones for this call are refused without a word`);
+      full.refusedSaid = true;
       rt.send({ type: 'panel_close', panel_id: spec.id });
       return;
     }
@@ -110,10 +95,11 @@ export class Panels {
     panel.lines = spec.lines ?? [];
     panel.footer = spec.footer ?? '';
     if (call) {
-      if (panel.boundCall !== call) panel.boundCall?.panels?.delete(panel);
-      panel.boundCall = call;
+      const b = this.bind(rt, call);
+      if (panel.boundCall !== b) panel.boundCall?.panels.delete(panel);
+      panel.boundCall = b;
       panel.forToolCall = true;
-      (call.panels ??= new Set()).add(panel);
+      b.panels.add(panel);
     }
     this.open.set(uid, panel);
     const ui = this.uiOf(panel);
@@ -154,15 +140,34 @@ export class Panels {
     }
   }
 
-  private callFor(rt: ExtensionRuntime, toolCallId: string | undefined): ActiveCall | undefined {
-    if (toolCallId !== undefined) {
-      const c = this.calls.get(toolCallId);
-      return c?.rt === rt ? c : undefined;
-    }
-    // Without an explicit binding: the newest interactive call of this extension that has no panel yet.
-    let found: ActiveCall | undefined;
-    for (const c of this.calls.values()) if (c.rt === rt && c.interactive && !c.panels?.size) found = c;
+  /**
+   * The call a panel opened now serves: the one it names, if it is this
+   * extension's and in flight; without a name, the newest interactive call
+   * of this extension that has no panel yet.
+   */
+  private callFor(rt: ExtensionRuntime, toolCallId: string | undefined): ToolCall | undefined {
+    if (toolCallId !== undefined) return rt.toolCall(toolCallId);
+    let found: ToolCall | undefined;
+    for (const c of rt.toolCalls()) if (c.spec.interactive && !this.bound.get(c.id)?.panels.size) found = c;
     return found;
+  }
+
+  /**
+   * A panel binds to a call. A panel bound to a call lives no longer than the
+   * call: whatever the outcome, the ones still open close when it ends (the
+   * extension is told with panel_close), at the moment it settles, before its
+   * caller hears of it.
+   */
+  private bind(rt: ExtensionRuntime, call: ToolCall): BoundCall {
+    const known = this.bound.get(call.id);
+    if (known) return known;
+    const b: BoundCall = { rt, call, ui: call.spec.panelUi, panels: new Set(), refusedSaid: false };
+    this.bound.set(call.id, b);
+    call.onSettled(() => {
+      this.bound.delete(call.id);
+      for (const p of [...b.panels]) this.closeFromHost(p);
+    });
+    return b;
   }
 
   /** The host ends a panel (its call ended, its extension went away): the UI closes it and the extension is told. */
@@ -186,6 +191,6 @@ export class Panels {
   /** No longer open, nor counted among its call's panels. */
   private drop(p: OpenPanel): void {
     this.open.delete(p.uid);
-    p.boundCall?.panels?.delete(p);
+    p.boundCall?.panels.delete(p);
   }
 }
