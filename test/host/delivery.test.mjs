@@ -31,6 +31,31 @@ test('two calls in one tick, the second cancelled at once: not_run, one tool_cal
   assert.deepEqual(host.received('q', 'tool_cancel'), [], 'no tool_cancel for an id the extension never saw');
 });
 
+test('a call cancelled while its frame waits behind a write the pipe has not taken: not_run, never received, no tool_cancel', async (t) => {
+  const host = await toolHost(t, [
+    { name: 'pause', behaviour: 'pause_reading', ms: 1500 },
+    { name: 'big_in', behaviour: 'empty' },
+    { name: 'work', behaviour: 'cancellable', workMs: 50 },
+  ], { name: 'q', caps: ['tools', 'tool_cancel'] });
+  assert.equal((await host.invokeTool('pause', {})).outcome, 'completed');
+  // More than the pipe holds while the extension reads nothing: the rest waits in the stream, and what follows queues behind it.
+  const big = host.invokeTool('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 0 });
+  const src = new CancellationTokenSource();
+  const queued = host.invokeTool('work', { n: 2 }, { token: src.token });
+  src.cancel();
+  const o = await queued;
+  assert.equal(o.outcome, 'not_run');
+  assert.equal(o.extension, 'q');
+  assert.match(o.message, /canceled before the request reached the extension/);
+  // Once it reads again, the big call is through; a call after it is written and answered.
+  assert.equal((await big).outcome, 'completed');
+  assert.equal((await host.invokeTool('work', { n: 3 }, { timeoutMs: 5000 })).outcome, 'completed');
+  await waitFor('the calls in its log', () => host.received('q', 'tool_call').length === 3);
+  assert.deepEqual(host.received('q', 'tool_call').map((f) => f.name), ['pause', 'big_in', 'work']);
+  assert.equal(host.received('q', 'tool_call')[2].args.n, 3, 'the cancelled call never reached the extension');
+  assert.deepEqual(host.received('q', 'tool_cancel'), [], 'no tool_cancel for an id the extension never saw');
+});
+
 test('a call that times out while its frame is queued behind a stuck write is not_run, not timed_out', async (t) => {
   const host = await toolHost(t, [{ name: 'stop', behaviour: 'stop_reading' }, { name: 'big_in' }, { name: 'small' }], { caps: ['tools', 'tool_cancel'] }, { timing: { writeTimeoutMs: 20000 } });
   assert.equal((await host.invokeTool('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');

@@ -5,15 +5,26 @@
  * problems are handed to the sink synchronously, so replies are seen the moment
  * their line is complete. The sink must not block.
  *
- * Writing: frames are queued and written one batch at a time, so a frame still
- * in the queue can be taken back (a call cancelled before delivery is never
- * sent), and a batch that has not been accepted by the pipe within
- * `writeTimeoutMs` means the extension is not reading: the transport is given
- * up rather than letting anything wait on it.
+ * Writing: a frame is written at once, with no tick and no callback, when
+ * nothing waits for the pipe and something was read since the last write
+ * (a call after its answer, a key after its render); nearly always the pipe
+ * takes it whole there and then. A frame sent before anything more was read
+ * is part of a burst (calls made together, events in a row) and goes with the
+ * rest of the burst as one write on the next tick. When the pipe does not
+ * take a write whole (the extension is slow to read), the rest waits in the
+ * stream and frames sent meanwhile queue behind it, to go as one batch once
+ * it is through. So a frame still in the queue can be taken back (a call
+ * cancelled before delivery is never sent), and a batch that has not been
+ * accepted by the pipe within `writeTimeoutMs` means the extension is not
+ * reading: the transport is given up rather than letting anything wait on it.
  */
-import { isAscii } from 'node:buffer';
+// Buffer imported, not the global: in Node that is a getter, read again on every line.
+import { Buffer, isAscii } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter, encodeFrame, parseFrame, type FrameFromExt, type FrameFromHost } from '../../protocol/index.js';
+
+/** Frames queued together are written together up to this many characters (bytes for ASCII); a larger frame goes on its own. */
+const BATCH_CHARS = 64 * 1024;
 
 /** Lines longer than this are checked for the ASCII fast path; below it the check costs more than it saves. */
 const LARGE_LINE = 64 * 1024;
@@ -49,6 +60,7 @@ export interface TransportOptions {
 
 export class FrameTransport {
   private queue: WriteTicket[] = [];
+  /** The frames of a write the pipe has not taken whole yet. */
   private batch: WriteTicket[] | undefined;
   private batchStartedAt = 0;
   private writeTimer: NodeJS.Timeout | undefined;
@@ -56,6 +68,9 @@ export class FrameTransport {
   /** endInput() was asked while frames were still queued: end stdin once they are written. */
   private endWhenDrained = false;
   private readonly splitter: LineSplitter;
+  /** Chunks read so far, and how many had been read at the last write: equal, a frame sent now is in a burst. */
+  private reads = 0;
+  private readsAtWrite = -1;
 
   constructor(
     private readonly stdin: Writable,
@@ -75,6 +90,7 @@ export class FrameTransport {
       (n) => Buffer.allocUnsafe(n),
     );
     stdout.on('data', (chunk: Buffer) => {
+      this.reads++;
       if (this.closedReason === undefined) this.splitter.push(chunk);
     });
     stdout.once('end', () => {
@@ -103,8 +119,23 @@ export class FrameTransport {
       ticket.state = 'dropped';
       return ticket;
     }
-    this.queue.push(ticket);
-    if (this.batch === undefined) this.flush();
+    if (this.batch !== undefined || this.queue.length > 0) {
+      this.queue.push(ticket);
+      return ticket;
+    }
+    if (this.readsAtWrite === this.reads) {
+      // Sent after a write with nothing read since: a burst. It and the rest of the burst go as one write on the next tick.
+      this.queue.push(ticket);
+      process.nextTick(this.flushBurst);
+      return ticket;
+    }
+    const took = this.write(ticket.text);
+    if (took === undefined) ticket.state = 'dropped';
+    else if (took) ticket.state = 'written';
+    else {
+      ticket.state = 'writing';
+      this.waitForPipe([ticket]);
+    }
     return ticket;
   }
 
@@ -148,23 +179,64 @@ export class FrameTransport {
     else this.endWhenDrained = true;
   }
 
+  /** The tick after a burst began: the burst goes as one write, unless a batch the pipe has in hand holds it back. */
+  private readonly flushBurst = (): void => {
+    if (this.batch === undefined && this.closedReason === undefined) this.flush();
+  };
+
+  /**
+   * Writes what is queued (a burst, or what waited behind a batch the pipe
+   * has taken now), in batches of at most BATCH_CHARS: a large frame goes on
+   * its own, so one the pipe cannot take whole holds back no frame joined to
+   * it, and those behind it stay in the queue, where they can be taken back.
+   */
   private flush(): void {
-    if (this.queue.length === 0) {
-      if (this.endWhenDrained && !this.stdin.writableEnded) this.stdin.end();
-      return;
+    while (this.queue.length > 0) {
+      const queue = this.queue;
+      let n = 1;
+      let text = queue[0]!.text;
+      while (n < queue.length && text.length + queue[n]!.text.length <= BATCH_CHARS) text += queue[n++]!.text;
+      const batch = n === queue.length ? queue : queue.slice(0, n);
+      this.queue = n === queue.length ? [] : queue.slice(n);
+      const took = this.write(text);
+      for (const t of batch) t.state = took === undefined ? 'dropped' : took ? 'written' : 'writing';
+      if (took === undefined) return;
+      if (!took) return this.waitForPipe(batch);
     }
-    const batch = this.queue;
-    this.queue = [];
-    this.batch = batch;
-    for (const t of batch) t.state = 'writing';
-    this.batchStartedAt = Date.now();
-    this.armWriteTimer();
-    let text = batch[0]!.text;
-    for (let i = 1; i < batch.length; i++) text += batch[i]!.text;
-    this.stdin.write(text, this.written);
+    if (this.endWhenDrained && !this.stdin.writableEnded) this.stdin.end();
   }
 
-  /** One callback for every write: a closure per write is a large share of a small call's cost. */
+  /**
+   * Writes to the pipe: true when it took every byte at once, false when
+   * some wait in the stream. No callback is passed: a write with one costs
+   * the stream a tick and an object each time, a large share of a small call.
+   * undefined: the stream is closed already, nothing was written, and the
+   * transport is given up on the next tick (not under the caller, whose
+   * request is not in its table yet).
+   */
+  private write(text: string): boolean | undefined {
+    const stdin = this.stdin;
+    if (stdin.destroyed || stdin.writableEnded) {
+      process.nextTick(() => this.close('its stdin is closed'));
+      return undefined;
+    }
+    stdin.write(text);
+    this.readsAtWrite = this.reads;
+    return stdin.writableLength === 0;
+  }
+
+  /**
+   * Part of a batch waits in the stream: an empty write after it calls back
+   * once everything before it is through, and the write timer watches it.
+   */
+  private waitForPipe(batch: WriteTicket[]): void {
+    this.batch = batch;
+    this.batchStartedAt = Date.now();
+    this.armWriteTimer();
+    this.stdin.write('', this.written);
+  }
+
+  /** Called back when a batch that waited in the stream is through. */
   private readonly written = (err?: Error | null): void => {
     const batch = this.batch;
     if (batch === undefined) return; // closed meanwhile
