@@ -51,6 +51,11 @@ const FROM_EXT: Record<FrameFromExtType, FieldSpec> = {
 const FIELDS = new Map<string, readonly [string, FieldKind, boolean][]>(
   Object.entries(FROM_EXT).map(([type, spec]) => [type, Object.entries(spec).map(([f, [kind, req]]) => [f, kind, req === 'required'] as const)]),
 );
+/**
+ * The reply to every tool call, looked for first: a parsed type is a new
+ * string each time, and finding it in the map hashes it on every frame.
+ */
+const TOOL_RESULT_FIELDS = FIELDS.get('tool_result')!;
 
 export function isFrameFromExtType(type: string): type is FrameFromExtType {
   return FIELDS.has(type);
@@ -87,7 +92,7 @@ export function validateFrame(value: unknown, text?: string): ParseResult {
   const id = typeof obj.id === 'string' ? obj.id : undefined;
   if (type === undefined) return { ok: false, problem: 'frame has no "type"', ...(id !== undefined && { id }) };
   if (typeof type !== 'string') return { ok: false, problem: `frame "type" must be a string, got ${describe(type)}` };
-  const fields = FIELDS.get(type);
+  const fields = type === 'tool_result' ? TOOL_RESULT_FIELDS : FIELDS.get(type);
   if (!fields) return { ok: false, problem: `unknown frame type "${preview(type, 64)}"`, type, ...(id !== undefined && { id }) };
   // Before anything looks inside: deeper values break the JSON engines downstream.
   // Nesting deeper than the limit takes more than twice as many brackets as its

@@ -5,6 +5,8 @@
  * frame that never left, and failing everything at once when the
  * connection closes. Each request settles exactly once.
  */
+// Imported, not the global: in Node that is a getter, read again on every call.
+import { performance } from 'node:perf_hooks';
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import type { FrameFromExt, FrameFromHost } from '../../protocol/index.js';
 import { formatMs } from '../outcomes.js';
