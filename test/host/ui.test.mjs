@@ -150,6 +150,23 @@ test('without tool_call_id a panel is bound to the newest interactive call that 
   await waitFor('the other closed', () => host.openPanels.length === 0);
 });
 
+test('without tool_call_id a panel is not bound to a call of a tool that is not interactive: it outlives the call', async (t) => {
+  const ext = makeExt(tmpdir(), 'asker4', { caps: ['tools', 'panels', 'tool_cancel'], tools: [{ name: 'work', behaviour: 'cancellable' }] });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [ext], { ui });
+  const src = new CancellationTokenSource();
+  const call = host.invokeTool('work', {}, { token: src.token });
+  await waitFor('call delivered', () => host.received('asker4', 'tool_call').length === 1);
+  await host.openPanel(host.get('asker4'), { id: 'status', lines: ['a'] });
+  assert.equal(ui.of('openPanel')[0].args[1].forToolCall, false, 'a panel of its own, not the call\'s');
+  src.cancel();
+  assert.equal((await call).outcome, 'canceled');
+  await waitFor('the cancel delivered', () => host.received('asker4', 'tool_cancel').length === 1);
+  await sleep(100);
+  assert.deepEqual(host.openPanels.map((p) => p.id), ['status']);
+  assert.deepEqual(host.received('asker4', 'panel_close'), []);
+});
+
 test('a UI handler that blocks never stops replies from being read', async (t) => {
   /** @type {(value?: unknown) => void} */
   let release;
