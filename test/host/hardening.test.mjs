@@ -76,6 +76,23 @@ describe('extension.json is read with bounds', () => {
     assert.match(found[2].error, /extension\.json: it is \d+ bytes; a manifest may be at most 1048576/);
   });
 
+  test('the buffer follows the file, not its reported size: one just under the limit is read whole, a file that says 0 bytes is read to its end', { skip: process.platform !== 'linux' && 'a /proc file is Linux' }, () => {
+    const root = tmpdir();
+    const near = path.join(root, 'near');
+    fs.mkdirSync(near);
+    const head = '{"name":"near","exec":"node","args":["x.js"],"pad":"';
+    fs.writeFileSync(path.join(near, 'extension.json'), `${head}${'x'.repeat(1024 * 1024 - head.length - 2)}"}`);
+    assert.equal(fs.statSync(path.join(near, 'extension.json')).size, 1024 * 1024);
+    // /proc files are regular files whose stat size is 0: the read grows its buffer to the end.
+    const proc = path.join(root, 'proc');
+    fs.mkdirSync(proc);
+    fs.symlinkSync('/proc/self/status', path.join(proc, 'extension.json'));
+    const [a, b] = lib.discoverExtensions({ projectDir: root, zotHome: tmpdir(), explicit: [near, proc], discover: false });
+    assert.equal(a.error, undefined, `a 1 MiB manifest is allowed: ${a.error}`);
+    assert.equal(a.manifest.name, 'near');
+    assert.match(b.error, /extension\.json is not valid JSON: .*"Name:\s/, 'the text past the first byte was read');
+  });
+
   test('in an untrusted workspace too: the project folder with a FIFO manifest does not hang the host', async (t) => {
     const project = tmpdir();
     const ext = path.join(project, '.zot', 'extensions', 'trap');

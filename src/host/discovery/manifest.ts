@@ -96,9 +96,16 @@ function readBounded(file: string, max: number): { ok: true; text: string } | { 
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { ok: false, error: `it is not a regular file (${fileKind(st)})` };
-    const buf = Buffer.alloc(max + 1);
+    // Sized by the file (a zeroed buffer of the limit for each manifest costs more than the rest of
+    // discovery); one byte more to see it grew since, and grown up to the limit while there is more.
+    let buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let n = 0;
     for (let got = -1; got !== 0 && n <= max;) {
+      if (n === buf.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, max + 1));
+        buf.copy(grown, 0, 0, n);
+        buf = grown;
+      }
       got = fs.readSync(fd, buf, n, buf.length - n, null);
       n += got;
     }
