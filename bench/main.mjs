@@ -47,6 +47,7 @@ export async function main() {
     panel_latency_quickpick_ms: { p50: null, p99: null, max: null, n: null },
     panel_latency_floor_ms: { p50: null, p99: null, max: null, n: null },
     panel_seen_floor_ms: { p50: null, p99: null, max: null, n: null },
+    panel_seen_browser_ms: { p50: null, p99: null, max: null, n: null },
     panel_latency_quickpick_floor_ms: { p50: null, p99: null, max: null, n: null },
     time_to_tools_ms: { twenty: null, floor_twenty: null, ratio: null },
     instructions_per_call: { host: null, floor: null },
@@ -264,6 +265,9 @@ export async function main() {
     out.panel_latency_quickpick_ms = r2(v.quickpick);
     out.panel_latency_floor_ms = r2(v.panel_floor);
     out.panel_seen_floor_ms = r2(v.panel_seen_floor);
+    out.panel_seen_browser_ms = r2(v.browser_alone);
+    extra.panel_seen_split_ms = Object.fromEntries(Object.entries(v.panel_seen_split).map(([k, o]) => [k, r2(o)]));
+    extra.browser_alone_split_ms = Object.fromEntries(Object.entries(v.browser_alone_split).map(([k, o]) => [k, r2(o)]));
     out.panel_latency_quickpick_floor_ms = r2(v.quickpick_floor);
     const floor = extra.startup?.floor_twenty_ms ?? null;
     out.time_to_tools_ms = { twenty: round(v.time_to_tools_ms, 1), floor_twenty: floor, ratio: floor ? round(v.time_to_tools_ms / floor, 2) : null };
@@ -273,13 +277,13 @@ export async function main() {
     extra.vscode_tools = v.tools;
     extra.time_to_tools_split_ms = Object.fromEntries(Object.entries(v.time_to_tools_split).map(([k, x]) => [k, round(x, 1)]));
     out.vscode_restart_ms = { extensions: v.restart.extensions, host: round(v.restart.host_ms, 1), bare: round(v.restart.bare_ms, 1), ratio: round(v.restart.host_ms / v.restart.bare_ms, 2) };
-    extra.vscode_restart = { host_samples_ms: v.restart.host_samples_ms, bare_samples_ms: v.restart.bare_samples_ms.map((x) => round(x, 1)) };
+    extra.vscode_restart = { host_samples_ms: v.restart.host_samples_ms, bare_samples_ms: v.restart.bare_samples_ms.map((x) => round(x, 1)), host_cpu_ms: v.restart.host_cpu_ms.map((x) => round(x, 1)), bare_cpu_ms: v.restart.bare_cpu_ms.map((x) => round(x, 1)) };
   } catch (err) {
     failed('activate_ms / panel_latency_ms / time_to_tools_ms', err);
   }
   else {
     reasons.activate_ms = reasons.panel_latency_ms = reasons.panel_seen_ms = reasons.panel_latency_quickpick_ms = 'not run (--only)';
-    reasons.panel_latency_floor_ms = reasons.panel_seen_floor_ms = reasons.panel_latency_quickpick_floor_ms = 'not run (--only)';
+    reasons.panel_latency_floor_ms = reasons.panel_seen_floor_ms = reasons.panel_seen_browser_ms = reasons.panel_latency_quickpick_floor_ms = 'not run (--only)';
     reasons.vscode_restart_ms = 'not run (--only)';
   }
 

@@ -49,7 +49,7 @@ export function evaluate(o, e = {}) {
   const p = o.panel_latency_ms;
   const seen = o.panel_seen_ms ?? {};
   const floor = (fl) => (has(fl?.p99) ? `; its floor p50 ${fl.p50} ms, p99 ${fl.p99} ms` : '');
-  bar('panel key → seen p99 ≤ 16 ms (webview)', has(seen.p99) ? seen.p99 <= 16 : null, has(seen.p99) ? `p50 ${seen.p50} ms, p99 ${seen.p99} ms, max ${seen.max} ms, n ${seen.n}, ${seen.guessed} shown before the render${floor(o.panel_seen_floor_ms)}` : 'not measured');
+  bar('panel key → seen p99 ≤ 16 ms (webview)', has(seen.p99) ? seen.p99 <= 16 : null, has(seen.p99) ? `p50 ${seen.p50} ms, p99 ${seen.p99} ms, max ${seen.max} ms, n ${seen.n}, ${seen.guessed} shown before the render${floor(o.panel_seen_floor_ms)}${has(o.panel_seen_browser_ms?.p99) ? `; the browser alone p50 ${o.panel_seen_browser_ms.p50} ms, p99 ${o.panel_seen_browser_ms.p99} ms` : ''}` : 'not measured');
   bar('panel key → the extension\'s render painted p99 ≤ 35 ms (webview)', has(p.p99) ? p.p99 <= 35 : null, has(p.p99) ? `p50 ${p.p50} ms, p99 ${p.p99} ms, max ${p.max} ms, n ${p.n}${floor(o.panel_latency_floor_ms)}` : 'not measured');
   const q = o.panel_latency_quickpick_ms ?? {};
   bar('panel key → painted p99 ≤ 50 ms (QuickPick)', has(q.p99) ? q.p99 <= 50 : null, has(q.p99) ? `p50 ${q.p50} ms, p99 ${q.p99} ms, max ${q.max} ms, n ${q.n}${floor(o.panel_latency_quickpick_floor_ms)}` : 'not measured');
@@ -98,6 +98,11 @@ export function printTable(o, e, reasons, load) {
   const ps = e.panel_split_ms;
   const seen = o.panel_seen_ms ?? {};
   kv('panel key → seen (webview), ms', `p50 ${f(seen.p50, 2)}   p99 ${f(seen.p99, 2)}   max ${f(seen.max, 2)}   n ${f(seen.n, 0)}   (${f(seen.guessed, 0)} shown before the render)`);
+  const ss = e.panel_seen_split_ms;
+  if (ss) kv('  of which (p50 / p99)', `to the next frame ${f(ss.to_frame.p50, 2)} / ${f(ss.to_frame.p99, 2)}   the frame ${f(ss.frame.p50, 2)} / ${f(ss.frame.p99, 2)}`);
+  const ba = o.panel_seen_browser_ms ?? {};
+  const bs = e.browser_alone_split_ms;
+  if (Number.isFinite(ba.p99)) kv('  browser alone (plain page), ms', `p50 ${f(ba.p50, 2)}   p99 ${f(ba.p99, 2)}   max ${f(ba.max, 2)}${bs ? `   (to the next frame ${f(bs.to_frame.p50, 2)} / ${f(bs.to_frame.p99, 2)}, the frame ${f(bs.frame.p50, 2)} / ${f(bs.frame.p99, 2)})` : ''}`);
   kv('panel key → render painted (webview), ms', `p50 ${f(p.p50, 2)}   p99 ${f(p.p99, 2)}   max ${f(p.max, 2)}   n ${f(p.n, 0)}`);
   if (ps) kv('  of which (p50 / p99)', `outside the webview ${f(ps.outside_webview.p50, 2)} / ${f(ps.outside_webview.p99, 2)}   DOM ${f(ps.dom_update.p50, 2)} / ${f(ps.dom_update.p99, 2)}   to paint ${f(ps.to_paint.p50, 2)} / ${f(ps.to_paint.p99, 2)}`);
   kv('panel key → painted (QuickPick), ms', `p50 ${f(q.p50, 2)}   p99 ${f(q.p99, 2)}   max ${f(q.max, 2)}   n ${f(q.n, 0)}`);
@@ -113,6 +118,9 @@ export function printTable(o, e, reasons, load) {
   if (ts) kv('  of which, ms', `first start ${f(ts.first_start_ms)}   last start ${f(ts.last_start_ms)}   a start to its ready: median ${f(ts.start_to_ready_median_ms)}, max ${f(ts.start_to_ready_max_ms)}`);
   const vr = o.vscode_restart_ms;
   if (vr) kv(`reload, VS Code idle: ${vr.extensions} ext., ms`, `${f(vr.host)}   (the same spawned bare from the extension host ${f(vr.bare)}; ratio ${f(vr.ratio, 2)})`);
+  const vc = e.vscode_restart;
+  const mid = (xs) => (xs?.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : null);
+  if (vc?.host_cpu_ms) kv('  extension host CPU over one, ms', `reload ${f(mid(vc.host_cpu_ms))} (its stop and discovery too)   bare ${f(mid(vc.bare_cpu_ms))}   (upper median of ${vc.host_cpu_ms.length})`);
   const rs = Object.entries(reasons);
   if (rs.length) {
     console.log('');

@@ -43,11 +43,13 @@ function instrument({ footerSelector, listSelector, highlight }) {
     const k = b.keys.length;
     // The panel's own listener runs after this one (capture) in the same task: the frame shows its effect.
     requestAnimationFrame(() => {
+      // `raf`: the frame began; before it, the key waited for the display's next frame.
+      const raf = performance.now();
       const list = document.querySelector(listSelector);
       const row = list?.querySelector(highlight);
       const at = row ? Array.prototype.indexOf.call(list.children, row) : -1;
       const ch = new MessageChannel();
-      ch.port1.onmessage = () => (b.seen[k - 1] = { at, paint: performance.now() });
+      ch.port1.onmessage = () => (b.seen[k - 1] = { at, raf, paint: performance.now() });
       ch.port2.postMessage(0);
     });
   };
@@ -79,6 +81,44 @@ function instrument({ footerSelector, listSelector, highlight }) {
     removeEventListener('keydown', onKey, true);
     removeEventListener('message', onMessage, true);
   };
+}
+
+/**
+ * The browser alone: a page of nothing but the panel's 40 lines in the same
+ * Chromium, whose own keydown listener moves the highlight and writes the
+ * footer at once, in the key's own task. What it takes from the key to the
+ * paint is the frame: the display's next frame and drawing it, with nothing
+ * of VS Code, of a webview or of an extension host in the way.
+ */
+const PLAIN_PAGE = `<!doctype html><meta charset="utf-8"><style>
+body { font: 13px monospace; margin: 0; } .line { white-space: pre; padding: 0 8px; } .line.current { background: #04395e; color: #fff; }
+</style><div id="panel"><div id="lines" tabindex="0"></div><div id="footer">key 0 </div></div><script>
+const lines = document.getElementById('lines');
+for (let i = 0; i < 40; i++) { const d = document.createElement('div'); d.className = i ? 'line' : 'line current'; d.textContent = (i ? '  ' : '› ') + 'item ' + String(i + 1).padStart(2, '0') + ' '; lines.append(d); }
+let cursor = 0, keys = 0;
+addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowDown') return;
+  e.preventDefault();
+  lines.children[cursor].className = 'line'; lines.children[cursor].textContent = '  ' + lines.children[cursor].textContent.slice(2);
+  cursor = (cursor + 1) % 40;
+  lines.children[cursor].className = 'line current'; lines.children[cursor].textContent = '› ' + lines.children[cursor].textContent.slice(2);
+  document.getElementById('footer').textContent = 'key ' + ++keys + ' ';
+});
+</script>`;
+
+/** The same keys into PLAIN_PAGE, in a page of its own beside the workbench's, which is brought back to the front after. */
+async function browserAlone(page, warm, n) {
+  const plain = await page.context().newPage();
+  try {
+    await plain.setContent(PLAIN_PAGE);
+    await plain.bringToFront();
+    await plain.mainFrame().evaluate(instrument, { footerSelector: '#footer', listSelector: '#lines', highlight: '.line.current' });
+    await plain.locator('#lines').click();
+    return await typeInto(plain, plain.mainFrame(), 'ArrowDown', warm, n);
+  } finally {
+    await plain.close();
+    await page.bringToFront();
+  }
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -185,6 +225,8 @@ export async function vscodeFigures({ count, keys, warm }) {
       await floorFrame.evaluate(instrument, { footerSelector: '#footer', listSelector: '#lines', highlight: '.line.current' });
       await floorFrame.locator('#lines').click();
       result.webview_floor = await typeInto(page, floorFrame, 'ArrowDown', warm, keys);
+      // While the suite waits, VS Code is idle: the browser alone, in the same Chromium.
+      result.browser = await browserAlone(page, warm, keys);
       fs.writeFileSync(at('floor-webview-done'), '');
     } catch (error) {
       fs.writeFileSync(at('abort'), String(error?.stack ?? error));
@@ -222,8 +264,18 @@ export async function vscodeFigures({ count, keys, warm }) {
       dom_update: stats(w.map((r) => r.dom - r.msg)),
       to_paint: stats(w.map((r) => r.paint - r.dom)),
     },
+    // The seen figure's two parts: the key waiting for the next frame to begin, and that frame until it is painted.
+    panel_seen_split: {
+      to_frame: stats(w.filter((r) => r.seen).map((r) => r.seen.raf - r.key)),
+      frame: stats(w.filter((r) => r.seen).map((r) => r.seen.paint - r.seen.raf)),
+    },
     panel_floor: stats(wf.map((r) => r.paint - r.key)),
     panel_seen_floor: stats(wf.map((r) => (r.seen ? r.seen.paint : r.paint) - r.key)),
+    browser_alone: stats(result.browser.map((r) => r.seen.paint - r.key)),
+    browser_alone_split: {
+      to_frame: stats(result.browser.map((r) => r.seen.raf - r.key)),
+      frame: stats(result.browser.map((r) => r.seen.paint - r.seen.raf)),
+    },
     quickpick: stats(q.map((r) => r.paint - r.key)),
     quickpick_floor: stats(qf.map((r) => r.paint - r.key)),
     quickpick_split: {

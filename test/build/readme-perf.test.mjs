@@ -23,7 +23,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('bench/results.json is a full run: every section measured, reference counts', () => {
   assert.equal(doc.meta.quick, false, 'bench/results.json is a --quick run; its figures are not the reference ones');
-  for (const key of ['roundtrip_us', 'throughput_64', 'instructions_per_call', 'cancel_ms', 'startup_ms', 'big_frame_ms', 'panel_latency_ms', 'panel_latency_quickpick_ms', 'time_to_tools_ms']) {
+  for (const key of ['roundtrip_us', 'throughput_64', 'instructions_per_call', 'cancel_ms', 'startup_ms', 'big_frame_ms', 'panel_latency_ms', 'panel_seen_ms', 'panel_seen_floor_ms', 'panel_seen_browser_ms', 'panel_latency_quickpick_ms', 'time_to_tools_ms']) {
     for (const [k, v] of Object.entries(doc[key])) assert.notEqual(v, null, `bench/results.json: ${key}.${k} is null (${JSON.stringify(doc.reasons)})`);
   }
   for (const key of ['rss_growth_mb', 'idle_extension_kb', 'bundle_kb', 'vsix_kb', 'activate_ms']) assert.notEqual(doc[key], null, `bench/results.json: ${key} is null`);
