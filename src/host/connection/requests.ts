@@ -16,6 +16,11 @@ import type { FrameTransport, WriteTicket } from './transport.js';
 /** A frame that answers a request: its own reply type, or an `error` naming its id. */
 export type ReplyFrame = Extract<FrameFromExt, { type: 'tool_result' | 'command_response' | 'event_intercept_response' | 'error' }>;
 
+/** The frame types that answer a request by its id (besides `error`). */
+export function isReplyType(type: string | undefined): boolean {
+  return type === 'tool_result' || type === 'command_response' || type === 'event_intercept_response';
+}
+
 export type StopReason = 'canceled' | 'timed_out';
 
 /** What a kind of request turns each ending into. */

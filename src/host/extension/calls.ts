@@ -5,7 +5,7 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { EventInterceptResponseFromExt, EventPayload, FrameFromHost, JsonObject } from '../../protocol/index.js';
-import type { InFlight, ReplyFrame, RequestSpec, StopReason } from '../connection/requests.js';
+import type { InFlight, ReplyFrame, RequestSpec, RequestTable, StopReason } from '../connection/requests.js';
 import { replaceUndecodable, undecodableImages } from '../content.js';
 import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 import type { PanelUI } from '../ui/port.js';
@@ -92,6 +92,14 @@ export type ToolCall = InFlight<ToolOutcome> & { readonly spec: ToolCallSpec };
 /** The request as a tool call, when it is one. */
 export function asToolCall(r: InFlight<unknown> | undefined): ToolCall | undefined {
   return r?.spec instanceof ToolCallSpec ? (r as ToolCall) : undefined;
+}
+
+/** The tool calls in flight in a connection's request table, oldest first. */
+export function* toolCallsIn(table: RequestTable): IterableIterator<ToolCall> {
+  for (const r of table.inFlight()) {
+    const c = asToolCall(r);
+    if (c) yield c;
+  }
 }
 
 export function commandSpec(ext: string, name: string, args: string, opts: { token?: CancellationToken | undefined; timeoutMs: number }): RequestSpec<CommandOutcome> {

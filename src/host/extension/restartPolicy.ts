@@ -3,6 +3,8 @@
  * window, with a doubling delay (zot and vscode-languageclient give up after
  * a fifth crash within three minutes). Pluggable: the runtime only asks.
  */
+import { formatMs } from '../outcomes.js';
+import type { ExtensionStatus } from './state.js';
 export type RestartVerdict =
   | { restart: true; attempt: number; max: number; delayMs: number }
   | { restart: false; crashes: number; windowMs: number };
@@ -28,4 +30,10 @@ export function restartBudget(b: RestartBudget): RestartPolicy {
       crashes = [];
     },
   };
+}
+
+/** The state a crash leads to under the policy's verdict (`how`: how the process ended); the runtime adds the restart's timer. */
+export function afterCrash(v: RestartVerdict, how: string, logPath: string): Extract<ExtensionStatus, { kind: 'failed' }> | Omit<Extract<ExtensionStatus, { kind: 'restarting' }>, 'timer'> {
+  if (!v.restart) return { kind: 'failed', message: `crashed ${v.crashes} times within ${formatMs(v.windowMs)} (last: ${how}); not restarting it again. See its log at ${logPath}` };
+  return { kind: 'restarting', attempt: v.attempt, max: v.max, delayMs: v.delayMs, message: `${how}; restarting in ${formatMs(v.delayMs)} (restart ${v.attempt} of ${v.max})` };
 }

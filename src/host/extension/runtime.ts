@@ -6,18 +6,18 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import { PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
-import { settledRequest, type PendingRequest, type ReplyFrame } from '../connection/requests.js';
+import { isReplyType, settledRequest, type PendingRequest, type ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
 import { askGate, type GateDecision } from '../options.js';
 import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 import { within } from '../process/child.js';
-import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, type ToolCall, type ToolCallOpts } from './calls.js';
+import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type ToolCall, type ToolCallOpts } from './calls.js';
 import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
 import { Problems, type LogLevel } from './problems.js';
 import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
-import { restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
-import { canStart, isServing, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type ExtensionStatus, type HoldReason, type StatusView } from './state.js';
+import { afterCrash, restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
+import { canStart, initialStatus, isServing, isStartable, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type ExtensionStatus, type HoldReason, type StatusView } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
@@ -80,12 +80,7 @@ export class ExtensionRuntime implements ExtensionView {
     this.restartPolicy = config.restartPolicy?.(found.name) ?? restartBudget(config.restart);
     this.problemList = new Problems((line) => this.log(line, 'warn'), config.redact);
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
-    this.cell = new StateCell<Status>(
-      found.error ? { kind: 'failed', message: found.error }
-        : found.shadowedBy ? { kind: 'disabled', why: `not loaded: ${found.shadowedBy} has the same ${found.manifest ? 'name' : 'folder name'} and comes first` }
-          : found.manifest && !found.manifest.enabled ? { kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' }
-            : { kind: 'stopped' },
-    );
+    this.cell = new StateCell<Status>(initialStatus(found));
     this.shown = viewOf(this.cell.value);
   }
 
@@ -103,10 +98,7 @@ export class ExtensionRuntime implements ExtensionView {
   get problems(): readonly { time: number; message: string }[] { return this.problemList.items; }
   get droppedProblems(): number { return this.problemList.dropped; }
 
-  /** Can it be started at all (a usable, enabled, unshadowed manifest with something to run)? */
-  get startable(): boolean {
-    return !this.found.error && !this.found.shadowedBy && !!this.found.manifest?.enabled && !this.found.assetsOnly;
-  }
+  get startable(): boolean { return isStartable(this.found); }
 
   /** Said hello over a connection that is still open: the state says so (a lost connection is a state of its own). */
   get connected(): boolean {
@@ -115,11 +107,14 @@ export class ExtensionRuntime implements ExtensionView {
 
   get capabilities(): readonly string[] { return this.caps; }
   get supportsCancel(): boolean { return this.cancels; }
-  get pid(): number | undefined { return this.live?.pid ?? [...this.ending][0]?.pid; }
+  get pid(): number | undefined { return this.anyLaunch?.pid; }
   get pendingCount(): number { return this.live?.requests.size ?? 0; }
 
   /** The launch of the current state, if it has one. */
   private get live(): Launch | undefined { return launchOf(this.current); }
+
+  /** The current launch, else one whose failed handshake is still being stopped. */
+  private get anyLaunch(): Launch | undefined { return this.live ?? [...this.ending][0]; }
 
   /** Starts the process. Resolves once it is ready, auto-ready, or failed (the host bounds this wait). */
   start(): Promise<void> {
@@ -182,7 +177,7 @@ export class ExtensionRuntime implements ExtensionView {
 
   callTool(name: string, args: JsonObject, opts: ToolCallOpts): PendingRequest<ToolOutcome> {
     const l = this.serving();
-    if (!l) return settledRequest(toolOutcome('not_run', this.name, `extension "${this.name}" is not running (${this.state})`));
+    if (!l) return settledRequest(toolOutcome('not_run', this.name, this.notRunning()));
     return l.requests.send(new ToolCallSpec(this.name, name, args, opts, this.supportsCancel));
   }
 
@@ -193,17 +188,12 @@ export class ExtensionRuntime implements ExtensionView {
 
   /** Its tool calls in flight, oldest first. */
   *toolCalls(): IterableIterator<ToolCall> {
-    const l = this.live;
-    if (!l) return;
-    for (const r of l.requests.inFlight()) {
-      const c = asToolCall(r);
-      if (c) yield c;
-    }
+    if (this.live) yield* toolCallsIn(this.live.requests);
   }
 
   callCommand(name: string, args: string, opts: CallOpts): Promise<CommandOutcome> {
     const l = this.serving();
-    if (!l) return Promise.resolve({ outcome: 'not_run', extension: this.name, message: `extension "${this.name}" is not running (${this.state})` });
+    if (!l) return Promise.resolve({ outcome: 'not_run', extension: this.name, message: this.notRunning() });
     return l.requests.send(commandSpec(this.name, name, args, opts)).result;
   }
 
@@ -228,6 +218,8 @@ export class ExtensionRuntime implements ExtensionView {
   }
 
   private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
+
+  private notRunning(): string { return `extension "${this.name}" is not running (${this.state})`; }
 
   // ---- process life ----
 
@@ -325,8 +317,7 @@ export class ExtensionRuntime implements ExtensionView {
   private onBadFrame(l: Launch, message: string, about?: { type?: string; id?: string }): void {
     if (this.live !== l) return;
     // An intercept's own diagnostic says what became of the event: one is enough.
-    const isReply = about?.id !== undefined && (about.type === 'tool_result' || about.type === 'command_response' || about.type === 'event_intercept_response');
-    if (isReply && l.requests.malformed(about.id!, message) && about.type === 'event_intercept_response') return;
+    if (about?.id !== undefined && isReplyType(about.type) && l.requests.malformed(about.id, message) && about.type === 'event_intercept_response') return;
     this.addProblem(message);
   }
 
@@ -358,18 +349,13 @@ export class ExtensionRuntime implements ExtensionView {
       void within(l.process.log.closed, 1000).then(() => this.current === s && this.fail(message));
       return;
     }
-    const verdict = this.restartPolicy.crashed(Date.now());
-    if (!verdict.restart) {
-      return this.fail(`crashed ${verdict.crashes} times within ${formatMs(verdict.windowMs)} (last: ${how}); not restarting it again. See its log at ${this.logPath}`);
-    }
+    const next = afterCrash(this.restartPolicy.crashed(Date.now()), how, this.logPath);
+    if (next.kind === 'failed') return this.fail(next.message);
     const timer = setTimeout(() => {
       const now = this.current;
       if (now.kind === 'restarting' && now.timer === timer) this.launch();
-    }, verdict.delayMs);
-    this.transition({
-      kind: 'restarting', attempt: verdict.attempt, max: verdict.max, delayMs: verdict.delayMs, timer,
-      message: `${how}; restarting in ${formatMs(verdict.delayMs)} (restart ${verdict.attempt} of ${verdict.max})`,
-    });
+    }, next.delayMs);
+    this.transition({ ...next, timer });
   }
 
   /** Loading of a running process failed: it is stopped and not restarted. */
@@ -407,8 +393,7 @@ export class ExtensionRuntime implements ExtensionView {
 
   log(raw: string, level: LogLevel): void {
     const line = this.config.redact?.(raw) ?? raw;
-    const l = this.live ?? [...this.ending][0];
-    l?.process.log.hostLine(line);
+    this.anyLaunch?.process.log.hostLine(line);
     this.delegate.log(this, line, 'host', level);
   }
 }

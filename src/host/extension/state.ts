@@ -4,6 +4,7 @@
  * one waits), so nothing is true of a state that its fields do not say.
  * Views switch on `kind` (and `readiness`, `reason`), never on message text.
  */
+import type { FoundExtension } from '../discovery/discover.js';
 
 /** Why an extension that could run is not started. */
 export type HoldReason = 'untrusted' | 'consent' | 'changed' | 'denied';
@@ -36,6 +37,19 @@ export type StatusKind = ExtensionStatus['kind'];
 
 /** A state without what lives in it (its launch, its restart timer): what front ends get. */
 export type StatusView = ExtensionStatus extends infer S ? (S extends unknown ? Omit<S, 'launch' | 'timer'> : never) : never;
+
+/** A found extension's state before anything started it: failed (a bad manifest), disabled, or stopped. */
+export function initialStatus(found: FoundExtension): ExtensionStatus<never, never> {
+  if (found.error) return { kind: 'failed', message: found.error };
+  if (found.shadowedBy) return { kind: 'disabled', why: `not loaded: ${found.shadowedBy} has the same ${found.manifest ? 'name' : 'folder name'} and comes first` };
+  if (found.manifest && !found.manifest.enabled) return { kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' };
+  return { kind: 'stopped' };
+}
+
+/** Whether it can be started at all: a usable, enabled, unshadowed manifest with something to run. */
+export function isStartable(found: FoundExtension): boolean {
+  return !found.error && !found.shadowedBy && !!found.manifest?.enabled && !found.assetsOnly;
+}
 
 /** The view of a state: the same fields, less the launch and the timer. */
 export function viewOf(s: ExtensionStatus): StatusView {
