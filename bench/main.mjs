@@ -259,6 +259,8 @@ export async function main() {
     progress(`VS Code (code-server + headless Chromium): activate(), ${N.TOOLS_EXTENSIONS} extensions to their tools, ${N.PANEL_KEYS} keys into a webview panel and into a QuickPick, and into their floors`);
     const v = await vscodeFigures({ count: N.TOOLS_EXTENSIONS, keys: N.PANEL_KEYS, warm: N.PANEL_WARM });
     const r2 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === 'n' ? x : round(x, 2)]));
+    /** A split: its parts' statistics, each rounded. */
+    const parts = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, r2(x)]));
     out.activate_ms = round(v.activate_ms, 2);
     out.panel_latency_ms = r2(v.panel);
     out.panel_seen_ms = { ...r2(v.panel_seen), guessed: v.panel_guessed };
@@ -266,14 +268,14 @@ export async function main() {
     out.panel_latency_floor_ms = r2(v.panel_floor);
     out.panel_seen_floor_ms = r2(v.panel_seen_floor);
     out.panel_seen_browser_ms = r2(v.browser_alone);
-    extra.panel_seen_split_ms = Object.fromEntries(Object.entries(v.panel_seen_split).map(([k, o]) => [k, r2(o)]));
-    extra.browser_alone_split_ms = Object.fromEntries(Object.entries(v.browser_alone_split).map(([k, o]) => [k, r2(o)]));
+    extra.panel_seen_split_ms = parts(v.panel_seen_split);
+    extra.browser_alone_split_ms = parts(v.browser_alone_split);
     out.panel_latency_quickpick_floor_ms = r2(v.quickpick_floor);
     const floor = extra.startup?.floor_twenty_ms ?? null;
     out.time_to_tools_ms = { twenty: round(v.time_to_tools_ms, 1), floor_twenty: floor, ratio: floor ? round(v.time_to_tools_ms / floor, 2) : null };
     if (!floor) reasons.time_to_tools_ms = 'no startup floor to compare with (the startup section did not run)';
-    extra.panel_split_ms = Object.fromEntries(Object.entries(v.panel_split).map(([k, o]) => [k, r2(o)]));
-    extra.panel_quickpick_split_ms = Object.fromEntries(Object.entries(v.quickpick_split).map(([k, o]) => [k, r2(o)]));
+    extra.panel_split_ms = parts(v.panel_split);
+    extra.panel_quickpick_split_ms = parts(v.quickpick_split);
     extra.vscode_tools = v.tools;
     extra.time_to_tools_split_ms = Object.fromEntries(Object.entries(v.time_to_tools_split).map(([k, x]) => [k, round(x, 1)]));
     out.vscode_restart_ms = { extensions: v.restart.extensions, host: round(v.restart.host_ms, 1), bare: round(v.restart.bare_ms, 1), ratio: round(v.restart.host_ms / v.restart.bare_ms, 2) };

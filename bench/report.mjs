@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { N, QUICK, ROOT } from './config.mjs';
-import { round } from './util.mjs';
+import { median, round } from './util.mjs';
 
 /** The bars, from the headline figures. */
 export function evaluate(o, e = {}) {
@@ -119,8 +119,7 @@ export function printTable(o, e, reasons, load) {
   const vr = o.vscode_restart_ms;
   if (vr) kv(`reload, VS Code idle: ${vr.extensions} ext., ms`, `${f(vr.host)}   (the same spawned bare from the extension host ${f(vr.bare)}; ratio ${f(vr.ratio, 2)})`);
   const vc = e.vscode_restart;
-  const mid = (xs) => (xs?.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : null);
-  if (vc?.host_cpu_ms) kv('  extension host CPU over one, ms', `reload ${f(mid(vc.host_cpu_ms))} (its stop and discovery too)   bare ${f(mid(vc.bare_cpu_ms))}   (upper median of ${vc.host_cpu_ms.length})`);
+  if (vc?.host_cpu_ms) kv('  extension host CPU over one, ms', `reload ${f(median(vc.host_cpu_ms))} (its stop and discovery too)   bare ${f(median(vc.bare_cpu_ms))}   (medians of ${vc.host_cpu_ms.length})`);
   const rs = Object.entries(reasons);
   if (rs.length) {
     console.log('');

@@ -99,9 +99,9 @@ let cursor = 0, keys = 0;
 addEventListener('keydown', (e) => {
   if (e.key !== 'ArrowDown') return;
   e.preventDefault();
-  lines.children[cursor].className = 'line'; lines.children[cursor].textContent = '  ' + lines.children[cursor].textContent.slice(2);
+  lines.children[cursor].className = 'line';
   cursor = (cursor + 1) % 40;
-  lines.children[cursor].className = 'line current'; lines.children[cursor].textContent = '› ' + lines.children[cursor].textContent.slice(2);
+  lines.children[cursor].className = 'line current';
   document.getElementById('footer').textContent = 'key ' + ++keys + ' ';
 });
 </script>`;
@@ -165,6 +165,12 @@ const guessedAt = (r, index) => r.seen !== undefined && r.seen.at === (index + 1
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], n: s.length };
+};
+
+/** The seen figure's two parts: the key waiting for the next frame to begin, and that frame until it is painted. */
+const seenSplit = (rows) => {
+  const seen = rows.filter((r) => r.seen);
+  return { to_frame: stats(seen.map((r) => r.seen.raf - r.key)), frame: stats(seen.map((r) => r.seen.paint - r.seen.raf)) };
 };
 
 /** The VS Code figures in one code-server session; `keys` per panel, after `warm` unrecorded ones. */
@@ -264,18 +270,11 @@ export async function vscodeFigures({ count, keys, warm }) {
       dom_update: stats(w.map((r) => r.dom - r.msg)),
       to_paint: stats(w.map((r) => r.paint - r.dom)),
     },
-    // The seen figure's two parts: the key waiting for the next frame to begin, and that frame until it is painted.
-    panel_seen_split: {
-      to_frame: stats(w.filter((r) => r.seen).map((r) => r.seen.raf - r.key)),
-      frame: stats(w.filter((r) => r.seen).map((r) => r.seen.paint - r.seen.raf)),
-    },
+    panel_seen_split: seenSplit(w),
     panel_floor: stats(wf.map((r) => r.paint - r.key)),
     panel_seen_floor: stats(wf.map((r) => (r.seen ? r.seen.paint : r.paint) - r.key)),
     browser_alone: stats(result.browser.map((r) => r.seen.paint - r.key)),
-    browser_alone_split: {
-      to_frame: stats(result.browser.map((r) => r.seen.raf - r.key)),
-      frame: stats(result.browser.map((r) => r.seen.paint - r.seen.raf)),
-    },
+    browser_alone_split: seenSplit(result.browser),
     quickpick: stats(q.map((r) => r.paint - r.key)),
     quickpick_floor: stats(qf.map((r) => r.paint - r.key)),
     quickpick_split: {
