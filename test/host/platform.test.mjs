@@ -3,7 +3,9 @@
 // what a manifest's exec resolves to (Windows cannot run the suites here).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { failed, lib } from '../helpers.mjs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { failed, lib, tmpdir } from '../helpers.mjs';
 
 const { commandLine, killPlan, resolveExec, candidateExtensions } = lib;
 
@@ -13,21 +15,84 @@ test('POSIX: the program runs as is, in its own process group', () => {
   }
 });
 
-test('Windows: an .exe runs directly; a .cmd or .bat shim runs through cmd.exe with every argument quoted for it', () => {
+test('Windows: an .exe runs directly; a .cmd or .bat shim runs through System32\'s cmd.exe with every argument quoted for it', () => {
   assert.deepEqual(commandLine('C:\\node\\node.exe', ['index.js'], 'win32'), { file: 'C:\\node\\node.exe', args: ['index.js'], detached: false, verbatim: false });
-  const shim = commandLine('C:\\Program Files\\nodejs\\npx.cmd', ['-y', 'my ext', 'a&b'], 'win32', { ComSpec: 'C:\\Windows\\system32\\cmd.exe' });
-  assert.equal(shim.file, 'C:\\Windows\\system32\\cmd.exe');
+  const shim = commandLine('C:\\Program Files\\nodejs\\npx.cmd', ['-y', 'my ext', 'a&b'], 'win32', { SystemRoot: 'C:\\WINDOWS', ComSpec: 'C:\\WINDOWS\\system32\\cmd.exe' });
+  assert.equal(shim.file, 'C:\\WINDOWS\\System32\\cmd.exe');
   assert.equal(shim.verbatim, true);
   assert.deepEqual(shim.args.slice(0, 3), ['/d', '/s', '/c']);
   assert.equal(shim.args[3], '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"my^ ext^" ^"a^&b^""');
-  assert.equal(commandLine('run.BAT', [], 'win32').file, 'cmd.exe', 'without ComSpec, cmd.exe from PATH');
+  assert.equal(commandLine('run.BAT', [], 'win32').file, 'C:\\Windows\\System32\\cmd.exe', 'without SystemRoot, C:\\Windows\'s: never cmd.exe by bare name');
 });
 
-test('the kill: the process group by signal on POSIX; taskkill over the tree on Windows, /F to force', () => {
+test('Windows: ComSpec names no program; cmd.exe is always System32\'s', () => {
+  for (const ComSpec of ['cmd.exe', '.\\cmd.exe', 'C:\\proj\\cmd.exe', 'C:\\Users\\me\\evil.exe']) {
+    assert.equal(commandLine('C:\\ext\\run.cmd', [], 'win32', { SystemRoot: 'D:\\Win', ComSpec }).file, 'D:\\Win\\System32\\cmd.exe', ComSpec);
+    assert.equal(commandLine('C:\\ext\\run.cmd', [], 'win32', { COMSPEC: ComSpec }).file, 'C:\\Windows\\System32\\cmd.exe', ComSpec);
+  }
+});
+
+test('the kill: the process group by signal on POSIX; System32\'s taskkill over the tree on Windows, /F to force', () => {
   assert.deepEqual(killPlan(4242, false, 'linux'), { kind: 'group', pgid: 4242, signal: 'SIGTERM' });
   assert.deepEqual(killPlan(4242, true, 'darwin'), { kind: 'group', pgid: 4242, signal: 'SIGKILL' });
-  assert.deepEqual(killPlan(4242, false, 'win32'), { kind: 'command', file: 'taskkill', args: ['/PID', '4242', '/T'] });
-  assert.deepEqual(killPlan(4242, true, 'win32'), { kind: 'command', file: 'taskkill', args: ['/PID', '4242', '/T', '/F'] });
+  const env = { SystemRoot: 'C:\\Windows' };
+  assert.deepEqual(killPlan(4242, false, 'win32', env), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/PID', '4242', '/T'] });
+  assert.deepEqual(killPlan(4242, true, 'win32', env), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/PID', '4242', '/T', '/F'] });
+  assert.equal(taskkill({}), 'C:\\Windows\\System32\\taskkill.exe', 'without an environment, C:\\Windows\'s');
+});
+
+/** The program Windows' kill would start, under `env`. */
+function taskkill(env) {
+  const plan = killPlan(1, true, 'win32', env);
+  assert.equal(plan.kind, 'command');
+  return plan.kind === 'command' ? plan.file : '';
+}
+
+/** The program each Windows helper would be started as, under `env`. */
+const helpers = (env) => [taskkill(env), commandLine('C:\\ext\\run.cmd', [], 'win32', env).file];
+
+test('Windows: SystemRoot is read in any case, as Windows reads names; then windir; then C:\\Windows', () => {
+  for (const SystemRoot of ['SystemRoot', 'SYSTEMROOT', 'systemroot']) {
+    assert.deepEqual(helpers({ [SystemRoot]: 'D:\\WINNT', windir: 'E:\\Other' }), ['D:\\WINNT\\System32\\taskkill.exe', 'D:\\WINNT\\System32\\cmd.exe'], SystemRoot);
+  }
+  for (const windir of ['windir', 'WINDIR', 'WinDir']) {
+    assert.deepEqual(helpers({ [windir]: 'E:\\Win' }), ['E:\\Win\\System32\\taskkill.exe', 'E:\\Win\\System32\\cmd.exe'], windir);
+  }
+  assert.deepEqual(helpers({}), ['C:\\Windows\\System32\\taskkill.exe', 'C:\\Windows\\System32\\cmd.exe']);
+  assert.deepEqual(helpers({ SystemRoot: 'C:/Windows/' }), ['C:\\Windows\\System32\\taskkill.exe', 'C:\\Windows\\System32\\cmd.exe'], 'separators made Windows\', trailing ones dropped');
+});
+
+/** SystemRoot values that would move the helpers out of Windows' folder: relative, drive-relative, shares, device paths, steps up, streams. */
+const HOSTILE_ROOTS = [
+  '', '.', '.\\', '..', 'Windows', 'proj\\Windows', '.\\Windows', '..\\Windows', 'C:', 'C:Windows', 'C:.', 'C:\\', '\\Windows',
+  '\\\\evil\\share', '//evil/share', '\\\\?\\C:\\Windows', '\\\\.\\C:\\Windows', 'C:\\Windows\\..\\Users\\me\\proj', 'C:\\..\\proj', 'C:/Windows/../proj',
+  'C:\\Windows\\.', 'C:\\Windows\\.\\..', 'C:\\Windows\\...', 'C:\\Windows\\. .', 'C:\\Windows\\..\\', 'C:\\Windows:stream', 'C:\\Win<dows', 'C:\\Win\ndows', ' C:\\Windows',
+];
+
+test('Windows: a SystemRoot that is not an absolute drive path is refused, for windir and then C:\\Windows', () => {
+  for (const bad of HOSTILE_ROOTS) {
+    assert.deepEqual(helpers({ SystemRoot: bad, windir: 'D:\\Win' }), ['D:\\Win\\System32\\taskkill.exe', 'D:\\Win\\System32\\cmd.exe'], JSON.stringify(bad));
+    assert.deepEqual(helpers({ SYSTEMROOT: bad, WINDIR: bad }), ['C:\\Windows\\System32\\taskkill.exe', 'C:\\Windows\\System32\\cmd.exe'], JSON.stringify(bad));
+  }
+});
+
+test('Windows: a taskkill.exe or cmd.exe planted in the current folder is never what is named', () => {
+  const planted = tmpdir('zot-planted-');
+  try {
+    for (const name of ['taskkill.exe', 'taskkill', 'cmd.exe']) fs.writeFileSync(path.join(planted, name), '');
+    const envs = [{}, { SystemRoot: 'C:\\Windows' }, ...HOSTILE_ROOTS.flatMap((bad) => [{ SystemRoot: bad }, { SystemRoot: bad, windir: bad, ComSpec: 'cmd.exe' }]), { SystemRoot: path.basename(planted) }];
+    for (const env of envs) {
+      for (const file of helpers(env)) {
+        // Windows takes a bare name, or one relative to the current folder, from that folder first: only a
+        // normalized drive path, directly in a System32, leaves it out.
+        assert.match(file, /^[A-Za-z]:\\(?:[^\\/.][^\\/]*\\)*System32\\(?:taskkill|cmd)\.exe$/, `${JSON.stringify(env)}: ${file}`);
+        assert.equal(path.win32.normalize(file), file);
+        assert.ok(!file.includes(planted) && !file.includes(path.basename(planted)), file);
+      }
+    }
+  } finally {
+    fs.rmSync(planted, { recursive: true, force: true });
+  }
 });
 
 test('Windows exec resolution: PATH entries in order, each with PATHEXT, a name that has an extension as is', () => {
@@ -42,8 +107,39 @@ test('Windows exec resolution: PATH entries in order, each with PATHEXT, a name 
   assert.deepEqual(candidateExtensions('tool', '.EXE;.CMD'), ['', '.EXE', '.CMD']);
 });
 
+test('Windows exec resolution skips relative PATH entries: they would name a program in the extension\'s folder', () => {
+  const files = new Set(['npx.EXE', '.\\npx.EXE', 'bin\\npx.EXE', 'C:npx.EXE', 'C:\\tools\\npx.EXE']);
+  const check = (f) => (files.has(f) ? undefined : 'does not exist');
+  const env = { Path: '.;.\\;bin;C:;C:\\tools', PATHEXT: '.EXE' };
+  assert.deepEqual(resolveExec('npx', 'C:\\ext', env, 'win32', check), { ok: true, file: 'C:\\tools\\npx.EXE', inFolder: false });
+  assert.match(failed(resolveExec('npx', 'C:\\ext', { Path: '.;bin', PATHEXT: '.EXE' }, 'win32', check)).error, /not found on PATH/);
+});
+
 test('POSIX exec resolution never adds extensions', () => {
   const check = (f) => (f === '/opt/bin/tool' ? undefined : 'does not exist');
   assert.deepEqual(resolveExec('tool', '/ext', { PATH: '/usr/bin:/opt/bin', PATHEXT: '.EXE' }, 'linux', check), { ok: true, file: '/opt/bin/tool', inFolder: false });
   assert.match(failed(resolveExec('./tool', '/ext', {}, 'linux', check)).error, /\(\/ext\/tool\) does not exist/);
+});
+
+test('a program the host runs itself (git) is found on PATH\'s absolute entries only: never one planted in the folder it runs in', () => {
+  const { hostProgram } = lib;
+  const bin = tmpdir('zot-bin-');
+  const real = path.join(bin, 'git');
+  fs.writeFileSync(real, '#!/bin/sh\n', { mode: 0o755 });
+  const here = tmpdir('zot-planted-');
+  fs.writeFileSync(path.join(here, 'git'), '#!/bin/sh\necho planted\n', { mode: 0o755 });
+  const cwd = process.cwd();
+  process.chdir(here);
+  try {
+    // A relative entry first (`.`, `bin`): passed over on every platform.
+    assert.equal(hostProgram('git', { PATH: `.:${bin}` }, 'linux'), real);
+    assert.equal(hostProgram('git', { PATH: '.' }, 'linux'), undefined);
+    // Windows: PATH in any case, and with PATHEXT; the files Windows would see.
+    const files = new Set(['git.EXE', 'C:\\Git\\cmd\\git.EXE']);
+    const check = (f) => (files.has(f) ? undefined : 'does not exist');
+    assert.equal(hostProgram('git', { pAtH: '.;C:\\Git\\cmd', PATHEXT: '.EXE' }, 'win32', check), 'C:\\Git\\cmd\\git.EXE');
+    assert.equal(hostProgram('git', { Path: '.', PATHEXT: '.EXE' }, 'win32', check), undefined);
+  } finally {
+    process.chdir(cwd);
+  }
 });

@@ -19,13 +19,15 @@ export interface CommandLine {
 /**
  * How to start `file`. On Windows a `.cmd` or `.bat` shim (what npm and many
  * installers put on PATH) cannot be spawned directly: it runs through
- * `cmd.exe /d /s /c "…"`, every argument quoted for cmd.
+ * `cmd.exe /d /s /c "…"`, every argument quoted for cmd. That cmd.exe is
+ * System32's (see systemProgram), not ComSpec: ComSpec is whatever the
+ * environment says, and it names any program it likes.
  */
 export function commandLine(file: string, args: readonly string[], platform: Platform, env: NodeJS.ProcessEnv = {}): CommandLine {
   if (platform !== 'win32') return { file, args: [...args], detached: true, verbatim: false };
   if (/\.(cmd|bat)$/i.test(file)) {
     const line = [escapeForCmd(file), ...args.map(quoteForCmd)].join(' ');
-    return { file: env.ComSpec ?? env.COMSPEC ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], detached: false, verbatim: true };
+    return { file: systemProgram('cmd.exe', env), args: ['/d', '/s', '/c', `"${line}"`], detached: false, verbatim: true };
   }
   return { file, args: [...args], detached: false, verbatim: false };
 }
@@ -53,8 +55,51 @@ export type KillPlan =
 /**
  * How to end an extension's tree. `force`: the last rung (SIGKILL, or
  * taskkill /F); otherwise the polite one (SIGTERM, or taskkill without /F).
+ * `env` locates Windows' own taskkill (see systemProgram).
  */
-export function killPlan(pid: number, force: boolean, platform: Platform): KillPlan {
-  if (platform === 'win32') return { kind: 'command', file: 'taskkill', args: ['/PID', String(pid), '/T', ...(force ? ['/F'] : [])] };
+export function killPlan(pid: number, force: boolean, platform: Platform, env: NodeJS.ProcessEnv = {}): KillPlan {
+  if (platform === 'win32') return { kind: 'command', file: systemProgram('taskkill.exe', env), args: ['/PID', String(pid), '/T', ...(force ? ['/F'] : [])] };
   return { kind: 'group', pgid: pid, signal: force ? 'SIGKILL' : 'SIGTERM' };
+}
+
+/**
+ * The full path of one of Windows' own programs, `%SystemRoot%\System32\<name>`.
+ * Never the bare name: Windows looks for a bare name in the current folder
+ * before PATH, and the current folder is the project or the extension's
+ * folder, where anyone can leave a taskkill.exe or cmd.exe.
+ */
+export function systemProgram(name: string, env: NodeJS.ProcessEnv): string {
+  return `${systemRoot(env)}\\System32\\${name}`;
+}
+
+/**
+ * Windows' folder: SystemRoot, else windir, else C:\Windows. Names are looked
+ * up in any case, as Windows does (a copy of process.env is a plain object,
+ * so `env.SystemRoot` alone misses `SYSTEMROOT`). A value that is not a plain
+ * absolute drive path (relative, drive-relative, a UNC share or device path,
+ * `.` or `..` segments, characters no Windows name may hold) is passed over:
+ * it would put the program wherever the environment points.
+ */
+export function systemRoot(env: NodeJS.ProcessEnv): string {
+  for (const name of ['SystemRoot', 'windir']) {
+    const value = envValue(env, name);
+    if (value !== undefined && WINDOWS_FOLDER.test(value)) return value.replace(/[\\/]+$/, '').replace(/\//g, '\\');
+  }
+  return 'C:\\Windows';
+}
+
+/**
+ * A drive letter, then the folder's names: none made of dots and spaces only
+ * (`.` and `..` step out of the folder, and Windows trims trailing dots and
+ * spaces, so `...` is not a safe name either), none with a character Windows
+ * forbids in names (`:` would name a stream).
+ */
+const WINDOWS_FOLDER = /^[A-Za-z]:(?:[\\/](?![. ]*(?:[\\/]|$))[^\\/<>:"|?*\x00-\x1f]+)+[\\/]*$/;
+
+/** The value of `name` in `env`, its own spelling first, then any other case. */
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  if (env[name] !== undefined) return env[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(env).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : env[key];
 }

@@ -38,7 +38,10 @@ export function resolveExec(
     }
     return { ok: false, error: `exec "${exec}" (${base}) ${problem}` };
   }
-  const dirs = (env.PATH ?? env.Path ?? '').split(isWin ? ';' : ':').filter(Boolean);
+  // On Windows a relative PATH entry (`.`, `bin`) would give a name the
+  // spawn resolves against the extension's folder, or a bare one it looks
+  // for there first: only absolute entries count.
+  const dirs = (env.PATH ?? env.Path ?? '').split(isWin ? ';' : ':').filter((d) => d && (!isWin || p.isAbsolute(d)));
   for (const d of dirs) {
     for (const ext of exts) {
       const file = p.join(d, exec + ext);
@@ -46,6 +49,22 @@ export function resolveExec(
     }
   }
   return { ok: false, error: `exec "${exec}" was not found on PATH` };
+}
+
+/**
+ * A program the host itself runs (git), found on PATH's absolute entries
+ * only, whatever the platform: a bare name would be looked for in the folder
+ * it runs in first on Windows (an extension's, a workspace's), and a
+ * relative entry names that folder everywhere. Undefined when not found.
+ */
+export function hostProgram(name: string, env: NodeJS.ProcessEnv = process.env, platform: Platform = process.platform, check?: ExecutableCheck): string | undefined {
+  const isWin = platform === 'win32';
+  const p = isWin ? path.win32 : path.posix;
+  // Windows names its variables in any case.
+  const key = isWin ? Object.keys(env).find((k) => k.toUpperCase() === 'PATH') : 'PATH';
+  const dirs = (key === undefined ? '' : env[key] ?? '').split(isWin ? ';' : ':').filter((d) => d && p.isAbsolute(d));
+  const found = resolveExec(name, p.parse(process.cwd()).root, { PATH: dirs.join(isWin ? ';' : ':'), PATHEXT: env.PATHEXT ?? env.PathExt }, platform, check);
+  return found.ok ? found.file : undefined;
 }
 
 /** The suffixes to try: none when the name already ends in one of PATHEXT's, else each of them. */

@@ -1,6 +1,7 @@
 /**
  * Ending an extension's whole process tree, through the plan platform.ts
- * chose: its process group on Linux and macOS, taskkill /T on Windows.
+ * chose: its process group on Linux and macOS, System32's taskkill /T on
+ * Windows.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -19,8 +20,9 @@ export function execute(plan: KillPlan): void {
   spawnSync(plan.file, plan.args, { stdio: 'ignore', windowsHide: true });
 }
 
-export function killTree(pid: number, force: boolean, platform: Platform = process.platform): void {
-  execute(killPlan(pid, force, platform));
+/** `env` is where Windows' own taskkill is looked for (SystemRoot), never in the current folder. */
+export function killTree(pid: number, force: boolean, platform: Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {
+  execute(killPlan(pid, force, platform, env));
 }
 
 /**
