@@ -27,12 +27,18 @@ usage:
   zot-host watch   [options]           keep the extensions running, restart one
                    when a file in its folder changes; prints state changes
                    until Ctrl-C
-  zot-host hook    <event> [options]   an agent hook (VS Code's agent, Claude
-                   Code, Copilot CLI): reads its input on stdin, runs zot's
-                   events and intercepts, writes its answer on stdout;
-                   <event> is PreToolUse, PostToolUse, SessionStart,
-                   UserPromptSubmit or Stop (Copilot CLI's preToolUse,
-                   postToolUse, sessionStart, userPromptSubmitted too)
+  zot-host hook    <event> [--fail-closed] [options]
+                   an agent hook (VS Code's agent, Claude Code, Copilot CLI):
+                   reads its input on stdin, runs zot's events and intercepts,
+                   writes its answer on stdout; <event> is PreToolUse,
+                   PostToolUse, SessionStart, UserPromptSubmit or Stop (Copilot
+                   CLI's preToolUse, postToolUse, sessionStart,
+                   userPromptSubmitted too); a guard that could not run is
+                   named in the answer; --fail-closed refuses the call or
+                   prompt then, and when a guard does not answer in time
+                   (without it that allows, as in zot); zot's own tools over
+                   MCP are guarded there, once: in Claude Code only under the
+                   server name zot (claude mcp add zot -- zot-host mcp)
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -62,6 +68,8 @@ export interface Parsed {
   json: boolean;
   /** Whether --cwd was given (a hook otherwise takes the project from its input). */
   cwdGiven?: boolean;
+  /** hook --fail-closed: a guarded call or prompt whose guards could not all run is refused. */
+  failClosed?: boolean;
   timeoutMs?: number;
   /** mcp --http, and its --port (0: any free port). */
   httpPort?: number;
@@ -86,6 +94,7 @@ export function parseArgs(argv: string[]): Parsed {
   let json = false;
   let timeoutMs: number | undefined;
   let http = false;
+  let failClosed = false;
   let port: number | undefined;
   let provider: string | undefined;
   let model: string | undefined;
@@ -116,6 +125,7 @@ export function parseArgs(argv: string[]): Parsed {
       case '--home': home = path.resolve(value(i, a)); i++; break;
       case '--ext': ext.push(path.resolve(value(i, a))); i++; break;
       case '--http': http = true; break;
+      case '--fail-closed': failClosed = true; break;
       case '--provider': provider = value(i, a); i++; break;
       case '--model': model = value(i, a); i++; break;
       case '--port': {
@@ -153,6 +163,7 @@ export function parseArgs(argv: string[]): Parsed {
   }
   if ((verb === 'doctor' || verb === 'mcp' || verb === 'watch') && positional.length > 0) throw new UsageError(`${verb} takes no arguments (got "${positional[0]}")`);
   if (http && verb !== 'mcp') throw new UsageError('--http is an option of mcp');
+  if (failClosed && verb !== 'hook') throw new UsageError('--fail-closed is an option of hook');
   if (port !== undefined && !http) throw new UsageError('--port needs --http');
   const host: HostOptions = { cwd, extensionPaths: ext, discover };
   if (!project) host.projectDirs = [];
@@ -163,6 +174,7 @@ export function parseArgs(argv: string[]): Parsed {
   if (trace) host.trace = { level: trace, line: (ext, text) => err(`[${ext}] ${text}`) };
   const parsed: Parsed = { verb: verb as Verb, positional, json, host };
   if (cwdGiven) parsed.cwdGiven = true;
+  if (failClosed) parsed.failClosed = true;
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;
   if (http) parsed.httpPort = port ?? 0;
   return parsed;

@@ -12,7 +12,8 @@
  * the reason: nothing unread is let through), exit 1 for the others (reported,
  * and the agent goes on).
  */
-import { failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, runHookOn, type HookEvent, type HookInput } from '../host/hooks/agentHooks.js';
+import { failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, refusal, runHookOn, type HookEvent, type HookInput } from '../host/hooks/agentHooks.js';
+import { HOOK_BUDGET_MS, WINDOW_TIMEOUT_MS } from '../host/hooks/windows.js';
 import { boundedStringify } from '../protocol/index.js';
 import type { Parsed } from './args.js';
 import { askEditor } from './hookWindows.js';
@@ -27,6 +28,8 @@ const toolNames = (): typeof import('../mcp/toolNames.js') => require('../mcp/to
 
 export async function hook(p: Parsed): Promise<number> {
   const event = p.positional[0] as HookEvent;
+  // The agent's clock started with this process: every path answers inside the budget.
+  const deadline = Date.now() - process.uptime() * 1000 + HOOK_BUDGET_MS;
   const read = await readStdin();
   const parsed = typeof read === 'string' ? parseHookInput(event, read) : read;
   if (!parsed.ok) {
@@ -34,12 +37,30 @@ export async function hook(p: Parsed): Promise<number> {
     return failsClosed(event) ? 2 : 1;
   }
   const input: HookInput = parsed.input;
-  // An editor window with the project open answers with the extensions it runs.
-  const editor = await askEditor(event, read as string, p.cwdGiven ? p.host.cwd : input.cwd);
-  if (editor.kind === 'answered') {
-    out(editor.body);
+  let late: NodeJS.Timeout | undefined;
+  let answered = false;
+  const answer = (output: string): number => {
+    if (!answered) out(output);
+    answered = true;
     return 0;
+  };
+  const outOfTime = new Promise<number>((resolve) => {
+    // A guarded call or prompt is refused; any other hook goes on, and says why it had nothing to say.
+    const reason = `zot: the guards did not answer within ${HOOK_BUDGET_MS / 1000} s of the hook's start`;
+    late = setTimeout(() => resolve(answer(boundedStringify(failsClosed(event) ? refusal(input, `${reason}, so this is refused`) : { systemMessage: reason }))), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([run(p, input, read as string, deadline, answer), outOfTime]);
+  } finally {
+    clearTimeout(late);
   }
+}
+
+async function run(p: Parsed, input: HookInput, read: string, deadline: number, answer: (output: string) => number): Promise<number> {
+  const event = input.event;
+  // An editor window with the project open answers with the extensions it runs.
+  const editor = await askEditor(event, read, p.cwdGiven ? p.host.cwd : input.cwd, { failClosed: p.failClosed, timeoutMs: Math.min(WINDOW_TIMEOUT_MS, deadline - Date.now()) });
+  if (editor.kind === 'answered') return answer(editor.body);
   if (editor.kind === 'refused') {
     err(`zot-host hook ${event}: ${editor.error}`);
     return failsClosed(event) ? 2 : 1;
@@ -48,9 +69,8 @@ export async function hook(p: Parsed): Promise<number> {
   const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
   const { servesTool } = toolNames();
   return session().withSession(options, async ({ host }) => {
-    const output = await runHookOn(host, input, (name) => servesTool(host, name), editor.kind === 'unreachable' ? [editor.note] : []);
-    out(boundedStringify(output));
-    return 0;
+    const output = await runHookOn(host, input, (name) => servesTool(host, name), editor.kind === 'unreachable' ? [editor.note] : [], { failClosed: p.failClosed, answerBy: deadline });
+    return answer(boundedStringify(output));
   }, { announce: false });
 }
 

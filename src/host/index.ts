@@ -28,3 +28,4 @@ export { markedProcesses, MARKER_VAR } from './process/marker.js';
 export { FolderWatcher, reactToChange, touchesManifest, WATCH_DEBOUNCE_MS, type WatchReaction, type WatchTarget } from './extension/folderWatch.js';
 export { DisposableStore, TimerSlot } from './lifetime.js';
 export * from './hooks/agentHooks.js';
+export * from './hooks/windows.js';

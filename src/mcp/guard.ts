@@ -51,15 +51,32 @@ export function checkAuthorization(req: http.IncomingMessage, token: string): bo
 }
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
+export type RawBodyResult = { ok: true; raw: Buffer } | { ok: false; status: 400 | 413; message: string };
 
 /**
- * Reads a JSON body of at most MAX_BODY_BYTES. An over-long body is answered
- * as soon as it is known (by Content-Length, or once the limit is passed),
- * and the rest is read and thrown away so the client gets the answer rather
- * than a reset connection.
+ * Reads a JSON body of at most MAX_BODY_BYTES (readRawBody, then parsed).
  */
-export function readBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
-  const tooLarge: BodyResult = { ok: false, status: 413, message: `the request body is larger than the ${limit}-byte limit` };
+export async function readBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+  const read = await readRawBody(req, limit);
+  if (!read.ok) return read;
+  let value: unknown;
+  try {
+    value = JSON.parse(read.raw.toString('utf8'));
+  } catch (err) {
+    return { ok: false, status: 400, message: `the request body is not JSON (${(err as Error).message})` };
+  }
+  if (deeperThan(value, MAX_BODY_DEPTH)) return { ok: false, status: 400, message: `the request body is nested deeper than ${MAX_BODY_DEPTH} levels` };
+  return { ok: true, value };
+}
+
+/**
+ * Reads a body of at most `limit` bytes as it came. An over-long body is
+ * answered as soon as it is known (by Content-Length, or once the limit is
+ * passed), and the rest is read and thrown away so the client gets the
+ * answer rather than a reset connection.
+ */
+export function readRawBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<RawBodyResult> {
+  const tooLarge: RawBodyResult = { ok: false, status: 413, message: `the request body is larger than the ${limit}-byte limit` };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -79,17 +96,7 @@ export function readBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Pro
       req.resume();
       resolve(tooLarge);
     };
-    const onEnd = (): void => {
-      let value: unknown;
-      try {
-        value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch (err) {
-        resolve({ ok: false, status: 400, message: `the request body is not JSON (${(err as Error).message})` });
-        return;
-      }
-      if (deeperThan(value, MAX_BODY_DEPTH)) resolve({ ok: false, status: 400, message: `the request body is nested deeper than ${MAX_BODY_DEPTH} levels` });
-      else resolve({ ok: true, value });
-    };
+    const onEnd = (): void => resolve({ ok: true, raw: Buffer.concat(chunks) });
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', (err) => resolve({ ok: false, status: 400, message: `reading the request body failed: ${err.message}` }));
@@ -97,12 +104,26 @@ export function readBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Pro
 }
 
 /**
- * A JSON-RPC error answer. Before the body was read (`unread`), the
- * connection closes once the answer is written: Node would otherwise read
- * and discard whatever the client goes on sending, an endless body included.
+ * The path a request is addressed to, its percent-encoding left as sent;
+ * undefined when the request target is not one (`http://[`, say), which no
+ * endpoint here answers.
+ */
+export function requestPath(req: http.IncomingMessage): string | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A JSON-RPC error answer. Before the body was read (`unread`, or any body
+ * still arriving: every refusal, whichever check made it), the connection
+ * closes once the answer is written: Node would otherwise read and discard
+ * whatever the client goes on sending, an endless body included.
  */
 export function jsonError(res: http.ServerResponse, status: number, code: number, message: string, unread = false): void {
-  if (unread) res.setHeader('Connection', 'close');
+  if (unread || !res.req.complete) res.setHeader('Connection', 'close');
   res.writeHead(status, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -10,9 +10,10 @@
  * most MAX_BODY_BYTES (else 413), whatever the request is.
  *
  * The same listener answers agent hooks (`POST /hooks/<Event>`, see
- * src/host/hooks) once given a hook token, a second bearer token that only
- * the hook file knows: `zot-host hook` then reaches the editor's running
- * extensions (allowed by the user, as always) instead of starting its own.
+ * src/host/hooks) once given a hook token, a second secret that only the
+ * user's windows folder holds and that requests prove rather than send:
+ * `zot-host hook` then reaches the editor's running extensions (allowed by
+ * the user, as always) instead of starting its own.
  *
  * Bundled on its own (dist/mcp.js) and loaded only when VS Code first asks
  * for the server, so activation does not pay for the MCP SDK.
@@ -23,11 +24,11 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { hookInputOf, isHookEvent, runHookOn, type ZotHost } from '../host/index.js';
+import { AUTH_HEADER, checkRequest, FAIL_CLOSED_QUERY, hookInputOf, isHookEvent, NonceLog, PROOF_HEADER, readRequestAuth, runHookOn, signAnswer, type ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
 import { onListsChanged } from './source.js';
-import { servesTool } from './toolNames.js';
-import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody } from './guard.js';
+import { servedTools } from './toolNames.js';
+import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody, readRawBody, requestPath } from './guard.js';
 import { modernServers, type ModernOptions, type ModernServers } from './modern.js';
 import { LAUNCH_HEADER } from './launch.js';
 import { SessionTable } from './sessions.js';
@@ -40,7 +41,7 @@ export interface McpHttpServer {
   readonly token: string;
   /** Open MCP sessions. */
   readonly sessions: number;
-  /** Answers agent hooks at `/hooks/<Event>` for requests with this bearer token; undefined: none are answered. */
+  /** Answers agent hooks at `/hooks/<Event>` for requests that prove this token (hooks/windows.ts); undefined: none are answered. */
   setHookToken(token: string | undefined): void;
   close(): Promise<void>;
 }
@@ -84,6 +85,8 @@ export async function startMcpHttpServer(
   const sessions = new SessionTable(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.maxSessions ?? DEFAULT_MAX_SESSIONS, log);
   let port = 0;
   let hookToken: string | undefined;
+  /** Hook requests answered within the clock window: each is answered once. */
+  const hookNonces = new NonceLog();
   /** The 2026 handler of each endpoint ('' for /mcp), made when first asked for. */
   const modern = new Map<string, ModernEndpoint>();
   const modernHandler = (scope: string | undefined): McpHttpHandler => {
@@ -119,13 +122,15 @@ export async function startMcpHttpServer(
     const foreign = foreignRequest(req, port);
     // Refused before its body is read: the connection closes rather than read a body nobody wants.
     if (foreign) return jsonError(res, 403, -32000, `forbidden: ${foreign}`, true);
-    const hookPath = /^\/hooks\/([^/]*)$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
-    if (hookPath) return handleHook(req, res, decodeURIComponent(hookPath[1]!));
+    // Nothing from the path is decoded before the request is authorized: a hook's name only in handleHook, once its proof is checked.
+    const path = requestPath(req);
+    const hookPath = path === undefined ? null : /^\/hooks\/([^/]*)$/.exec(path);
+    if (hookPath) return handleHook(req, res, hookPath[1]!, new URL(req.url ?? '/', 'http://127.0.0.1').search);
     if (!checkAuthorization(req, token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="zot-extensions"');
       return jsonError(res, 401, -32001, 'unauthorized: a valid bearer token is required', true);
     }
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path === undefined) return jsonError(res, 400, -32600, 'the request target is not a URL path; use /mcp or /mcp/ext/<extension>', true);
     // /mcp serves every extension; /mcp/ext/<name> one (the editor's server definition per extension).
     const one = /^\/mcp\/ext\/([^/]+)$/.exec(path);
     if (path !== '/mcp' && !one) return jsonError(res, 404, -32601, `no MCP endpoint at ${path.slice(0, 200)}; use /mcp or /mcp/ext/<extension>`, true);
@@ -183,22 +188,53 @@ export async function startMcpHttpServer(
     await transport.handleRequest(req, res, body);
   }
 
-  /** One agent hook: its input in the body, its answer as the response (400: input it cannot read, with why). */
-  async function handleHook(req: http.IncomingMessage, res: http.ServerResponse, event: string): Promise<void> {
-    if (!hookToken || !checkAuthorization(req, hookToken)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="zot-extensions-hooks"');
-      return jsonError(res, 401, -32001, 'unauthorized: a valid hook token is required', true);
+  /**
+   * One agent hook (`name`: the event as the path spells it, still
+   * percent-encoded): its input in the body, its answer as the response
+   * (400: input it cannot read, with why). The request proves the hook token
+   * over the name and the body (the token itself never crosses the wire:
+   * src/host/hooks/windows.ts), once; every answer proves it back.
+   */
+  async function handleHook(req: http.IncomingMessage, res: http.ServerResponse, name: string, query: string): Promise<void> {
+    const auth = hookToken ? readRequestAuth(req.headers[AUTH_HEADER]) : { ok: false as const, error: 'this window answers no hooks' };
+    const refuse = (why: string): void => {
+      res.setHeader('WWW-Authenticate', 'Zot-Hook realm="zot-extensions-hooks"');
+      jsonError(res, 401, -32001, `unauthorized: ${why}`, true);
+    };
+    if (!auth.ok) return refuse(auth.error);
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return jsonError(res, 405, -32000, 'a hook is a POST of its input', true);
     }
-    if (req.method !== 'POST') return jsonError(res, 405, -32000, 'a hook is a POST of its input', true);
-    if (!isHookEvent(event)) return jsonError(res, 404, -32601, `no hook named ${JSON.stringify(event.slice(0, 100))}`, true);
-    const read = await readBody(req);
+    const read = await readRawBody(req);
     if (!read.ok) return jsonError(res, read.status, -32600, read.message, read.status === 413);
-    const input = hookInputOf(event, read.value);
-    if (!input.ok) return jsonError(res, 400, -32602, input.error);
+    const token = hookToken;
+    if (!token || !checkRequest(token, `${name}${query}`, auth, read.raw)) return refuse('the request does not prove the hook token');
+    if (!hookNonces.fresh(auth.nonce)) return refuse('this request was answered already');
+    const answer = (status: number, value: unknown): void => {
+      const body = JSON.stringify(value);
+      res.writeHead(status, { 'Content-Type': 'application/json', [PROOF_HEADER]: signAnswer(token, auth.nonce, status, body) }).end(body);
+    };
+    const error = (status: number, code: number, message: string): void => answer(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+    let event: string;
+    try {
+      event = decodeURIComponent(name);
+    } catch {
+      return error(404, -32601, `no hook named ${JSON.stringify(name.slice(0, 100))}: the name in the path is not valid percent-encoding`);
+    }
+    if (!isHookEvent(event)) return error(404, -32601, `no hook named ${JSON.stringify(event.slice(0, 100))}`);
+    let value: unknown;
+    try {
+      value = JSON.parse(read.raw.toString('utf8'));
+    } catch (err) {
+      return error(400, -32700, `the request body is not JSON (${(err as Error).message})`);
+    }
+    const input = hookInputOf(event, value);
+    if (!input.ok) return error(400, -32602, input.error);
     const host = source.host;
     await host.whenLoaded();
-    const output = await runHookOn(host, input.input, (name) => servesTool(host, name));
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(output));
+    const output = await runHookOn(host, input.input, (tool, extension) => servedTools(host, false, extension).served.has(tool), [], { failClosed: query === FAIL_CLOSED_QUERY });
+    answer(200, output);
   }
 
   await new Promise<void>((resolve, reject) => {

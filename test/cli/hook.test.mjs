@@ -4,7 +4,7 @@
 // shapes VS Code's agent and Claude Code send.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
@@ -216,7 +216,7 @@ test('usage: hook needs one known event and takes its input only from stdin', as
   }
 });
 
-/** An editor's side: a host running the guard, its loopback server answering hooks, and the windows folder listing it for `folders`. */
+/** An editor's side: a host running the guard, its loopback server answering hooks, and the windows folder (with the token) listing it for `folders`. */
 async function editorWindow(t, folders) {
   const host = await startHost(t, [GUARD]);
   const server = await startMcpHttpServer(host);
@@ -224,8 +224,9 @@ async function editorWindow(t, folders) {
   const token = 'k'.repeat(43);
   server.setHookToken(token);
   const windows = tmpdir('zot-hook-windows-');
+  fs.writeFileSync(path.join(windows, 'token'), token, { mode: 0o600 });
   fs.writeFileSync(path.join(windows, `${process.pid}.json`), JSON.stringify({ pid: process.pid, url: new URL(server.url).origin, folders }));
-  return { host, server, token, windows, env: { ZOT_HOOK_TOKEN: token, ZOT_HOOK_WINDOWS: windows } };
+  return { host, server, token, windows, env: { ZOT_HOOK_WINDOWS: windows } };
 }
 
 test('with an editor window that has the project open, the window\'s running guards answer (the hook starts none)', async (t) => {
@@ -252,31 +253,15 @@ test('with an editor window that has the project open, the window\'s running gua
 test('a window that cannot be reached, or refuses the token, is said in the answer; the hook then runs its own guards', async (t) => {
   const project = tmpdir('zot-hook-project-');
   const w = await editorWindow(t, [project]);
-  const wrong = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: project }), { env: { ...w.env, ZOT_HOOK_TOKEN: 'x'.repeat(43) } });
+  // The hook proves another token than the window's: the window refuses, with no proof of its own.
+  fs.writeFileSync(path.join(w.windows, 'token'), 'x'.repeat(43), { mode: 0o600 });
+  const wrong = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: project }), { env: w.env });
   const o = json(wrong);
   assert.equal(o.hookSpecificOutput.permissionDecision, 'deny', 'its own guard still ran');
-  assert.match(o.systemMessage, new RegExp(`^zot: the VS Code window for ${project.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} did not answer \\(HTTP 401: unauthorized: a valid hook token is required\\); the guards ran without it, and its project's guards did not run$`));
+  assert.match(o.systemMessage, new RegExp(`^zot: the VS Code window for ${project.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} did not answer as that window \\(no proof of the hook token: HTTP 401 unauthorized: the request does not prove the hook token\\); the guards ran without it, and its project's guards did not run$`));
   await w.server.close();
   const gone = json(await hook('PreToolUse', vscodePre('ls', { cwd: project }), { env: w.env }));
   assert.match(gone.systemMessage, /^zot: the VS Code window for .* could not be reached \(.*\); the guards ran without it, and its project's guards did not run$/);
-});
-
-test('the hook endpoint: its own token (not the MCP one, and not on /mcp), POST only, known events, input checked', async (t) => {
-  const w = await editorWindow(t, []);
-  const base = new URL(w.server.url).origin;
-  const post = (p, token, body = '{"tool_name":"x"}', method = 'POST') => fetch(`${base}${p}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, ...(method === 'POST' && { body }) });
-  assert.equal((await post('/hooks/PreToolUse', w.server.token)).status, 401, 'the MCP token does not open hooks');
-  assert.equal((await post('/mcp', w.token)).status, 401, 'the hook token does not open MCP');
-  assert.equal((await post('/hooks/PreToolUse', w.token, '', 'GET')).status, 405);
-  assert.equal((await post('/hooks/Nope', w.token)).status, 404);
-  const bad = await post('/hooks/PreToolUse', w.token, '{"tool_input":{}}');
-  assert.equal(bad.status, 400);
-  assert.match(/** @type {any} */ (await bad.json()).error.message, /"tool_name" must be a non-empty string in PreToolUse input/);
-  const ok = await post('/hooks/PreToolUse', w.token, JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }));
-  assert.equal(ok.status, 200);
-  assert.equal(/** @type {any} */ (await ok.json()).hookSpecificOutput.permissionDecision, 'deny');
-  w.server.setHookToken(undefined);
-  assert.equal((await post('/hooks/PreToolUse', w.token)).status, 401, 'hooks off: refused');
 });
 
 test('--no-project: a project\'s own guard runs for the project the input names, and never with --no-project (as the editor installs the hook)', async () => {
@@ -297,4 +282,77 @@ test('--no-project: a project\'s own guard runs for the project the input names,
   const without = await run(['--no-project']);
   assert.equal(without.code, 0);
   assert.deepEqual(JSON.parse(without.stdout), {}, 'with --no-project the project\'s code never runs');
+});
+
+test('only the exact names of zot\'s own MCP servers skip the hook: another server\'s tool whose name holds "zot" is guarded', async () => {
+  const library = makeExt(tmpdir(), 'reference-manager', { tools: [{ name: 'delete_items', behaviour: 'echo' }] });
+  const input = (name) => ({ hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'rm -rf ~/Zotero' } });
+  for (const name of [
+    'mcp__zotero__delete_items', // Claude Code: a server named zotero
+    'mcp_github_zot_delete_items', // VS Code: the github server's tool zot_delete_items
+    'mcp__zot_extensions__delete_items', // Claude Code: a server of another name than zot
+    'mcp_zot_reference-manager_delete_items', // the extension's server, but not cut as VS Code cuts its name
+    'mcp_zot_guard_delete_items', // the server of an extension that does not hold the tool
+    'mcp_zot_extensio2_delete_items', // a second server whose name VS Code cut the same: not known to be zot's
+  ]) {
+    const r = await hook('PreToolUse', input(name), { exts: [GUARD, library] });
+    assert.equal(json(r).hookSpecificOutput?.permissionDecision, 'deny', name);
+    assert.deepEqual(guardSaw(r.home), [['event', 'tool_call', name], ['event_intercept', 'tool_call', name]], `${name}: the guard was asked`);
+  }
+  // VS Code's names for the one server ("Zot extensions") and the extension's own ("zot: reference-manager", cut to 13 characters); Claude Code's server named zot.
+  for (const name of ['mcp_zot_extension_delete_items', 'mcp_zot_reference_delete_items', 'mcp__zot__delete_items']) {
+    const r = await hook('PreToolUse', input(name), { exts: [GUARD, library] });
+    assert.deepEqual(json(r), {}, name);
+    assert.deepEqual(guardSaw(r.home), [], `${name}: zot's own tool, guarded on the MCP path instead`);
+  }
+});
+
+/** A guard that says hello only after `helloDelayMs`, and then refuses every tool call. */
+const slowStarter = (name, helloDelayMs) => makeExt(tmpdir(), name, {
+  helloDelayMs, subscribe: { intercept: ['tool_call', 'before_agent_start'] },
+  interceptReplies: { tool_call: { block: true, reason: `${name} says no` }, before_agent_start: { block: true, reason: `${name} says no` } },
+});
+
+test('a guard still starting when the hook must answer is named in the answer; with --fail-closed the call or prompt is refused', async () => {
+  const slow = slowStarter('slow-start', 60_000);
+  const open = await hook('PreToolUse', vscodePre('ls'), { exts: [GUARD, slow] });
+  const o = json(open);
+  assert.match(o.systemMessage, /^zot: extension "slow-start" was still starting \(it had not said hello\); if it guards tool calls, it did not run$/);
+  assert.equal(o.hookSpecificOutput, undefined, 'without --fail-closed the guard that runs decides');
+  assert.ok(open.ms < 12_000, `inside the agent's 15 s, with margin: took ${open.ms} ms`);
+  const closed = await hook('PreToolUse', vscodePre('ls'), { exts: [GUARD, slow], args: ['--fail-closed'] });
+  const c = json(closed);
+  assert.deepEqual(c.hookSpecificOutput, { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'zot: refused, for not every guard could run (fail-closed): extension "slow-start" was still starting (it had not said hello)' });
+  assert.match(c.systemMessage, /"slow-start" was still starting/);
+  assert.ok(closed.ms < 12_000, `took ${closed.ms} ms`);
+  const prompt = json(await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'list files' }, { exts: [GUARD, slow], args: ['--fail-closed'] }));
+  assert.equal(prompt.decision, 'block');
+  assert.match(prompt.reason, /^zot: refused, for not every guard could run \(fail-closed\): extension "slow-start" was still starting/);
+  const copilot = json(await hook('preToolUse', { timestamp: 1764662400000, cwd: process.cwd(), toolName: 'bash', toolArgs: '{"command":"ls"}' }, { exts: [GUARD, slow], args: ['--fail-closed'] }));
+  assert.equal(copilot.permissionDecision, 'deny');
+  assert.match(copilot.permissionDecisionReason, /extension "slow-start" was still starting/);
+});
+
+test('a guard that says hello after the host\'s ready grace, but soon, is waited for and decides', async () => {
+  const late = slowStarter('late-start', 4_000);
+  const r = await hook('PreToolUse', vscodePre('ls'), { exts: [GUARD, late] });
+  assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'late-start says no' } });
+});
+
+test('--fail-closed: a guard that does not answer in time, or cannot be started, refuses; guards that all ran answer as without it', async () => {
+  const slow = await hook('PreToolUse', vscodePre('echo slow-guard'), { args: ['--fail-closed'] });
+  assert.deepEqual(json(slow).hookSpecificOutput, { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'zot: refused, for not every guard could run (fail-closed): extension "guard" did not answer the tool_call intercept within 5 s' });
+  assert.ok(slow.ms < 12_000, `took ${slow.ms} ms`);
+  assert.deepEqual(json(await hook('PreToolUse', vscodePre('ls'), { args: ['--fail-closed'] })), {});
+  assert.equal(json(await hook('PreToolUse', vscodePre('rm -rf build'), { args: ['--fail-closed'] })).hookSpecificOutput.permissionDecisionReason, 'refusing to run rm -rf (rm -rf build)');
+  assert.deepEqual(json(await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'list files' }, { args: ['--fail-closed'] })), {});
+  const broken = makeExt(tmpdir(), 'broken-guard', { exitBeforeHello: 3 });
+  const prompt = json(await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'list files' }, { exts: [GUARD, broken], args: ['--fail-closed'] }));
+  assert.equal(prompt.decision, 'block');
+  assert.match(prompt.reason, /^zot: refused, for not every guard could run \(fail-closed\): extension "broken-guard" could not be started \(exited with code 3 before sending hello/);
+  // Events decide nothing: --fail-closed changes nothing there.
+  assert.deepEqual(json(await hook('Stop', { hook_event_name: 'Stop' }, { exts: [GUARD, broken], args: ['--fail-closed'] })), {});
+  const usage = spawnSync(process.execPath, [CLI, 'doctor', '--fail-closed'], { encoding: 'utf8' });
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /--fail-closed is an option of hook/);
 });

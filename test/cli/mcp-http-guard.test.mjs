@@ -1,14 +1,17 @@
 // What the Streamable HTTP server refuses, and how it stays bounded: a
 // foreign Host or Origin (403), a missing or wrong token (401, the scheme in
 // any case), a body over the limit (413, at initialize as later), sessions
-// that idle or pile up. Driven over real sockets against real extensions.
+// that idle or pile up; every refusal on the MCP and hook paths closes the
+// connection rather than read a body nobody wants, and nothing of a path is
+// decoded before its request is authorized. Driven over real sockets
+// against real extensions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { makeExt, ROOT, sleep, startHost, tmpdir } from '../helpers.mjs';
+import { lib, makeExt, ROOT, sleep, startHost, tmpdir } from '../helpers.mjs';
 import { makeHostile } from '../hostile.mjs';
 
 const require = createRequire(import.meta.url);
@@ -178,7 +181,13 @@ test('at the session cap a new session replaces the least recently used idle one
   assert.equal((await list(ids[4])).status, 200);
 });
 
-/** Sends an endless body on a raw socket (without the token, or with a foreign Host): the answer, and how much the server took. */
+/**
+ * Sends an endless body on a raw socket (without the token, or with a foreign Host): the answer, and how much the server took.
+ * @param {{ url: string }} mcp
+ * @param {{ host?: string, extra?: string, method?: string, target?: string }} headers the Host, more header lines, the request line's method and target (POST /mcp)
+ * @param {'declared' | 'chunked'} framing
+ * @returns {Promise<{ how: 'closed' | 'still open', sent: number, answer: string, ms: number }>}
+ */
 function endlessBody(mcp, headers, framing) {
   const url = new URL(mcp.url);
   return new Promise((resolve) => {
@@ -200,9 +209,10 @@ function endlessBody(mcp, headers, framing) {
     socket.on('connect', () => {
       // Declared as 100 GB, or chunked without end.
       const length = framing === 'chunked' ? 'Transfer-Encoding: chunked' : 'Content-Length: 100000000000';
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: ${headers.host ?? `127.0.0.1:${url.port}`}\r\nContent-Type: application/json\r\n${length}\r\n${headers.extra ?? ''}\r\n`);
+      socket.write(`${headers.method ?? 'POST'} ${headers.target ?? '/mcp'} HTTP/1.1\r\nHost: ${headers.host ?? `127.0.0.1:${url.port}`}\r\nContent-Type: application/json\r\n${length}\r\n${headers.extra ?? ''}\r\n`);
       const write = framing === 'chunked'
-        ? () => socket.write(`${chunk.length.toString(16)}\r\n`) && socket.write(chunk) && socket.write('\r\n')
+        // All three parts, whatever the first ones return: a chunk cut short is no longer chunked framing.
+        ? () => [socket.write(`${chunk.length.toString(16)}\r\n`), socket.write(chunk), socket.write('\r\n')][2]
         : () => socket.write(chunk);
       const pump = () => {
         while (!done && socket.writable) {
@@ -234,6 +244,61 @@ test('a request refused before its body is read (401, 403) closes the connection
   }
   // And it goes on serving.
   assert.equal((await request(mcp, { body: INIT })).status, 200);
+});
+
+test('every refusal on the hook and MCP paths closes the connection: the path is decoded only once the request is authorized, and an endless body is not read', async (t) => {
+  const { mcp } = await setup(t);
+  const hookToken = 'h'.repeat(43);
+  mcp.setHookToken(hookToken);
+  const { signRequest, AUTH_HEADER } = lib;
+  const bearer = (token) => `Authorization: Bearer ${token}\r\n`;
+  const proof = (event) => `${AUTH_HEADER}: ${signRequest(hookToken, event, '').header}\r\n`;
+  /** @type {[string, { extra?: string, method?: string, target?: string }, number, RegExp][]} */
+  const cases = [
+    ['a hook without a proof', { target: '/hooks/PreToolUse' }, 401, /unauthorized: a hook request proves the hook token/],
+    ['a hook with a malformed proof', { target: '/hooks/PreToolUse', extra: `${AUTH_HEADER}: ${hookToken}\r\n` }, 401, /unauthorized: the hook request's proof is not well formed/],
+    ['a hook with the MCP token', { target: '/hooks/PreToolUse', extra: bearer(mcp.token) }, 401, /unauthorized: a hook request proves the hook token/],
+    ['a hook named in bad percent-encoding, without a proof', { target: '/hooks/%E0' }, 401, /unauthorized: a hook request proves the hook token/],
+    ['a hook by PUT', { target: '/hooks/PreToolUse', method: 'PUT', extra: proof('PreToolUse') }, 405, /a hook is a POST of its input/],
+    ['MCP with a wrong token', { extra: bearer(`${mcp.token.slice(1)}x`) }, 401, /a valid bearer token is required/],
+    ['MCP with a hook proof', { extra: proof('PreToolUse') }, 401, /a valid bearer token is required/],
+    ['an extension named in bad percent-encoding', { target: '/mcp/ext/%E0', extra: bearer(mcp.token) }, 404, /not valid percent-encoding/],
+    ['no MCP endpoint', { target: '/nope', extra: bearer(mcp.token) }, 404, /no MCP endpoint at \/nope/],
+    ['a target that is not a path', { target: 'http://[', extra: bearer(mcp.token) }, 400, /the request target is not a URL path/],
+    ['MCP by PUT', { method: 'PUT', extra: bearer(mcp.token) }, 400, /an MCP session starts with an initialize request/],
+    ['MCP, over the body limit', { extra: bearer(mcp.token) }, 413, /larger than the 4194304-byte limit/],
+    // A proof covers the body: one that is well formed is checked once the body is read, which an endless one never is.
+    ['a hook with a proof, over the body limit', { target: '/hooks/PreToolUse', extra: proof('PreToolUse') }, 413, /larger than the 4194304-byte limit/],
+  ];
+  for (const [what, headers, status, message] of cases) {
+    // A chunked body over the limit is refused only once 4 MiB of it are read, while this client is still sending at full speed:
+    // the reset of the closed connection can reach it before it reads the answer (the 413 of a streamed body is read above).
+    for (const framing of status === 413 ? /** @type {const} */ (['declared']) : /** @type {const} */ (['declared', 'chunked'])) {
+      const label = `${what}, ${framing}`;
+      const r = await endlessBody(mcp, headers, framing);
+      assert.equal(r.how, 'closed', `${label}: the server closed the connection (sent ${r.sent} bytes in ${r.ms} ms; answer ${JSON.stringify(r.answer.slice(0, 200))})`);
+      assert.match(r.answer, new RegExp(`^HTTP/1\\.1 ${status} `), label);
+      assert.match(r.answer, /\r\nConnection: close\r\n/i, label);
+      assert.match(r.answer, message, label);
+      if (status === 405) assert.match(r.answer, /\r\nAllow: POST\r\n/i, label);
+      assert.ok(r.sent < 64 * 1024 * 1024, `${label}: the server stopped reading (${(r.sent / 1048576).toFixed(1)} MiB sent)`);
+    }
+  }
+  const streamed = await endlessBody(mcp, { extra: bearer(mcp.token) }, 'chunked');
+  assert.equal(streamed.how, 'closed', `a chunked body over the limit: the server closed the connection (sent ${streamed.sent} bytes in ${streamed.ms} ms)`);
+  assert.ok(streamed.sent < 64 * 1024 * 1024, `a chunked body over the limit: the server stopped reading (${(streamed.sent / 1048576).toFixed(1)} MiB sent)`);
+
+  // A hook named in bad percent-encoding, its request proven: a 404 that says why, not a failure of the server.
+  const base = new URL(mcp.url).origin;
+  const body = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const post = (name) => fetch(`${base}/hooks/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [AUTH_HEADER]: signRequest(hookToken, name, body).header }, body });
+  const bad = await post('%E0');
+  assert.equal(bad.status, 404);
+  assert.match(/** @type {any} */ (await bad.json()).error.message, /no hook named "%E0": the name in the path is not valid percent-encoding/);
+  // And it goes on serving, MCP and hooks alike.
+  assert.equal((await request(mcp, { body: INIT })).status, 200);
+  const hook = await post('PreToolUse');
+  assert.equal(hook.status, 200, await hook.text());
 });
 
 test('at the cap, open event streams do not lock new clients out: the session longest without a message is replaced, one with a call in flight never', async (t) => {

@@ -50,7 +50,9 @@ test('a zot home set by the workspace: its extensions are held until allowed', {
   writeFileSync(path.join(sneaky, 'index.js'), SNEAKY);
   writeFileSync(path.join(sneaky, 'extension.json'), JSON.stringify({ name: 'sneaky', version: '1.0.0', exec: 'node', args: ['index.js'] }));
   mkdirSync(path.join(home, 'extensions'), { recursive: true });
-  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), timeoutMs: 300_000 });
+  const userHome = path.join(scratch, 'user-home');
+  mkdirSync(userHome);
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home, HOME: userHome }, results, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), timeoutMs: 300_000 });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Timing, TraceLevel } from '../../host/index.js';
+import { defaultZotHome, type Timing, type TraceLevel } from '../../host/index.js';
 import { parseJsonc } from '../../host/jsonc.js';
 
 export const SECTION = 'zot';
@@ -69,6 +69,22 @@ export function readSettings(): ZotSettings {
   if (typeof grace === 'number' && grace >= 0) timing.readyGraceMs = Math.round(grace * 1000);
 
   return { zotHome, extensionPaths, workspacePaths, homeFromWorkspace: fromWorkspaceHome !== undefined && fromWorkspaceHome.trim() !== '', timing };
+}
+
+/**
+ * The zot home of the user's own settings (never a workspace's): what the
+ * agent hook file names, since that file runs in every project, the hook
+ * asks no consent, and a folder one workspace chose is that workspace's code.
+ * Relative to the user's home folder, else `$ZOT_HOME` / the platform default.
+ */
+export function userZotHome(): string {
+  const value = vscode.workspace.getConfiguration(SECTION).inspect<string>('home')?.globalValue;
+  return typeof value === 'string' && value.trim() ? resolvePath(value.trim(), os.homedir()) : defaultZotHome();
+}
+
+/** zot.hooks.failClosed, from the user's own settings only (a workspace cannot open what the user closed). */
+export function hooksFailClosed(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).inspect<boolean>('hooks.failClosed')?.globalValue === true;
 }
 
 /** How zot tools are offered to agent mode: a server per extension, or one for all (one approval covers every tool). */

@@ -3,19 +3,21 @@
  * (`zot-extensions.json` in `~/.copilot/hooks` for every workspace, or in the
  * workspace's `.github/hooks`) whose commands run `zot-host hook`, and this
  * window's side of it: while a hook file of ours exists, the window answers
- * hooks for its folders through the loopback server (with the token the file
- * holds, in a `<pid>.json` entry of the windows folder), so a guard costs a
- * request to extensions already running, the ones the user allowed.
+ * hooks for its folders through the loopback server (listed in the windows
+ * folder, proving the token kept there: src/host/hooks/windows.ts), so a
+ * guard costs a request to extensions already running, the ones the user
+ * allowed.
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostManager } from '../activation/hostManager.js';
-import { projectDirs } from '../activation/settings.js';
+import { hooksFailClosed, projectDirs, userZotHome } from '../activation/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
-import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, newToken, readOurs, tokenOf } from './hookFile.js';
+import { newToken, processStart, readToken, TOKEN_FILE, type WindowEntry } from '../../host/hooks/windows.js';
+import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, readOurs, writeConfined } from './hookFile.js';
 import { t } from '../l10n.js';
 
 export type HookScope = 'user' | 'workspace';
@@ -38,6 +40,10 @@ export class AgentHooks implements vscode.Disposable {
 
   constructor(private readonly d: AgentHooksDeps) {
     this.subs.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.writeEntry()));
+    // The hook files carry the user's zot home and zot.hooks.failClosed: rewritten when either changes.
+    this.subs.push(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (this.active && (e.affectsConfiguration('zot.hooks.failClosed') || e.affectsConfiguration('zot.home'))) void this.start().catch((err: Error) => this.d.log(`the agent hook files were not brought up to date: ${err.message}`));
+    }));
   }
 
   /** Whether this window answers agent hooks (a hook file of ours exists). */
@@ -55,23 +61,23 @@ export class AgentHooks implements vscode.Disposable {
   /**
    * At activation: a hook file of ours that exists is brought up to date, and
    * this window answers its hooks. A workspace's file is taken up only in a
-   * trusted workspace, and its token never: a file that came with the
-   * workspace is not the user's, so it gets this window's token, from the
-   * user's own file or a new one.
+   * trusted workspace, and written only inside the workspace (a link it
+   * brings is replaced, never followed).
    */
   async start(): Promise<void> {
     const user = this.fileOf('user')!;
-    const ours = await readOurs(user);
-    if (ours) {
-      const token = tokenOf(ours) ?? newToken();
-      await this.write(user, token);
-      await this.serve(token);
+    if (await readOurs(user)) {
+      await this.write('user', user);
+      await this.serve();
     }
     const workspace = this.fileOf('workspace');
     if (workspace && vscode.workspace.isTrusted && (await readOurs(workspace))) {
-      const token = this.token ?? newToken();
-      await this.write(workspace, token);
-      await this.serve(token);
+      try {
+        await this.write('workspace', workspace);
+        await this.serve();
+      } catch (e) {
+        this.d.log(`the workspace's agent hook file was left as it is: ${(e as Error).message}`);
+      }
     }
   }
 
@@ -84,11 +90,15 @@ export class AgentHooks implements vscode.Disposable {
       void vscode.window.showWarningMessage(t('Open a folder first: a workspace hook file lives in its .github/hooks folder.'));
       return undefined;
     }
-    // One token a window: the user's own file's when there is one (a workspace's file is never trusted with it).
-    const token = this.token ?? (chosen === 'user' ? tokenOf(await readOurs(file)) : undefined) ?? newToken();
-    await this.write(file, token);
-    if (chosen === 'workspace') await keepOutOfGit(file);
-    await this.serve(token);
+    try {
+      await this.write(chosen, file);
+    } catch (e) {
+      this.d.log(`agent hooks not installed: ${(e as Error).message}`);
+      void vscode.window.showErrorMessage(t('The agent hook file was not written: {0}', (e as Error).message));
+      return undefined;
+    }
+    if (chosen === 'workspace') await keepOutOfGit(file).catch((e: Error) => this.d.log(`could not list ${file} in git's exclude file: ${e.message}`));
+    await this.serve();
     const where = chosen === 'user' ? 'every workspace' : 'this workspace';
     this.d.log(`agent hooks installed for ${where}: ${file}`);
     this.d.trace.record('hooks-installed', { file, scope: chosen });
@@ -114,10 +124,16 @@ export class AgentHooks implements vscode.Disposable {
     return removed;
   }
 
-  private async write(file: string, token: string): Promise<void> {
-    const text = hookFileText({ runtime: process.execPath, cli: path.join(this.d.context.extensionPath, 'dist', 'cli.js'), zotHome: this.d.manager.view.zotHome, token, windows: this.windowsDir() });
+  /**
+   * The hook file names the user's own zot home, whatever this workspace
+   * sets: it runs in every project and asks no consent. A workspace's file is
+   * written only inside the workspace; the user's own where it is (a link
+   * there is the user's).
+   */
+  private async write(scope: HookScope, file: string): Promise<void> {
+    const text = hookFileText({ runtime: process.execPath, cli: path.join(this.d.context.extensionPath, 'dist', 'cli.js'), zotHome: userZotHome(), windows: this.windowsDir(), failClosed: hooksFailClosed() });
+    if (scope === 'workspace') return writeConfined(projectDirs()[0]!, file, text);
     await fsp.mkdir(path.dirname(file), { recursive: true });
-    // The token is in it: readable by the user only.
     await fsp.writeFile(file, text, { mode: 0o600 });
     await fsp.chmod(file, 0o600);
   }
@@ -128,8 +144,34 @@ export class AgentHooks implements vscode.Disposable {
     return storage.scheme === 'file' ? path.join(storage.fsPath, 'hook-windows') : path.join(os.homedir(), '.zot-extensions', 'hook-windows');
   }
 
-  /** Answers hooks with `token` through the loopback server, and lists this window for zot-host to find. */
-  private async serve(token: string): Promise<void> {
+  /** The windows folder, private to the user, and the token every window of it shares (made by the first). */
+  private async sharedToken(): Promise<string> {
+    const dir = this.windowsDir();
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+    await fsp.chmod(dir, 0o700);
+    const known = readToken(dir);
+    if (known) return known;
+    const file = path.join(dir, TOKEN_FILE);
+    // One there that is not a private file holding a token is not trusted: it goes.
+    if (await fsp.lstat(file).catch(() => undefined)) await fsp.rm(file, { force: true });
+    // Written whole beside it, then linked in: a window starting at the same time never reads half a token, and the first one's stays.
+    const temp = path.join(dir, `.${TOKEN_FILE}.${process.pid}.tmp`);
+    await fsp.writeFile(temp, newToken(), { mode: 0o600, flag: 'w' });
+    try {
+      await fsp.link(temp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      await fsp.rm(temp, { force: true });
+    }
+    const token = readToken(dir);
+    if (!token) throw new Error(`the hook token in ${file} could not be made private`);
+    return token;
+  }
+
+  /** Answers hooks with the shared token through the loopback server, and lists this window for zot-host to find. */
+  private async serve(): Promise<void> {
+    const token = await this.sharedToken();
     const server = await this.d.mcp.ensureServer();
     server.setHookToken(token);
     const was = this.active;
@@ -144,8 +186,9 @@ export class AgentHooks implements vscode.Disposable {
     const dir = this.windowsDir();
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     this.entry = path.join(dir, `${process.pid}.json`);
-    const url = new URL(server.url).origin;
-    await fsp.writeFile(this.entry, JSON.stringify({ pid: process.pid, url, folders: projectDirs() }), { mode: 0o600 });
+    const started = processStart(process.pid);
+    const entry: WindowEntry = { pid: process.pid, url: new URL(server.url).origin, folders: projectDirs(), ...(started !== undefined && { started }) };
+    await fsp.writeFile(this.entry, JSON.stringify(entry), { mode: 0o600 });
   }
 
   private async stopServing(): Promise<void> {
@@ -169,7 +212,7 @@ async function pickScope(hasFolder: boolean): Promise<HookScope | undefined> {
   const items: (vscode.QuickPickItem & { scope: HookScope })[] = [
     { label: t('Every workspace'), description: path.join('~', '.copilot', 'hooks', HOOK_FILE_NAME), detail: t('zot\'s global guards check the agent\'s tool calls in every workspace'), scope: 'user' },
   ];
-  if (hasFolder) items.push({ label: t('This workspace'), description: path.join('.github', 'hooks', HOOK_FILE_NAME), detail: t('Only in this workspace; the file holds a token of this machine, so git is told to leave it out'), scope: 'workspace' });
+  if (hasFolder) items.push({ label: t('This workspace'), description: path.join('.github', 'hooks', HOOK_FILE_NAME), detail: t('Only in this workspace; the file names this machine\'s paths, so git is told to leave it out'), scope: 'workspace' });
   return (await vscode.window.showQuickPick(items, { title: t('Install Agent Hooks: zot guards in front of the agent\'s tools') }))?.scope;
 }
 

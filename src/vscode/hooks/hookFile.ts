@@ -1,17 +1,21 @@
 /**
  * The agent hook file zot writes, read and written without VS Code: its
- * text, how zot knows its own, its token, and keeping a workspace's copy out
- * of git (it holds a token of this machine).
+ * text, how zot knows its own, writing it where a workspace cannot redirect
+ * the write, and keeping a workspace's copy out of git (it names this
+ * machine's paths). It holds no secret: the token windows prove is in the
+ * windows folder (src/host/hooks/windows.ts).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { HOOK_TIMEOUT_S, WINDOWS_VAR } from '../../host/hooks/windows.js';
+import { hostProgram } from '../../host/process/resolveExec.js';
 
 /** The hooks zot installs: the two where a guard decides (the events cost a start each and decide nothing). */
 export const INSTALLED_HOOKS = ['PreToolUse', 'UserPromptSubmit'] as const;
 export const HOOK_FILE_NAME = 'zot-extensions.json';
-/** VS Code's agent runs a hook for at most this long (seconds). */
-export const HOOK_TIMEOUT_S = 15;
+export { HOOK_TIMEOUT_S };
 
 interface HookCommand { type: 'command'; command: string; env: Record<string, string>; timeout: number }
 export interface HookFile { hooks: Record<string, HookCommand[]> }
@@ -21,21 +25,23 @@ export interface HookFileInputs {
   runtime: string;
   /** The installed dist/cli.js. */
   cli: string;
+  /** The user's own zot home (never a workspace's: the file runs in every project, and asks no consent). */
   zotHome: string;
-  token: string;
-  /** Where windows that answer hooks list themselves. */
+  /** Where windows that answer hooks list themselves, with the token they share. */
   windows: string;
+  /** zot.hooks.failClosed: a call or prompt whose guards could not all run is refused. */
+  failClosed?: boolean;
 }
 
 /**
- * The hook file: each hook runs zot-host with the window list and the token;
- * without a window for the project, the global extensions only
- * (`--no-project`): a project's own run only where they were allowed.
+ * The hook file: each hook runs zot-host with the windows folder; without a
+ * window for the project, the global extensions only (`--no-project`): a
+ * project's own run only where they were allowed.
  */
 export function hookFileText(i: HookFileInputs): string {
-  const env = { ELECTRON_RUN_AS_NODE: '1', ZOT_HOOK_TOKEN: i.token, ZOT_HOOK_WINDOWS: i.windows };
+  const env = { ELECTRON_RUN_AS_NODE: '1', [WINDOWS_VAR]: i.windows };
   const base = `${quote(i.runtime)} ${quote(i.cli)} hook`;
-  const hooks: HookFile = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ type: 'command', command: `${base} ${e} --no-project --home ${quote(i.zotHome)}`, env, timeout: HOOK_TIMEOUT_S }]])) };
+  const hooks: HookFile = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ type: 'command', command: `${base} ${e} --no-project${i.failClosed ? ' --fail-closed' : ''} --home ${quote(i.zotHome)}`, env, timeout: HOOK_TIMEOUT_S }]])) };
   return `${JSON.stringify(hooks, null, 2)}\n`;
 }
 
@@ -56,26 +62,69 @@ export async function readOurs(file: string): Promise<HookFile | undefined> {
   }
 }
 
-/** Lists the workspace hook file in the repository's own exclude file (never .gitignore): its token must not be committed. */
+/**
+ * Writes a workspace's hook file inside `root` and nowhere else: each folder
+ * on the way (`.github`, `.github/hooks`) must be a real folder, not a link,
+ * and the file is written beside its place and renamed over it, so a link a
+ * repository put there is replaced, never followed (`../../.bashrc`).
+ */
+export async function writeConfined(root: string, file: string, text: string): Promise<void> {
+  const rel = path.relative(root, path.dirname(file));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${file} is not inside ${root}`);
+  let dir = root;
+  for (const part of rel ? rel.split(path.sep) : []) {
+    dir = path.join(dir, part);
+    const st = await fsp.lstat(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+    if (!st) await fsp.mkdir(dir);
+    else if (st.isSymbolicLink()) throw new Error(`${dir} is a symbolic link; the hook file is not written through it`);
+    else if (!st.isDirectory()) throw new Error(`${dir} is not a folder`);
+  }
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  await fsp.writeFile(temp, text, { mode: 0o600, flag: 'wx' });
+  try {
+    await fsp.rename(temp, file);
+  } catch (e) {
+    await fsp.rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Lists the workspace hook file in its repository's own exclude file (never
+ * .gitignore): the repository git itself finds from the file's folder, so a
+ * workspace that is a sub-folder of a repository, or a worktree (whose
+ * exclude file is the main repository's), is covered too.
+ */
 export async function keepOutOfGit(file: string): Promise<void> {
-  const root = path.dirname(path.dirname(path.dirname(file)));
-  const gitDir = path.join(root, '.git');
-  const stat = await fsp.stat(gitDir).catch(() => undefined);
-  if (!stat?.isDirectory()) return;
-  const exclude = path.join(gitDir, 'info', 'exclude');
-  const line = `/.github/hooks/${HOOK_FILE_NAME}`;
+  const found = await git(path.dirname(file), ['rev-parse', '--git-common-dir', '--show-toplevel']);
+  const [common, top] = found?.split('\n') ?? [];
+  if (!common || !top) return;
+  const exclude = path.join(path.resolve(path.dirname(file), common), 'info', 'exclude');
+  // git names the top folder by its real path.
+  const real = path.join(await fsp.realpath(path.dirname(file)), path.basename(file));
+  const line = `/${path.relative(top, real).split(path.sep).join('/')}`;
   const text = await fsp.readFile(exclude, 'utf8').catch(() => '');
   if (text.split(/\r?\n/).includes(line)) return;
   await fsp.mkdir(path.dirname(exclude), { recursive: true });
-  await fsp.appendFile(exclude, `${text && !text.endsWith('\n') ? '\n' : ''}# the zot agent hook file holds a token of this machine\n${line}\n`);
+  await fsp.appendFile(exclude, `${text && !text.endsWith('\n') ? '\n' : ''}# the zot agent hook file names this machine's paths\n${line}\n`);
 }
 
-export function tokenOf(file: HookFile | undefined): string | undefined {
-  const t = file?.hooks?.PreToolUse?.[0]?.env?.ZOT_HOOK_TOKEN;
-  return typeof t === 'string' && t.length >= 32 ? t : undefined;
+/** Whether git tracks `file` (then leaving it out of git cannot help: a change to it shows). */
+export async function trackedByGit(file: string): Promise<boolean> {
+  return (await git(path.dirname(file), ['ls-files', '--error-unmatch', '--', path.basename(file)])) !== undefined;
 }
 
-export const newToken = (): string => randomBytes(32).toString('base64url');
+/** git's answer in `cwd`, or undefined where it fails; the repository's settings and git's variables run nothing. */
+function git(cwd: string, args: string[]): Promise<string | undefined> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+  // By its full path: by its bare name Windows would look for a git.exe in the workspace's folder first.
+  const program = hostProgram('git');
+  if (!program) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    execFile(program, ['-c', 'core.fsmonitor=false', ...args], { cwd, env, timeout: 10_000, windowsHide: true, maxBuffer: 1024 * 1024 }, (err, stdout) => resolve(err ? undefined : stdout.trim()));
+  });
+}
 
 /** A path as one word of a shell command line. */
 export function quote(s: string): string {

@@ -25,6 +25,39 @@ test('an extension under a zot home the workspace set is held and asks for conse
   assert.equal(fs.existsSync(ranMarker()), false, 'its code never ran');
 });
 
+test('agent hooks for every workspace name the user\'s own zot home, never the one this workspace set', async () => {
+  const installed = await vscode.commands.executeCommand('zot.installAgentHooks', 'user');
+  const file = JSON.parse(fs.readFileSync(installed.file, 'utf8'));
+  const command = file.hooks.PreToolUse[0].command;
+  assert.match(command, new RegExp(` --home '${process.env.ZOT_HOME.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`), command);
+  assert.ok(!command.includes('.zh'), 'the workspace\'s zot home is not in the user\'s hook file');
+  assert.equal(JSON.stringify(file).includes('ZOT_HOOK_TOKEN'), false, 'no token in the hook file');
+  await vscode.commands.executeCommand('zot.removeAgentHooks');
+});
+
+test('agent hooks for this workspace replace a link the repository put in their place, and write nothing through it', async () => {
+  const target = path.join(workspaceDir(), 'bashrc-target');
+  fs.writeFileSync(target, '# the user\'s shell setup\n');
+  const hooks = path.join(workspaceDir(), '.github', 'hooks');
+  fs.mkdirSync(hooks, { recursive: true });
+  const file = path.join(hooks, 'zot-extensions.json');
+  fs.symlinkSync(path.join('..', '..', 'bashrc-target'), file);
+  const installed = await vscode.commands.executeCommand('zot.installAgentHooks', 'workspace');
+  assert.equal(installed.file, file);
+  assert.equal(fs.readFileSync(target, 'utf8'), '# the user\'s shell setup\n', 'the link\'s target is untouched');
+  assert.ok(fs.lstatSync(file).isFile(), 'the link was replaced by the hook file');
+  assert.match(fs.readFileSync(file, 'utf8'), / hook PreToolUse /);
+  // A linked folder on the way is refused: nothing is written through it.
+  fs.rmSync(path.join(workspaceDir(), '.github'), { recursive: true });
+  const elsewhere = path.join(workspaceDir(), 'elsewhere');
+  fs.mkdirSync(elsewhere);
+  fs.symlinkSync(elsewhere, path.join(workspaceDir(), '.github'));
+  assert.equal(await vscode.commands.executeCommand('zot.installAgentHooks', 'workspace'), undefined, 'not installed');
+  assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing written through the linked folder');
+  fs.rmSync(path.join(workspaceDir(), '.github'));
+  await vscode.commands.executeCommand('zot.removeAgentHooks');
+});
+
 test('once allowed it runs', async () => {
   assert.equal(await testApi().answerConsent('sneaky', 'Allow'), true);
   await waitState('sneaky', 'ready');
