@@ -8,7 +8,8 @@
  * against the tool it was issued for).
  *
  * The form is the one a 2025 client gets (elicit.ts: a choice among a panel's
- * lines, or free text), and the answer becomes the same keys. A call whose
+ * lines, or free text), and the answer becomes the same keys, sent the same
+ * way (a refused answer is the same question again, saying why). A call whose
  * client does not come back within `waitMs` is cancelled, as closing its
  * panel would; so is the oldest waiting one when `max` are waiting.
  */
@@ -27,6 +28,8 @@ export class QuestionPanels implements PanelUI {
   readonly interactive = true;
   /** What each open panel last asked (every open panel asks when it opens). */
   private readonly asked = new Map<string, string>();
+  /** Panels whose answer is being typed: what they render meanwhile is asked once it is through, if it still stands. */
+  private readonly typing = new Set<string>();
   private queue: Question[] = [];
   private waiter: ((q: Question) => void) | undefined;
 
@@ -35,8 +38,8 @@ export class QuestionPanels implements PanelUI {
   }
 
   renderPanel(panel: PanelHandle): void {
-    // Keys that only move the cursor ask nothing new.
-    if (questionOf(panel) !== this.asked.get(panel.uid)) this.offer(panel);
+    // Keys that only move the cursor ask nothing new; a render halfway through an answer asks nothing yet.
+    if (!this.typing.has(panel.uid) && questionOf(panel) !== this.asked.get(panel.uid)) this.offer(panel);
   }
 
   closePanel(panel: PanelHandle): void {
@@ -50,15 +53,29 @@ export class QuestionPanels implements PanelUI {
     return q ? Promise.resolve(q) : new Promise((resolve) => (this.waiter = resolve));
   }
 
-  /** The client's answer to `q`, given to its panel if still open. */
-  answer(q: Question, result: unknown): void {
-    if (this.asked.has(q.panel.uid)) answer(q.panel, q.form, result);
+  /** The client's answer to `q`, given to its panel if still open; resolves once its keys are sent (or it is asked again). */
+  async answer(q: Question, result: unknown): Promise<void> {
+    const { panel } = q;
+    const open = (): boolean => this.asked.has(panel.uid);
+    if (!open()) return;
+    this.typing.add(panel.uid);
+    let refused: string | undefined;
+    try {
+      refused = await answer(panel, q.form, result, open);
+    } catch {
+      if (open()) panel.dismiss();
+    } finally {
+      this.typing.delete(panel.uid);
+    }
+    if (!open()) return;
+    if (refused !== undefined) this.offer(panel, refused);
+    else if (questionOf(panel) !== this.asked.get(panel.uid)) this.offer(panel);
   }
 
-  private offer(panel: PanelHandle): void {
+  private offer(panel: PanelHandle, refused?: string): void {
     this.asked.set(panel.uid, questionOf(panel));
     this.queue = this.queue.filter((q) => q.panel.uid !== panel.uid);
-    const q = { panel, form: formOf(panel) };
+    const q = { panel, form: formOf(panel, refused) };
     const waiter = this.waiter;
     this.waiter = undefined;
     if (waiter) waiter(q);
@@ -104,7 +121,7 @@ export class InteractiveCalls {
     const asked = call.asking;
     call.asking = undefined;
     // No answer for the question: the client could not ask it, which closes it as Esc would.
-    if (asked) call.panels.answer(asked, responses?.[field]);
+    if (asked) void call.panels.answer(asked, responses?.[field]);
     return call;
   }
 

@@ -1,14 +1,17 @@
 // Interactive zot tools in MCP clients that elicit, with the SDK's own
 // client: zot-host mcp (stdio) and the headless HTTP server list them for a
 // client that declared elicitation, turn the tool's panel into a form on the
-// call's own request, and send the answer to the extension as keys. The
-// extension is the shipped ask-user sample, as it runs under zot.
+// call's own request, and send the answer to the extension as keys (in
+// batches; a free-text answer of at most 4,096 characters, a longer one
+// refused and asked again). The extension is the shipped ask-user sample, as
+// it runs under zot, or a small free-text one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { CLI, lib, ROOT, startHost, tmpdir } from '../helpers.mjs';
+import { bundleSources, CLI, lib, ROOT, startHost, tmpdir } from '../helpers.mjs';
+import { TYPIST_TOOL, textOf, typistExtension } from './typist.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -87,8 +90,54 @@ test('free text: a panel without a cursor line is a text field; the answer is ty
   const { client, asked } = await connect(t, 'stdio', () => ({ action: 'accept', content: { text: 'Ada' } }), { exts: [typedExtension()] });
   const r = await client.callTool({ name: 'name_it', arguments: {} });
   assert.deepEqual(r.content, [{ type: 'text', text: 'named Ada' }]);
-  assert.deepEqual(asked[0].requestedSchema, { type: 'object', properties: { text: { type: 'string', title: 'Name it' } }, required: ['text'] });
+  assert.deepEqual(asked[0].requestedSchema, { type: 'object', properties: { text: { type: 'string', title: 'Name it', maxLength: 4096 } }, required: ['text'] });
   assert.equal(asked[0].message, 'Name it\n\nType a name, then enter');
+});
+
+for (const how of ['stdio', 'http']) {
+  test(`${how}: a free-text answer over 4,096 characters is refused, the form asked again naming the limit; one at the limit is typed whole, in order`, async (t) => {
+    const long = textOf(300_000);
+    const atLimit = textOf(4096);
+    assert.ok(atLimit.length > 4096, 'characters outside the BMP count once, as maxLength counts them');
+    const answers = [long, textOf(4097), atLimit];
+    const { client, asked } = await connect(t, how, () => ({ action: 'accept', content: { text: answers[asked.length - 1] } }), { exts: [typistExtension()] });
+    const r = await client.callTool({ name: TYPIST_TOOL, arguments: {} }, undefined, { timeout: 60_000 });
+    assert.equal(r.isError, false, JSON.stringify(r).slice(0, 300));
+    const got = JSON.parse(r.content[0].text);
+    // Nothing of the refused answers was typed: the one at the limit is all the extension saw, each character a key, then enter.
+    assert.equal(got.typed, atLimit);
+    assert.equal(got.keys, 4096 + 1);
+    assert.equal(asked.length, 3);
+    assert.equal(asked[0].requestedSchema.properties.text.maxLength, 4096);
+    assert.equal(asked[0].message, 'Type it\n\nType a text, then enter');
+    assert.equal(asked[1].message, 'The answer was refused: it is 300000 characters long, and at most 4096 are accepted. Answer again, within 4096 characters.\n\nType it\n\nType a text, then enter');
+    assert.match(asked[2].message, /^The answer was refused: it is 4097 characters long, and at most 4096 are accepted\./);
+    assert.deepEqual(asked[2].requestedSchema, asked[0].requestedSchema);
+  });
+}
+
+test('an answer\'s keys go out in batches of 256, a turn of the event loop apart, and stop once the panel closes', async () => {
+  const { elicit } = await bundleSources(tmpdir(), 'mcp', ['elicit']);
+  const panel = (onKey) => ({ uid: 'e\0p', id: 'p', extension: { name: 'e', dir: '' }, title: 'Type it', lines: ['a line'], footer: '', forToolCall: true, key: onKey, resize() {}, dismiss() {} });
+  const text = textOf(4096);
+  /** @type {([string] | [string, string])[]} */
+  const keys = [];
+  const p = panel((key, ch) => keys.push(ch === undefined ? [key] : [key, ch]));
+  const done = elicit.answer(p, elicit.formOf(p), { action: 'accept', content: { text } });
+  assert.equal(keys.length, 256, 'the first batch at once, the rest later');
+  await new Promise(setImmediate);
+  assert.equal(keys.length, 512, 'the next batch a turn of the event loop later');
+  assert.equal(await done, undefined);
+  assert.equal(keys.length, 4097);
+  assert.equal(keys.slice(0, -1).map(([, ch]) => ch).join(''), text, 'every character, in order');
+  assert.deepEqual(keys.at(-1), ['enter']);
+
+  // A panel closed halfway gets no more of the answer.
+  let sent = 0;
+  let open = true;
+  const closing = panel(() => { if (++sent === 300) open = false; });
+  await elicit.answer(closing, elicit.formOf(closing), { action: 'accept', content: { text } }, () => open);
+  assert.equal(sent, 512, 'the batch under way is finished, no later one is sent');
 });
 
 test('a client without elicitation is not offered interactive tools, and a call says why', async (t) => {

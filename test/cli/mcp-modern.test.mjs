@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { CLI, lib, makeExt, ROOT, serveMcpHttp, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { TYPIST_TOOL, textOf as textOfLength, typistExtension } from './typist.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client, StreamableHTTPClientTransport, LOG_LEVEL_META_KEY } = require('@modelcontextprotocol/client');
@@ -127,6 +128,20 @@ for (const how of /** @type {const} */ (['stdio', 'cli-http'])) {
       assert.equal(d.isError, true, action);
       assert.match(textOf(d), /dismiss|cancel/i, action);
     }
+  });
+
+  test(`${how}: a free-text answer over 4,096 characters is refused, asked again through input_required naming the limit; one at the limit is typed whole, in order`, async (t) => {
+    const atLimit = textOfLength(4096);
+    const answers = [textOfLength(300_000), atLimit];
+    /** @type {any[]} */
+    const seen = [];
+    const { client } = await connect(t, how, { exts: [typistExtension()], answer: (params) => ({ action: 'accept', content: { text: answers[seen.push(params) - 1] } }) });
+    const r = await client.callTool({ name: TYPIST_TOOL, arguments: {} }, { timeout: 60_000 });
+    assert.equal(r.isError, false, JSON.stringify(r).slice(0, 300));
+    assert.deepEqual(JSON.parse(textOf(r)), { typed: atLimit, keys: 4096 + 1 }, 'nothing of the refused answer was typed');
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0].requestedSchema.properties.text.maxLength, 4096);
+    assert.match(seen[1].message, /^The answer was refused: it is 300000 characters long, and at most 4096 are accepted\. Answer again, within 4096 characters\.\n\nType it\n/);
   });
 
   test(`${how}: a ${MODERN} client that cannot elicit is not offered the interactive tool, and a call of it is refused clearly`, async (t) => {
