@@ -185,7 +185,7 @@ test('a window that takes the request and never answers: the hook\'s own guards 
   assert.ok(r.ms < 12_500, `answered in ${r.ms} ms`);
 });
 
-test('every path answers in time: a silent window, then guards that never answer and will not stop, inside the agent\'s 15 s', async (t) => {
+test('every path answers in time: a silent window, then guards that never answer and will not stop, inside the agent\'s 15 s', { timeout: 90_000 }, async (t) => {
   const project = tmpdir('zot-hook-project-');
   const windows = windowsFolder();
   const silent = await impostor(t, () => undefined);
