@@ -131,7 +131,8 @@ test('a windows folder other users may write is not used, and that is said', { s
 
 /** An editor's side: a host running the guard, its loopback server answering hooks with TOKEN, and its entry. */
 async function editorWindow(t, folders) {
-  const host = await startHost(t, [GUARD]);
+  // zot's own hello bound: a Python guard on a loaded machine may take more than the quick tests' 3 s.
+  const host = await startHost(t, [GUARD], { timing: { helloTimeoutMs: 10_000 } });
   const server = await startMcpHttpServer(host);
   t.after(() => server.close());
   server.setHookToken(TOKEN);

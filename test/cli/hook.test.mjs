@@ -218,7 +218,7 @@ test('usage: hook needs one known event and takes its input only from stdin', as
 
 /** An editor's side: a host running the guard, its loopback server answering hooks, and the windows folder (with the token) listing it for `folders`. */
 async function editorWindow(t, folders) {
-  const host = await startHost(t, [GUARD]);
+  const host = await startHost(t, [GUARD], { timing: { helloTimeoutMs: 10_000 } });
   const server = await startMcpHttpServer(host);
   t.after(() => server.close());
   const token = 'k'.repeat(43);

@@ -144,12 +144,14 @@ test('Stop in agent mode reaches the extension as tool_cancel', async () => {
 test('agent hooks: a zot guard stops the agent\'s own terminal tool from running rm -rf, with its reason; an allowed command runs', async () => {
   const installed = await exec('zot.installAgentHooks', 'user');
   assert.equal(installed.file, path.join(os.homedir(), '.copilot', 'hooks', 'zot-extensions.json'));
-  assert.equal(fs.statSync(installed.file).mode & 0o777, 0o600, 'the hook file holds a token: the user\'s only');
+  assert.equal(fs.statSync(installed.file).mode & 0o777, 0o600, 'the hook file is the user\'s only');
+  assert.ok(!fs.readFileSync(installed.file, 'utf8').includes('ZOT_HOOK_TOKEN'), 'it holds no token');
   await waitFor('the Zot view to mark the guard', async () => /guards agent tools/.test((await treeItem('agent-guard'))?.description ?? ''), 10_000);
   const workspace = vscode.workspace.workspaceFolders[0].uri.fsPath;
   fs.mkdirSync(path.join(workspace, 'build'), { recursive: true });
   fs.writeFileSync(path.join(workspace, 'build', 'keep.txt'), 'still here');
   const before = frames('guard', 'event_intercept').length;
+  const started = frames('guard', 'hello_ack').length;
   const terminal = (command) => `AGENTCALL run_in_terminal ${JSON.stringify({ command, explanation: 'as asked', goal: 'as asked', mode: 'sync', isBackground: false })}`;
   await agent(terminal('rm -rf build'));
   await resultReaching(/refusing to run rm -rf \(rm -rf build\)/, 60_000);
@@ -157,6 +159,8 @@ test('agent hooks: a zot guard stops the agent\'s own terminal tool from running
   assert.equal(asked.length, 1, 'the guard was asked once, for the terminal call');
   assert.equal(asked[0].tool_args.command, 'rm -rf build');
   assert.ok(fs.existsSync(path.join(workspace, 'build', 'keep.txt')), 'the command never ran');
+  // The window answered, proving the hook token: no guard of the hook's own was started.
+  assert.equal(frames('guard', 'hello_ack').length, started, 'the hook started no guard of its own');
   // Plain words only: the agent quotes the user's text inside markup, where shell characters would not survive.
   await agent(terminal('mkdir made-by-the-agent'));
   // The terminal tool may still ask for its own confirmation: accept it as a user would.
