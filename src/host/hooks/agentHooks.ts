@@ -428,7 +428,6 @@ function refuses(o: HookOutput): boolean {
   return specific?.permissionDecision === 'deny' || o.permissionDecision === 'deny' || o.decision === 'block';
 }
 
-/** A guarded call or prompt refused with `reason`, in the input's dialect, keeping what the answer said. */
 /** A guarded call or prompt refused with `reason`, in the input's dialect; `said` kept as the system message. */
 export function refusal(input: HookInput, reason: string, said?: unknown): HookOutput {
   const base: HookOutput = said === undefined ? {} : { systemMessage: said };
