@@ -122,8 +122,11 @@ export function requestPath(req: http.IncomingMessage): string | undefined {
  * closes once the answer is written: Node would otherwise read and discard
  * whatever the client goes on sending, an endless body included.
  */
+/** A JSON-RPC error answer's body, to no request in particular. */
+export const errorBody = (code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
 export function jsonError(res: http.ServerResponse, status: number, code: number, message: string, unread = false): void {
   if (unread || !res.req.complete) res.setHeader('Connection', 'close');
   res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify(errorBody(code, message)));
 }

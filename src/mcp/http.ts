@@ -28,7 +28,7 @@ import { AUTH_HEADER, checkRequest, FAIL_CLOSED_QUERY, hookInputOf, isHookEvent,
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
 import { onListsChanged } from './source.js';
 import { servedTools } from './toolNames.js';
-import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, localNames, readBody, readRawBody, requestPath } from './guard.js';
+import { MAX_BODY_BYTES, checkAuthorization, errorBody, foreignRequest, jsonError, localNames, readBody, readRawBody, requestPath } from './guard.js';
 import { modernServers, type ModernOptions, type ModernServers } from './modern.js';
 import { LAUNCH_HEADER } from './launch.js';
 import { SessionTable } from './sessions.js';
@@ -215,7 +215,7 @@ export async function startMcpHttpServer(
       const body = JSON.stringify(value);
       res.writeHead(status, { 'Content-Type': 'application/json', [PROOF_HEADER]: signAnswer(token, auth.nonce, status, body) }).end(body);
     };
-    const error = (status: number, code: number, message: string): void => answer(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+    const error = (status: number, code: number, message: string): void => answer(status, errorBody(code, message));
     let event: string;
     try {
       event = decodeURIComponent(name);

@@ -33,136 +33,20 @@
  * answer its intercept, refuses a guarded call or prompt, naming why; without
  * it an intercept that times out allows, as in zot.
  */
-import { boundedStringify, deeperThan, MAX_VALUE_DEPTH, type EventPayload, type InterceptableEvent, type JsonObject } from '../../protocol/index.js';
+import { boundedStringify, type EventPayload, type InterceptableEvent } from '../../protocol/index.js';
+import { failsClosed, type HookInput } from './hookInput.js';
+import { zotMcpTool, type McpToolNames } from './mcpNames.js';
 import type { InterceptResult } from '../agent.js';
 import type { ExtensionView } from '../extension/view.js';
 import type { HostCalls } from '../zotHost.js';
 
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
-
-/** Hook input larger than this is refused (a tool's whole output may ride along in PostToolUse). */
-export const MAX_HOOK_INPUT_BYTES = 16 * 1024 * 1024;
-
-/** One hook input, read from either spelling (VS Code and Claude Code send snake_case; VS Code's docs show camelCase). */
-export interface HookInput {
-  event: HookEvent;
-  toolName?: string;
-  toolInput?: JsonObject;
-  toolUseId?: string;
-  toolResponse?: unknown;
-  /** Whether the tool failed, where the input says it apart from the response (Copilot CLI's `resultType`). */
-  toolFailed?: boolean;
-  prompt?: string;
-  cwd?: string;
-  /** Whose input this is, and so in which shape the answer goes: VS Code's and Claude Code's, or Copilot CLI's. */
-  dialect: 'hooks' | 'copilot';
-}
-
-export type HookParse = { ok: true; input: HookInput } | { ok: false; error: string };
-
-/** Whether a hook whose input cannot be read must stop what it guards (exit 2) rather than report an error and let it go on. */
-export const failsClosed = (event: HookEvent): boolean => event === 'PreToolUse' || event === 'UserPromptSubmit';
-
-/** Copilot CLI's names of the same hooks. */
-const COPILOT_EVENTS: Readonly<Record<string, HookEvent>> = { preToolUse: 'PreToolUse', postToolUse: 'PostToolUse', sessionStart: 'SessionStart', userPromptSubmitted: 'UserPromptSubmit' };
-
-export function isHookEvent(name: string): name is HookEvent {
-  return (HOOK_EVENTS as readonly string[]).includes(name);
-}
-
-/** The hook a name means, in VS Code's and Claude Code's spelling or Copilot CLI's; undefined for any other. */
-export function hookEventOf(name: string): HookEvent | undefined {
-  return isHookEvent(name) ? name : Object.hasOwn(COPILOT_EVENTS, name) ? COPILOT_EVENTS[name] : undefined;
-}
-
-/** Every hook name the CLI takes, both spellings. */
-export const HOOK_EVENT_NAMES: readonly string[] = [...HOOK_EVENTS, ...Object.keys(COPILOT_EVENTS)];
-
-/** Reads the hook input for `event`; says what is wrong and where when it cannot. */
-export function parseHookInput(event: HookEvent, text: string): HookParse {
-  if (Buffer.byteLength(text) > MAX_HOOK_INPUT_BYTES) return { ok: false, error: `the hook input is larger than ${MAX_HOOK_INPUT_BYTES} bytes` };
-  if (!text.trim()) return { ok: false, error: 'no hook input on stdin (the agent writes one JSON object there)' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, error: `the hook input is not valid JSON: ${(e as Error).message.replace(/\s*\n[\s\S]*$/, '')}` };
-  }
-  return hookInputOf(event, value);
-}
-
-/** Reads an already parsed hook input for `event` (what the editor's hook endpoint receives). */
-export function hookInputOf(event: HookEvent, value: unknown): HookParse {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: `the hook input must be a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}` };
-  if (deeperThan(value, MAX_VALUE_DEPTH)) return { ok: false, error: `the hook input is nested deeper than ${MAX_VALUE_DEPTH} levels` };
-  const o = value as Record<string, unknown>;
-  const pick = (snake: string, camel: string): unknown => (o[snake] !== undefined ? o[snake] : o[camel]);
-  const named = pick('hook_event_name', 'hookEventName');
-  if (named !== undefined && (typeof named !== 'string' || hookEventOf(named) !== event)) return { ok: false, error: `the hook input is for ${JSON.stringify(named)}, but this hook was called for ${event}` };
-  // Copilot CLI's input: no event name, a timestamp, a tool's args as a JSON string.
-  const copilot = named === undefined && (typeof o.toolArgs === 'string' || (typeof o.timestamp === 'number' && o.tool_input === undefined && o.toolInput === undefined));
-  const input: HookInput = { event, dialect: copilot ? 'copilot' : 'hooks' };
-  const cwd = o.cwd;
-  if (typeof cwd === 'string' && cwd) input.cwd = cwd;
-  if (event === 'PreToolUse' || event === 'PostToolUse') {
-    const name = pick('tool_name', 'toolName');
-    if (typeof name !== 'string' || !name) return { ok: false, error: `"tool_name" must be a non-empty string in ${event} input` };
-    input.toolName = name;
-    let args = pick('tool_input', 'toolInput');
-    if (copilot && o.toolArgs !== undefined) {
-      const read = copilotArgs(o.toolArgs, event);
-      if (!read.ok) return read;
-      args = read.args;
-    }
-    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) return { ok: false, error: `"tool_input" must be a JSON object in ${event} input, not ${Array.isArray(args) ? 'an array' : `a ${typeof args}`}` };
-    input.toolInput = (args ?? {}) as JsonObject;
-    const id = pick('tool_use_id', 'toolUseId');
-    if (typeof id === 'string' && id) input.toolUseId = id;
-    if (event === 'PostToolUse' && copilot) Object.assign(input, copilotResult(o.toolResult));
-    else if (event === 'PostToolUse') input.toolResponse = pick('tool_response', 'toolResponse');
-  }
-  if (event === 'UserPromptSubmit') {
-    const prompt = o.prompt;
-    if (typeof prompt !== 'string') return { ok: false, error: '"prompt" must be a string in UserPromptSubmit input' };
-    input.prompt = prompt;
-  }
-  return { ok: true, input };
-}
-
-/** Copilot CLI's `toolArgs`: a JSON object, written as a string. */
-function copilotArgs(raw: unknown, event: HookEvent): { ok: true; args: unknown } | { ok: false; error: string } {
-  if (typeof raw !== 'string') return { ok: false, error: `"toolArgs" must be a string of JSON in ${event} input, not ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : `a ${typeof raw}`}` };
-  if (!raw.trim()) return { ok: true, args: {} };
-  try {
-    const args: unknown = JSON.parse(raw);
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: `"toolArgs" must hold a JSON object in ${event} input, not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : `a ${typeof args}`}` };
-    if (deeperThan(args, MAX_VALUE_DEPTH)) return { ok: false, error: `"toolArgs" is nested deeper than ${MAX_VALUE_DEPTH} levels` };
-    return { ok: true, args };
-  } catch (e) {
-    return { ok: false, error: `"toolArgs" is not valid JSON: ${(e as Error).message.replace(/\s*\n[\s\S]*$/, '')}` };
-  }
-}
-
-/** Copilot CLI's `toolResult` (`resultType`, `textResultForLlm`) as the response and error flag of a `tool_result` event. */
-function copilotResult(result: unknown): Pick<HookInput, 'toolResponse' | 'toolFailed'> {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return { toolResponse: result };
-  const r = result as Record<string, unknown>;
-  return { toolResponse: typeof r.textResultForLlm === 'string' ? r.textResultForLlm : result, toolFailed: r.resultType === 'failure' || r.resultType === 'denied' };
-}
+export * from './hookInput.js';
+export { CLAUDE_MCP_PREFIX, vsCodeToolName } from './mcpNames.js';
 
 /** What the hook needs of a host: zot's events and intercepts, and which tools it serves over MCP. */
-export interface HookHost {
+export interface HookHost extends McpToolNames {
   emit(event: string, payload?: EventPayload): void;
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult>;
-  /**
-   * Whether zot's MCP server serves a tool under this name (its MCP-safe
-   * name); with `extension`, whether that extension's own server (the
-   * editor's `zot: <extension>`) does.
-   */
-  servesOverMcp(name: string, extension?: string): boolean;
-  /** The extensions that may have an MCP server of their own in the editor. */
-  readonly extensionNames?: readonly string[];
 }
 
 /** The hook's answer: printed as one JSON line. `{}` lets the agent go on as it would. */
@@ -288,60 +172,6 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
       host.emit('turn_end', { stop: 'end' });
       return out;
   }
-}
-
-/**
- * The names VS Code's agent knows zot's MCP servers by, as it makes its tool
- * names of them: the server's announced title (src/mcp/tools.ts
- * serverIdentity), else its label (src/vscode/mcp/mcpProvider.ts), which it
- * lower-cases: "zot extensions" for the one server of every extension,
- * "zot: <extension>" for an extension's own.
- */
-const ONE_SERVER = 'zot extensions';
-const serverOf = (extension: string): string => `zot: ${extension}`;
-
-/**
- * Claude Code's names for the tools of zot's MCP server: `mcp__<server>__<tool>`,
- * the server being the name the user gave it in Claude Code's MCP settings.
- * Only `zot` counts (`claude mcp add zot -- zot-host mcp`): under any other
- * name the agent's call goes through the guards on the hook path too.
- */
-export const CLAUDE_MCP_PREFIX = 'mcp__zot__';
-
-/**
- * The name VS Code's agent gives tool `tool` of the MCP server named `server`
- * (McpPrefixGenerator and McpTool in VS Code's mcpServer.ts): `mcp_`, the
- * server's name lower-cased with each run of characters other than
- * `a-z0-9_.-` made `_` and cut to 13 characters, `_`, the tool's name; every
- * `.` made `_`, and the whole cut to 64 characters. A second server whose
- * name cuts the same gets a number before the `_` (`mcp_zot_extensio2_`):
- * that name is not zot's here, so its tools go through the guards on the hook
- * path too.
- */
-export function vsCodeToolName(server: string, tool: string): string {
-  return `mcp_${server.toLowerCase().replace(/[^a-z0-9_.-]+/g, '_').slice(0, 13)}_${tool}`.replaceAll('.', '_').slice(0, 64);
-}
-
-/**
- * Whether the agent names a tool of zot's own MCP servers: exactly the name
- * VS Code gives a tool of the one server, or of an extension's own server that
- * this extension holds, or Claude Code's `mcp__zot__<tool>`; and a tool that
- * server serves. A name only like these (`mcp__zotero__…`,
- * `mcp_github_zot_…`, a cut VS Code did not make) is not zot's.
- */
-function zotMcpTool(name: string, host: HookHost): boolean {
-  if (name.startsWith(CLAUDE_MCP_PREFIX)) {
-    const tool = name.slice(CLAUDE_MCP_PREFIX.length);
-    return tool !== '' && host.servesOverMcp(tool);
-  }
-  const servers: [string, string | undefined][] = [[ONE_SERVER, undefined], ...(host.extensionNames ?? []).map((e): [string, string] => [serverOf(e), e])];
-  for (const [server, extension] of servers) {
-    const prefix = vsCodeToolName(server, '');
-    if (!name.startsWith(prefix)) continue;
-    const tool = name.slice(prefix.length);
-    if (tool !== '' && vsCodeToolName(server, tool) === name && host.servesOverMcp(tool, extension)) return true;
-  }
-  return false;
 }
 
 /**
