@@ -22,7 +22,7 @@ export async function openHostPeer({ name = 'host', lib } = {}) {
     name,
     host,
     rt,
-    call: (text) => host.invokeTool('echo', { text }),
+    call: (text) => host.runToolCall('echo', { text }),
     textOf: (o) => (o.outcome === 'completed' && !o.isError ? o.content[0]?.text : `${o.outcome}: ${o.message}`),
     close: () => host.dispose(),
   };

@@ -15,6 +15,37 @@
 //   nothing-imports-vscode-layer  nothing outside the VS Code layer imports it
 //   test-instruments-stay-out     only src/vscode/testing imports
 //                                 src/vscode/testing (the test bundle's code)
+//   front-ends-use-the-host-face  a front end imports src/host only through
+//                                 its faces: src/host/index.ts (the host),
+//                                 src/host/hooks/index.ts (agent hooks and
+//                                 the editor windows' contract, no process
+//                                 code), src/host/names.ts (what parsing
+//                                 arguments needs, loading no process, HTTP
+//                                 or hash code) and src/host/secrets.ts (the
+//                                 secrets file, no process code). What the
+//                                 host offers is what they export, and a
+//                                 module behind them can move without a
+//                                 front end noticing
+//
+// And one rule inside the host:
+//
+//   host-folders-point-one-way    the imports between src/host's folders
+//                                 (each file at its top counted on its own)
+//                                 run one way: a folder that another imports
+//                                 never imports it back, directly or round
+//                                 about. Each arrow of such a cycle is named
+//
+// And one rule on what a front end decides on:
+//
+//   front-ends-decide-on-status   no front end compares a `.state` (===, !==,
+//                                 ==, !=) or switches on one: an extension's
+//                                 flat state name (`rt.state`) is for reports
+//                                 and log lines; conditions read `rt.status`
+//                                 through the predicates of
+//                                 src/host/extension/state.ts or its `kind`.
+//                                 A `.state` that is read, passed or written
+//                                 into text (a Memento's `this.state.get()`,
+//                                 `${rt.state}`) is no comparison
 //
 // A specifier computed at run time (`require(name)`) cannot be checked here.
 //
@@ -66,6 +97,28 @@ export function importsOf(fileName, text) {
   return found.sort((a, b) => a.line - b.line);
 }
 
+const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** Whether an expression is a `.state` read (`rt.state`, `x?.state`, `(rt.state as string)`, `rt.state!`). */
+function isStateRead(node) {
+  while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node)) node = node.expression;
+  return ts.isPropertyAccessExpression(node) && node.name.text === 'state';
+}
+
+/** The 1-based lines where a source file compares a `.state` or switches on one. */
+export function stateChecksOf(fileName, text) {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const lines = [];
+  const add = (node) => lines.push(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1);
+  const visit = (node) => {
+    if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind) && (isStateRead(node.left) || isStateRead(node.right))) add(node);
+    else if (ts.isSwitchStatement(node) && isStateRead(node.expression)) add(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return lines;
+}
+
 /** Where a relative specifier points, relative to the root; undefined for a package. */
 function targetOf(fromRel, spec) {
   if (!spec.startsWith('.')) return undefined;
@@ -85,7 +138,50 @@ export function breaks(fromRel, spec) {
   if (from === 'host' && FRONT_ENDS.has(to)) return { rule: 'host-imports-no-front-end', why: `src/host imports no front end (${target} is ${to === 'vscode-testing' ? 'vscode' : to})` };
   if (to !== undefined && isVscodeLayer(to) && !isVscodeLayer(from)) return { rule: 'nothing-imports-vscode-layer', why: `only the VS Code layer imports ${target}` };
   if (to === 'vscode-testing' && from !== 'vscode-testing') return { rule: 'test-instruments-stay-out', why: `${target} is test-bundle code; the product never imports it` };
+  if (FRONT_ENDS.has(from) && to === 'host' && !HOST_FACES.includes(target)) return { rule: 'front-ends-use-the-host-face', why: `a front end imports the host through its faces (${HOST_FACES.join(', ')}), not ${target}` };
   return undefined;
+}
+
+const HOST_FACES = ['src/host/index.ts', 'src/host/hooks/index.ts', 'src/host/names.ts', 'src/host/secrets.ts'];
+
+/** The part of src/host a file belongs to for the one-way rule: its first folder, or the file itself at the top. */
+function hostPart(rel) {
+  const inner = rel.slice('src/host/'.length);
+  const slash = inner.indexOf('/');
+  return slash < 0 ? inner : `${inner.slice(0, slash)}/`;
+}
+
+/**
+ * The arrows between src/host's parts that lie on a cycle, as
+ * `{ from, to, file, line }` (one import that makes each arrow): empty when
+ * every arrow runs one way.
+ */
+export function hostCycles(imports) {
+  const arrows = new Map();
+  for (const { file, line, target } of imports) {
+    const a = hostPart(file);
+    const b = hostPart(target);
+    if (a === b) continue;
+    const key = `${a}\0${b}`;
+    if (!arrows.has(key)) arrows.set(key, { from: a, to: b, file, line });
+  }
+  const next = new Map();
+  for (const { from, to } of arrows.values()) next.set(from, [...(next.get(from) ?? []), to]);
+  const reaches = (start, goal) => {
+    const seen = new Set([start]);
+    const todo = [start];
+    while (todo.length) {
+      for (const n of next.get(todo.pop()) ?? []) {
+        if (n === goal) return true;
+        if (!seen.has(n)) {
+          seen.add(n);
+          todo.push(n);
+        }
+      }
+    }
+    return false;
+  };
+  return [...arrows.values()].filter(({ from, to }) => reaches(to, from));
 }
 
 function sourceFiles(dir, rootDir) {
@@ -99,11 +195,22 @@ function sourceFiles(dir, rootDir) {
 /** Every broken rule in a project, as `file:line: [rule] why` lines. */
 export function checkLayers(rootDir) {
   const problems = [];
+  const insideHost = [];
   for (const rel of sourceFiles(path.join(rootDir, 'src'), rootDir)) {
-    for (const { spec, line } of importsOf(rel, readFileSync(path.join(rootDir, rel), 'utf8'))) {
+    const text = readFileSync(path.join(rootDir, rel), 'utf8');
+    for (const { spec, line } of importsOf(rel, text)) {
       const broken = breaks(rel, spec);
       if (broken) problems.push(`${rel}:${line}: [${broken.rule}] ${broken.why}`);
+      const target = targetOf(rel, spec);
+      if (layerOf(rel) === 'host' && target !== undefined && layerOf(target) === 'host') insideHost.push({ file: rel, line, target });
     }
+    if (!FRONT_ENDS.has(layerOf(rel))) continue;
+    for (const line of stateChecksOf(rel, text)) {
+      problems.push(`${rel}:${line}: [front-ends-decide-on-status] a front end decides on the status (rt.status, the predicates of src/host/extension/state.ts), not on the flat .state, which is for reports and logs`);
+    }
+  }
+  for (const { from, to, file, line } of hostCycles(insideHost)) {
+    problems.push(`${file}:${line}: [host-folders-point-one-way] src/host/${from} imports src/host/${to}, which imports it back (directly or round about)`);
   }
   return problems;
 }
@@ -113,7 +220,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const problems = checkLayers(root);
   for (const p of problems) console.error(p);
   if (problems.length) {
-    console.error(`check-layers: ${problems.length} import${problems.length === 1 ? '' : 's'} across a layer boundary (rules: scripts/check-layers.mjs)`);
+    console.error(`check-layers: ${problems.length} broken rule${problems.length === 1 ? '' : 's'} (rules: scripts/check-layers.mjs)`);
     process.exit(1);
   }
 }

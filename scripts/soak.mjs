@@ -117,23 +117,23 @@ async function step(i) {
   switch (op) {
     case 'echo': {
       const args = { i, s: 'x'.repeat(Math.floor(rand() * 200)) };
-      return track('echo', host.invokeTool(`${n}_echo`, args), (o) => (o.outcome === 'completed' ? (textOf(o) === JSON.stringify(args) ? true : `said back ${textOf(o).slice(0, 80)}`) : UNAVAILABLE.includes(o.outcome) || 'expected completed'));
+      return track('echo', host.runToolCall(`${n}_echo`, args), (o) => (o.outcome === 'completed' ? (textOf(o) === JSON.stringify(args) ? true : `said back ${textOf(o).slice(0, 80)}`) : UNAVAILABLE.includes(o.outcome) || 'expected completed'));
     }
     case 'late':
-      return track('late', host.invokeTool(`${n}_late`, {}), (o) => (o.outcome === 'completed' ? (textOf(o) === 'late answer' || 'wrong text') : either('completed')(o)));
+      return track('late', host.runToolCall(`${n}_late`, {}), (o) => (o.outcome === 'completed' ? (textOf(o) === 'late answer' || 'wrong text') : either('completed')(o)));
     case 'timeout':
-      return track('timeout', host.invokeTool(`${n}_hang`, {}, { timeoutMs: 20 + Math.floor(rand() * 40) }), either('timed_out'));
+      return track('timeout', host.runToolCall(`${n}_hang`, {}, { timeoutMs: 20 + Math.floor(rand() * 40) }), either('timed_out'));
     case 'cancel': {
       const source = new lib.CancellationTokenSource();
-      const p = track('cancel', host.invokeTool(`${n}_slow`, {}, { token: source.token }), either('canceled'));
+      const p = track('cancel', host.runToolCall(`${n}_slow`, {}, { token: source.token }), either('canceled'));
       setTimeout(() => source.cancel(), Math.floor(rand() * 30));
       p.finally(() => source.dispose());
       return p;
     }
     case 'fail':
-      return track('fail', host.invokeTool(`${n}_fail`, {}), (o) => (o.outcome === 'completed' ? (o.isError === true || 'an error result must say so') : either('completed')(o)));
+      return track('fail', host.runToolCall(`${n}_fail`, {}), (o) => (o.outcome === 'completed' ? (o.isError === true || 'an error result must say so') : either('completed')(o)));
     case 'crash':
-      return track('crash', host.invokeTool(`${n}_crash`, {}), (o) => (o.outcome === 'completed' ? 'a crash cannot complete' : true));
+      return track('crash', host.runToolCall(`${n}_crash`, {}), (o) => (o.outcome === 'completed' ? 'a crash cannot complete' : true));
     case 'restart': await host.restartExtension(extName); return undefined;
     case 'stopstart': await host.stopExtension(extName); await host.startExtension(extName); return undefined;
     case 'reload': await host.reload(); return undefined;

@@ -9,7 +9,11 @@
 //   $ZOT_VSCODE_TEST_CACHE, else $XDG_CACHE_HOME/zot-extensions, else
 //   ~/.cache/zot-extensions (~/Library/Caches/zot-extensions on macOS).
 // A marker file written last records a complete install; a lock keeps two
-// runs (two clones, two test processes) from installing at once.
+// runs (two clones, two test processes) from installing at once. An install
+// made under `npm run` (npm test's own first step on a fresh machine) is
+// recorded in receipts.json, so the test of a fresh install under npm run
+// (test/setup/env.test.mjs) reads what happened instead of installing all of
+// it a second time.
 //
 // Usage:  node scripts/vscode-test-env.mjs [--no-browser] [--no-go] [--oldest]
 //         --oldest also installs the oldest VS Code the extension claims
@@ -93,6 +97,37 @@ export function oldestPaths(env = process.env) {
   return buildPaths(cacheRoot(env), OLDEST, `env-${OLDEST.codeServer}.json`);
 }
 
+/** The receipts of installs into an empty folder under `npm run`, by build. */
+export function receiptsPath(env = process.env) {
+  return path.join(cacheRoot(env), 'receipts.json');
+}
+
+/** The key of a build's receipt. */
+export const receiptKey = (build) => `code-server ${build.codeServer} on Node ${build.nodeMajor}`;
+
+/** The receipts in the cache: `{ [receiptKey]: { npm, at } }`; none when the file is missing or unreadable. */
+export function readReceipts(env = process.env) {
+  try {
+    const r = JSON.parse(readFileSync(receiptsPath(env), 'utf8'));
+    return r && typeof r === 'object' && !Array.isArray(r) ? r : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Records that these builds were installed into an empty folder under an
+ * outer `npm run` (whose npm_* variables the inner installs must not
+ * inherit), by the npm named in its user agent. Called under the install
+ * lock, or by the test that checked such an install.
+ */
+export async function recordReceipts(builds, npmAgent, env = process.env) {
+  const receipts = readReceipts(env);
+  for (const b of builds) receipts[receiptKey(b)] = { npm: npmAgent, at: new Date().toISOString() };
+  await mkdir(cacheRoot(env), { recursive: true });
+  await writeFile(receiptsPath(env), JSON.stringify(receipts, null, 2) + '\n');
+}
+
 const CHROMIUM_CANDIDATES = {
   linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'],
   darwin: ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'],
@@ -154,6 +189,8 @@ export async function ensureEnv({ browser = true, go = false, oldest = false, lo
       const nodeVersion = await ensureNode(build, paths.cacheDir, log);
       await installCodeServer(build, log);
       await writeFile(build.marker, JSON.stringify({ codeServer: build.codeServer, nodeMajor: build.nodeMajor, node: nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n');
+      // Under `npm run` (its user agent set), the install just made is the one a newcomer's `npm test` makes.
+      if (process.env.npm_config_user_agent) await recordReceipts([build], process.env.npm_config_user_agent);
       log(`installed code-server ${build.codeServer} and Node ${nodeVersion} into ${paths.cacheDir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     });
   }

@@ -13,6 +13,10 @@ export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const lib = require(path.join(ROOT, 'dist', 'host.js'));
 export const BEHAVE = path.join(ROOT, 'test', 'fixtures', 'node', 'behave.js');
 export const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
+/** The terva extension written from docs/TERVA.md alone (test/fixtures/terva/index.js). */
+export const TERVA = path.join(ROOT, 'test', 'fixtures', 'terva', 'index.js');
+/** One example of every frame of terva's, `{name, dir, frame}` (docs/TERVA.md section 21), as the fixture sends them. */
+export const TERVA_EXAMPLES = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'terva', 'examples.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 
 /**
@@ -39,6 +43,14 @@ export function makeExt(root, folder, cfg = {}, manifest = {}) {
   fs.mkdirSync(dir, { recursive: true });
   const m = { name: cfg.name ?? folder, version: '1.0.0', exec: 'node', args: [BEHAVE, JSON.stringify({ name: cfg.name ?? folder, ...cfg })], ...manifest };
   fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(m, null, 2));
+  return dir;
+}
+
+/** Writes an extension folder whose program is the terva fixture with this config (see its header). */
+export function makeTervaExt(root, name, cfg = {}) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '0.4.2', exec: 'node', args: [TERVA, JSON.stringify({ name, ...cfg })] }));
   return dir;
 }
 

@@ -27,7 +27,7 @@ export async function bigFrame(hp, reps, tinyUs) {
     lastAt = 0;
     armed = true;
     const tCall = now();
-    hp.host.invokeTool('big', {}).then((o) => {
+    hp.host.runToolCall('big', {}).then((o) => {
       const tEnd = now();
       armed = false;
       if (o.outcome !== 'completed' || o.isError) return reject(new Error(`big: ${o.outcome} ${o.message}`));

@@ -102,7 +102,7 @@ export async function cancelViaHost(hp, n, warm) {
     for (let k = 0; k < warm + n; k++) {
       const cts = new CancellationTokenSource();
       const got = new Promise((r) => waiters.set(k, r));
-      const p = host.invokeTool('hang', { k }, { token: cts.token });
+      const p = host.runToolCall('hang', { k }, { token: cts.token });
       await got;
       waiters.delete(k);
       await sleep(1);
@@ -116,7 +116,7 @@ export async function cancelViaHost(hp, n, warm) {
   } finally {
     sub.dispose();
   }
-  const rep = await host.invokeTool('cancel_report', {});
+  const rep = await host.runToolCall('cancel_report', {});
   return latencies(JSON.parse(rep.content[0].text), t0s, warm, { outcomes });
 }
 

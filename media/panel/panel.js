@@ -1,7 +1,14 @@
 // The script of a zot panel webview. Extension text only ever goes through
 // textContent: it is shown, never interpreted as HTML.
+// The messages, both ways, are those of src/vscode/panels/pageContract.ts
+// (checked by tsconfig.media.json); the extension decides which line is the
+// cursor and which changed lines are read out, so the page has no rule of
+// its own about lines.
 // @ts-check
 (function () {
+  /** @typedef {import('../../src/vscode/panels/pageContract.js').ToWebview} ToWebview */
+  /** @typedef {import('../../src/vscode/panels/pageContract.js').PanelKey} PanelKey */
+  /** @typedef {import('../../src/vscode/panels/pageContract.js').Widget} Widget */
   // eslint-disable-next-line no-undef
   const vscode = acquireVsCodeApi();
   const title = /** @type {HTMLElement} */ (document.getElementById('title'));
@@ -9,9 +16,13 @@
   const footer = /** @type {HTMLElement} */ (document.getElementById('footer'));
   const measure = /** @type {HTMLElement} */ (document.getElementById('measure'));
   const announce = /** @type {HTMLElement} */ (document.getElementById('announce'));
+  // terva's widgets, drawn by widgets.js in place of the lines when a render has some.
+  const widgetsBox = /** @type {HTMLElement} */ (document.getElementById('widgets'));
+  const widgetsView = window.zotPanelWidgets;
   // The list's name when the panel has no title, in VS Code's language (set by the extension).
   const untitled = lines.getAttribute('aria-label') || '';
 
+  /** @type {Record<string, PanelKey | undefined>} */
   const KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
     Enter: 'enter', Tab: 'tab', PageUp: 'pageup', PageDown: 'pagedown',
@@ -19,7 +30,9 @@
   };
 
   /** What is on screen; `synced` once a full render arrived in this page's life. */
-  let shown = { title: '', footer: '', lines: /** @type {string[]} */ ([]) };
+  let shown = { title: '', footer: '', lines: /** @type {readonly string[]} */ ([]) };
+  /** The widget tree on screen; empty: the lines show. */
+  let widgets = /** @type {readonly Widget[]} */ ([]);
   let synced = false;
   /** The highlighted line: the extension's cursor, moved by the arrow keys it has not answered yet. */
   let current = -1;
@@ -56,10 +69,11 @@
    * A render is either whole (`lines`) or the lines that changed since the
    * last one (`length` and `changed`, [index, text] pairs): a key that moves a
    * cursor changes two lines of forty, so only those cross the hops and the DOM.
+   * @param {ToWebview} msg
    */
   function apply(msg) {
     let next;
-    if (Array.isArray(msg.lines)) {
+    if ('lines' in msg) {
       next = msg.lines;
       synced = true;
     } else {
@@ -83,20 +97,40 @@
     moves = moves.filter((m) => m.seq > answered);
     if (settleAfter <= answered) settleAfter = 0;
     if (!moves.length) clearTimeout(guessTimer);
-    const before = shown.lines;
+    if (Array.isArray(msg.widgets)) showWidgets(msg.widgets);
     render({ title: msg.title || '', footer: msg.footer || '', lines: next }, guessed(next.length));
-    if (Array.isArray(msg.lines) || !synced) return;
-    // A screen reader hears the lines a render changed, politely; a moved cursor it hears as the selected line.
-    const changed = msg.changed.map(([i]) => i).filter((i) => unmarked(before[i]) !== unmarked(next[i]));
-    if (changed.length) announce.textContent = changed.slice(0, 3).map((i) => next[i].trim()).filter(Boolean).join('; ');
+    if ('lines' in msg || !synced) return;
+    // A screen reader hears the lines a render changed, politely; a moved cursor it hears as the selected line (the render says which).
+    const spoken = Array.isArray(msg.spoken) ? msg.spoken : [];
+    if (spoken.length) announce.textContent = spoken.slice(0, 3).map((i) => next[i].trim()).filter(Boolean).join('; ');
   }
 
-  /** A line without the cursor mark at its start: what stays when only the cursor moved. */
-  function unmarked(line) {
-    return (line ?? '').replace(/^(\s*)[›>▶▸❯→➤]/, '$1 ');
+  /**
+   * Shows a widget tree instead of the lines (an empty one: the lines again).
+   * An action the user presses goes to the extension by its id.
+   * @param {readonly Widget[]} tree
+   */
+  function showWidgets(tree) {
+    const had = widgets.length > 0;
+    widgets = tree;
+    const on = tree.length > 0;
+    if (on) widgetsView.draw(widgetsBox, tree, (id) => vscode.postMessage({ type: 'action', id }));
+    else widgetsBox.replaceChildren();
+    widgetsBox.hidden = !on;
+    lines.hidden = on;
+    // The focus was on what is hidden now: it goes to what shows.
+    if (had !== on && (document.activeElement === document.body || document.activeElement === (on ? lines : widgetsBox))) reader().focus();
   }
 
-  /** The extension's cursor moved by the moves it has not answered, or its own where that leaves the lines. */
+  /** What takes the keys when nothing else has the focus: the widgets when they show, else the lines. */
+  function reader() {
+    return widgets.length ? widgetsBox : lines;
+  }
+
+  /**
+   * The extension's cursor moved by the moves it has not answered, or its own where that leaves the lines.
+   * @param {number} length
+   */
   function guessed(length) {
     if (rendered < 0) return rendered;
     let at = rendered;
@@ -107,18 +141,28 @@
     return at;
   }
 
-  /** The line a move leads to, as this panel's cursor has been seen to go; -1 off an edge it is not known to wrap. */
+  /**
+   * The line a move leads to, as this panel's cursor has been seen to go; -1 off an edge it is not known to wrap.
+   * @param {number} from
+   * @param {number} delta
+   * @param {number} length
+   */
   function step(from, delta, length) {
     const to = from + delta;
     if (to >= 0 && to < length) return to;
     return wraps ? wrap(to, length) : -1;
   }
 
+  /** @type {(i: number, length: number) => number} */
   function wrap(i, length) {
     return ((i % length) + length) % length;
   }
 
-  /** Moves the highlight by `delta` at once, where the extension's render will most likely put it. */
+  /**
+   * Moves the highlight by `delta` at once, where the extension's render will most likely put it.
+   * @param {number} delta
+   * @param {number} keySeq
+   */
   function guess(delta, keySeq) {
     if (!synced || rendered < 0 || settleAfter || current < 0) return;
     const length = shown.lines.length;
@@ -137,11 +181,16 @@
     }, GUESS_MS);
   }
 
+  /**
+   * @param {{ title: string, footer: string, lines: readonly string[] }} state
+   * @param {number} cursor
+   */
   function render(state, cursor) {
     if (state.title !== shown.title) {
       title.textContent = state.title;
       if (state.title) document.title = state.title;
       lines.setAttribute('aria-label', state.title || untitled);
+      widgetsBox.setAttribute('aria-label', state.title || untitled);
     }
     if (state.footer !== shown.footer) footer.textContent = state.footer;
     const rows = lines.children;
@@ -167,7 +216,7 @@
     current = cursor;
     // Kept for a reload of the page; off the path from a key to the paint.
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => vscode.setState({ ...shown, cursor: rendered }), 100);
+    saveTimer = setTimeout(() => vscode.setState({ ...shown, cursor: rendered, widgets }), 100);
   }
 
   document.addEventListener('keydown', (e) => {
@@ -177,6 +226,8 @@
       vscode.postMessage({ type: 'close' });
       return;
     }
+    // On a widget's button, Enter and Space press it; while the widgets offer actions, Tab moves among them.
+    if (widgets.length && ((e.key === 'Enter' || e.key === ' ') && widgetsView.isAction(e.target) || e.key === 'Tab' && widgetsBox.querySelector('button:not([disabled])'))) return;
     const named = KEYS[e.key];
     if (named && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
@@ -197,6 +248,8 @@
   /** Columns and rows from the real font metrics. */
   let lastSize = '';
   function reportSize() {
+    // Hidden behind widgets: its size says nothing; the last one stands.
+    if (lines.hidden) return;
     measure.textContent = 'M'.repeat(100);
     const charWidth = measure.getBoundingClientRect().width / 100 || 8;
     const lineHeight = parseFloat(getComputedStyle(lines).lineHeight) || 18;
@@ -219,10 +272,11 @@
     const msg = event.data;
     if (msg && msg.type === 'render') apply(msg);
   });
-  window.addEventListener('focus', () => lines.focus());
+  window.addEventListener('focus', () => widgetsBox.contains(document.activeElement) || reader().focus());
 
   const initial = vscode.getState();
-  if (initial && Array.isArray(initial.lines)) render({ title: initial.title || '', footer: initial.footer || '', lines: initial.lines }, Number.isInteger(initial.cursor) ? initial.cursor : -1);
-  lines.focus();
+  if (initial && Array.isArray(initial.widgets)) showWidgets(initial.widgets);
+  if (initial && Array.isArray(initial.lines)) render({ title: initial.title || '', footer: initial.footer || '', lines: initial.lines }, typeof initial.cursor === 'number' && Number.isInteger(initial.cursor) ? initial.cursor : -1);
+  reader().focus();
   vscode.postMessage({ type: 'ready' });
 })();

@@ -1,13 +1,9 @@
 /** zot-host's command line: verbs, options, and tool arguments read from where they are given. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-// Straight from the modules that hold them, not the host's index: `--help` and a usage error load no
-// more of the host than this (see main.ts).
-import type { TraceSink } from '../host/connection/frameTrace.js';
-import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf } from '../host/hooks/agentHooks.js';
-import type { HostOptions } from '../host/options.js';
-import { SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from '../host/scaffold/index.js';
-import { HOST_VERSION } from '../host/version.js';
+// From the host's light face, not its index: `--help` and a usage error load no more of the host than
+// this (see main.ts).
+import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf, HOST_VERSION, type HostOptions, SCAFFOLD_LANGUAGES, type ScaffoldLanguage, type TraceSink } from '../host/names.js';
 import { deeperThan, MAX_VALUE_DEPTH } from '../protocol/index.js';
 import { err } from './output.js';
 
@@ -39,6 +35,12 @@ usage:
                    (without it that allows, as in zot); zot's own tools over
                    MCP are guarded there, once: in Claude Code only under the
                    server name zot (claude mcp add zot -- zot-host mcp)
+  zot-host secrets list <extension> [--json] [--home <dir>]
+                   the names of the secrets an extension stored while running
+                   here (never their values); they are kept in
+                   <zot home>/secrets/secrets.json, private to you
+  zot-host secrets forget <extension> [--home <dir>]
+                   delete every secret that extension stored
 
 <args> for tool: a JSON object, @<file> to read it from a file, or - for stdin (default {})
 
@@ -56,7 +58,7 @@ options:
                  (--trace=messages: direction, type, id and size only)
 `;
 
-export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook'] as const;
+export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook', 'secrets'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** A mistake in how zot-host was called: exit 2, with the usage. An empty message asks for the usage itself. */
@@ -149,6 +151,7 @@ export function parseArgs(argv: string[]): Parsed {
     }
   }
   if (verb === 'init') return parseInit(positional, language, name, hostFlags);
+  if (verb === 'secrets') return parseSecrets(positional, json, home, hostFlags);
   if (language !== undefined || name !== undefined) throw new UsageError(`${language !== undefined ? '--language' : '--name'} is an option of init`);
   if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
@@ -188,6 +191,19 @@ function parseInit(positional: string[], language: string | undefined, name: str
   const dir = path.resolve(positional[0]!);
   const parsed: Parsed = { verb: 'init', positional: [dir], json: false, language: language as ScaffoldLanguage, host: { cwd: process.cwd() } };
   if (name !== undefined) parsed.name = name;
+  return parsed;
+}
+
+function parseSecrets(positional: string[], json: boolean, home: string | undefined, flags: string[]): Parsed {
+  const other = flags.find((f) => f !== '--home' && f !== '--json');
+  if (other !== undefined) throw new UsageError(`secrets takes only --home and --json (got ${other})`);
+  const [action, extension, more] = positional;
+  if (action !== 'list' && action !== 'forget') throw new UsageError(action === undefined ? 'secrets needs list or forget' : `secrets takes list or forget, got "${action}"`);
+  if (extension === undefined || extension === '') throw new UsageError(`secrets ${action} needs the extension's name`);
+  if (more !== undefined) throw new UsageError(`secrets ${action} takes one extension (got "${more}" too)`);
+  if (json && action === 'forget') throw new UsageError('--json is an option of secrets list');
+  const parsed: Parsed = { verb: 'secrets', positional: [action, extension], json, host: { cwd: process.cwd() } };
+  if (home !== undefined) parsed.host.zotHome = home;
   return parsed;
 }
 

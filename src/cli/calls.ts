@@ -40,7 +40,7 @@ export async function command({ host, cancel, interrupted }: Session, p: Parsed)
       prompt: (t) => out(`prompt for the model:\n${t}`),
       insert: (t) => out(t),
       display: (t) => out(t),
-      openPanel: (s) => out(renderPanelText({ title: s.title ?? '', lines: s.lines ?? [], footer: s.footer ?? '' })),
+      openPanel: (s) => out(renderPanelText({ title: s.title ?? '', lines: s.lines ?? [], footer: s.footer ?? '', widgets: s.widgets ?? [] })),
       noop: () => undefined,
     });
   }

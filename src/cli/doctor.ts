@@ -23,11 +23,16 @@ function formatReport(r: ExtensionReport): string {
   const lines = [`${r.name}${r.version ? ` ${r.version}` : ''}: ${stateLabel(r.state)}${r.assets_only ? ' (theme or skills only)' : ''}`];
   lines.push(`  folder: ${r.dir} (${r.source})`, `  log:    ${r.log}`);
   if (r.error) lines.push(`  ${r.kind === 'held' ? 'held:  ' : 'error: '} ${r.error}`);
+  if (r.bootstrap) lines.push(`  ${r.kind === 'starting' ? 'building:' : 'bootstrap:'} ${r.bootstrap}`);
   if (r.capabilities.length) lines.push(`  capabilities: ${r.capabilities.join(', ')}`);
   for (const c of r.commands) lines.push(`  command /${c.name}${c.active ? '' : ` (inactive: shadowed by ${c.shadowed_by})`}${c.description ? ` - ${c.description}` : ''}`);
-  for (const t of r.tools) lines.push(`  tool ${t.name}${t.interactive ? ' [interactive]' : ''}${t.active ? '' : ` (inactive: shadowed by ${t.shadowed_by})`}${t.description ? ` - ${t.description}` : ''}`);
+  for (const t of r.tools) lines.push(`  tool ${t.name}${t.interactive ? ' [interactive]' : ''}${t.active ? '' : ` (inactive: shadowed by ${t.shadowed_by})`}${t.withdrawn ? ' (withdrawn by its extension)' : ''}${t.description ? ` - ${t.description}` : ''}`);
   if (r.subscriptions.events.length) lines.push(`  events: ${r.subscriptions.events.join(', ')}`);
   if (r.subscriptions.intercept.length) lines.push(`  intercepts: ${r.subscriptions.intercept.join(', ')}`);
+  if (r.model_context_bytes) lines.push(`  model context: ${r.model_context_bytes} bytes`);
+  if (r.context_cards.length) lines.push(`  context cards: ${r.context_cards.join(', ')}`);
+  if (r.status.length) lines.push(`  status: ${r.status.map((s) => s.text).join(' · ')}`);
   for (const d of r.diagnostics) lines.push(`  problem: ${d}`);
+  for (const n of r.notes) lines.push(`  note: ${n}`);
   return lines.join('\n');
 }

@@ -12,8 +12,7 @@
  * the reason: nothing unread is let through), exit 1 for the others (reported,
  * and the agent goes on).
  */
-import { failsClosed, MAX_HOOK_INPUT_BYTES, parseHookInput, refusal, runHookOn, type HookEvent, type HookInput } from '../host/hooks/agentHooks.js';
-import { HOOK_BUDGET_MS, WINDOW_TIMEOUT_MS } from '../host/hooks/windows.js';
+import { failsClosed, HOOK_BUDGET_MS, type HookEvent, type HookInput, MAX_HOOK_INPUT_BYTES, parseHookInput, refusal, runHookOn, WINDOW_TIMEOUT_MS } from '../host/hooks/index.js';
 import { boundedStringify } from '../protocol/index.js';
 import type { Parsed } from './args.js';
 import { askEditor } from './hookWindows.js';

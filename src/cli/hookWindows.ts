@@ -1,6 +1,6 @@
 /**
  * The editor's side of a hook, seen from `zot-host hook`: VS Code windows
- * that answer agent hooks list themselves in a folder (ZOT_HOOK_WINDOWS),
+ * that answer agent hooks list themselves in a folder (WINDOWS_VAR),
  * with the token they share (src/host/hooks/windows.ts holds the contract).
  * A hook for a project one of them has open goes to that window, whose
  * running extensions (allowed by the user) answer it in milliseconds.
@@ -12,8 +12,9 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import {
-  AUTH_HEADER, checkAnswer, entryAlive, FAIL_CLOSED_QUERY, folderProblem, parseEntry, PROOF_HEADER, readToken, signRequest, TOKEN_VAR, WINDOW_TIMEOUT_MS, WINDOWS_VAR, type WindowEntry,
-} from '../host/hooks/windows.js';
+  AUTH_HEADER, checkAnswer, entryAlive, FAIL_CLOSED_QUERY, folderProblem, isEntryFileName, parseEntry,
+  PROOF_HEADER, readToken, signRequest, TOKEN_VAR, WINDOW_TIMEOUT_MS, type WindowEntry, WINDOWS_VAR
+} from '../host/hooks/index.js';
 
 export type EditorAnswer =
   | { kind: 'answered'; body: string }
@@ -27,7 +28,7 @@ export function windowFor(dir: string, cwd: string, alive: (w: WindowEntry) => '
   let best: { w: WindowEntry; depth: number } | undefined;
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
+    names = fs.readdirSync(dir).filter(isEntryFileName);
   } catch {
     return undefined;
   }

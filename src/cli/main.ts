@@ -22,6 +22,7 @@ const verbs = {
   doctor: (): typeof import('./doctor.js') => require('./doctor.js') as typeof import('./doctor.js'),
   hook: (): typeof import('./hook.js') => require('./hook.js') as typeof import('./hook.js'),
   init: (): typeof import('./init.js') => require('./init.js') as typeof import('./init.js'),
+  secrets: (): typeof import('./secrets.js') => require('./secrets.js') as typeof import('./secrets.js'),
   session: (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js'),
   watch: (): typeof import('./watch.js') => require('./watch.js') as typeof import('./watch.js'),
 };
@@ -45,7 +46,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const p = parsed;
-  const inSession = <T>(use: (s: Session) => Promise<T>): Promise<T> => verbs.session().withSession(p.host, use);
+  // Every host this CLI makes answers terva's secret requests from the zot home's private file.
+  const hostOptions = (): Parsed['host'] => verbs.secrets().withSecretStore(p.host);
+  const inSession = <T>(use: (s: Session) => Promise<T>): Promise<T> => verbs.session().withSession(hostOptions(), use);
   switch (p.verb) {
     case 'init':
       try {
@@ -56,13 +59,14 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
     case 'mcp': return p.httpPort !== undefined
-      ? mcpBundle().runMcpHttp(p.host, p.httpPort, out, err)
-      : mcpBundle().runMcpStdio(p.host, err);
+      ? mcpBundle().runMcpHttp(hostOptions(), p.httpPort, out, err)
+      : mcpBundle().runMcpStdio(hostOptions(), err);
     case 'doctor': return inSession((s) => verbs.doctor().doctor(s, p));
     case 'tool': return inSession((s) => verbs.calls().tool(s, p, toolArgs));
     case 'command': return inSession((s) => verbs.calls().command(s, p));
     case 'watch': return inSession((s) => verbs.watch().watch(s));
-    case 'hook': return verbs.hook().hook(p);
+    case 'hook': return verbs.hook().hook({ ...p, host: hostOptions() });
+    case 'secrets': return verbs.secrets().secrets(p);
   }
 }
 

@@ -5,7 +5,9 @@
  */
 import { deeperThan, MAX_VALUE_DEPTH, type EventPayload, type InterceptableEvent, type JsonObject } from '../protocol/index.js';
 import { nextId } from './connection/ids.js';
-import type { PanelUI } from './ui/port.js';
+import { blocksText } from './content.js';
+import type { ExtensionRuntime } from './extension/runtime.js';
+import type { PanelUI } from './port.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import type { Registry } from './registry.js';
@@ -13,6 +15,36 @@ import type { Registry } from './registry.js';
 export type InterceptResult =
   | { blocked: false; payload: EventPayload }
   | { blocked: true; reason: string; by: string };
+
+/** What a tool call's guards are asked through: zot's events and intercepts. */
+export interface Guards {
+  emit(event: string, payload?: EventPayload): void;
+  intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult>;
+}
+
+/** What is left of a tool call after its checks and its guards: the args to send, or why nothing is sent (`by`: the guard that blocked it). */
+export type ClearedCall =
+  | { cleared: true; args: JsonObject }
+  | { cleared: false; reason: string; by?: string };
+
+/**
+ * The steps before any tool call, the same for every caller (the agent's
+ * turn, an MCP client, the palette, the CLI, the hook verb for another
+ * agent's tools): the arguments checked first, so that nothing goes out
+ * with arguments that cannot be sent; then the `tool_call` event with them
+ * (unless the caller announced the call already); then the `tool_call`
+ * intercepts in load order, whose first block wins and whose
+ * `modified_args` chain.
+ */
+export async function clearToolCall(guards: Guards, toolId: string, name: string, args: unknown, announced = false): Promise<ClearedCall> {
+  const bad = badArgs(args);
+  if (bad) return { cleared: false, reason: bad };
+  const payload = { tool_id: toolId, tool_name: name, tool_args: (args ?? {}) as JsonObject };
+  if (!announced) guards.emit('tool_call', payload);
+  const verdict = await guards.intercept('tool_call', payload);
+  if (verdict.blocked) return { cleared: false, reason: verdict.reason, by: verdict.by };
+  return { cleared: true, args: verdict.payload.tool_args ?? {} };
+}
 
 export interface ToolCallOptions extends CallOptions {
   /** The agent's id for the call, as events name it. Default: a fresh one. */
@@ -34,20 +66,20 @@ export class AgentPath {
     private readonly registry: Registry,
     private readonly timing: Timing,
     private readonly interactive: () => boolean,
+    /** A command's response that opens this panel was read (Panels.expect). */
+    private readonly panelComing: (rt: ExtensionRuntime, panelId: string) => void,
   ) {}
 
   /**
-   * Calls a tool. Never throws for the outcomes of a call; always resolves
-   * exactly once. Arguments that are not a JSON object, or nest deeper than
-   * a frame may carry, are refused before anything is sent, whoever sent
-   * them (a model, an MCP client, a script).
+   * Sends a call its guards cleared to the extension that holds the tool.
+   * Never throws for the outcomes of a call; always resolves exactly once.
    */
-  invokeTool(name: string, args?: JsonObject, opts?: ToolCallOptions): Promise<ToolOutcome> {
+  private callTool(name: string, args: JsonObject, opts?: ToolCallOptions): Promise<ToolOutcome> {
     const found = this.registry.tool(name);
     if (!found) return Promise.resolve(toolOutcome('not_run', null, `no running extension provides the tool "${name}"`));
     const { entry: tool, rt } = found;
-    const bad = badArgs(args);
-    if (bad) return Promise.resolve(toolOutcome('not_run', rt.name, bad));
+    // terva's withdrawal: still registered, but neither listed nor callable until its extension shows it again.
+    if (tool.withdrawn) return Promise.resolve(toolOutcome('not_run', rt.name, `extension "${rt.name}" has withdrawn the tool "${name}" for now`));
     const interactive = tool.interactive;
     const panelUi = opts?.panelUi;
     if (interactive && !(panelUi?.interactive ?? this.interactive())) {
@@ -56,7 +88,7 @@ export class AgentPath {
     const token = opts?.token;
     const timeoutMs = opts?.timeoutMs ?? (interactive ? 0 : this.timing.toolTimeoutMs);
     // The panels it opens find it in the connection's table of requests (Panels.callFor).
-    const call = rt.callTool(tool.name, args ?? {}, { token, timeoutMs, interactive, panelUi });
+    const call = rt.callTool(tool.name, args, { token, timeoutMs, interactive, panelUi });
     const lateMs = opts?.lateWithinMs ?? 0;
     if (lateMs <= 0 || !call.id) return call.result;
     // Only a call its caller canceled (Stop), not one ended by its panel's dismissal or a time-out.
@@ -67,32 +99,41 @@ export class AgentPath {
   invokeCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> {
     const found = this.registry.command(name);
     if (!found) return Promise.resolve({ outcome: 'not_run', extension: null, message: `no running extension provides the command "${name}"` });
-    return found.rt.callCommand(found.entry.name, args.trim(), { token: opts.token, timeoutMs: opts.timeoutMs ?? this.timing.commandTimeoutMs });
+    return found.rt.callCommand(found.entry.name, args.trim(), { token: opts.token, timeoutMs: opts.timeoutMs ?? this.timing.commandTimeoutMs, onPanel: (id) => this.panelComing(found.rt, id) });
   }
 
   /**
    * The `tool_call` event for a call the model asked for, as zot sends it:
-   * with the model's own args, before any interceptor is asked.
+   * with the model's own args, before any interceptor is asked. A call whose
+   * arguments cannot be sent is not announced (false): runToolCall refuses it.
    */
-  announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void {
-    this.emit('tool_call', { tool_id: toolId, tool_name: name, tool_args: args ?? {} });
+  announceToolCall(toolId: string, name: string, args: unknown): boolean {
+    if (badArgs(args)) return false;
+    this.emit('tool_call', { tool_id: toolId, tool_name: name, tool_args: (args ?? {}) as JsonObject });
+    return true;
   }
 
   /**
-   * A tool call as the agent makes it: the `tool_call` event (unless the
-   * caller announced it already), the intercepts, then the call with the
-   * args they leave. A blocked call has had its event.
+   * The one way to call a tool, whoever asks (the agent's turn, an MCP
+   * client, the palette, the CLI): the steps of clearToolCall, then the call
+   * with the args the guards leave, then terva's `tool_result` event. A call
+   * refused for its arguments sent nothing; a blocked call has had its event.
+   * Never throws for the outcomes of a call; always resolves exactly once.
    */
-  async runToolCall(name: string, args: JsonObject | undefined, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
+  async runToolCall(name: string, args: unknown, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
     // The agent's id for the call, as events name it; the wire id is the connection's own.
     const toolId = opts.toolId ?? `call-${nextId()}`;
-    if (!opts.announced) this.announceToolCall(toolId, name, args);
-    const verdict = await this.intercept('tool_call', { tool_id: toolId, tool_name: name, tool_args: args ?? {} });
-    if (verdict.blocked) {
+    const cleared = await clearToolCall(this, toolId, name, args, opts.announced);
+    if (!cleared.cleared) {
       const owner = this.registry.tool(name)?.rt.name ?? null;
-      return { ...toolOutcome('not_run', owner, `blocked by extension "${verdict.by}": ${verdict.reason}`), content: [{ type: 'text', text: verdict.reason }] };
+      if (cleared.by === undefined) return toolOutcome('not_run', owner, cleared.reason);
+      return { ...toolOutcome('not_run', owner, `blocked by extension "${cleared.by}": ${cleared.reason}`), content: [{ type: 'text', text: cleared.reason }] };
     }
-    return this.invokeTool(name, verdict.payload.tool_args ?? {}, opts);
+    const outcome = await this.callTool(name, cleared.args, opts);
+    // terva's tool_result event, after each call the agent made (docs/TERVA.md 18): the result's text and whether it failed.
+    const text = outcome.content.length ? blocksText(outcome.content) : outcome.message;
+    this.emit('tool_result', { tool_id: toolId, tool_name: name, text, ...((outcome.outcome !== 'completed' || outcome.isError) && { is_error: true }) });
+    return outcome;
   }
 
   /** Fire-and-forget: queued to every subscriber, never awaited. */
@@ -119,8 +160,8 @@ export class AgentPath {
         if (event === 'tool_call' && typeof m === 'object' && m !== null && !Array.isArray(m)) current = { ...current, tool_args: m };
         else rt.addProblem(`ignored modified_args in its ${event} intercept answer: it must be an object${event === 'tool_call' ? '' : ', on a tool_call'}`);
       }
-      // As zot: an empty replace_text is no replacement.
-      if (answer.replace_text && event === 'assistant_message') current = { ...current, text: answer.replace_text };
+      // As zot: an empty replace_text is no replacement. terva rewrites the user's prompt the same way.
+      if (answer.replace_text && (event === 'assistant_message' || event === 'user_message')) current = { ...current, text: answer.replace_text };
     }
     return { blocked: false, payload: current };
   }

@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
-import { askGate, type GateDecision, type HostOptions } from './options.js';
+import { askGate, type GateDecision } from './extension/gate.js';
+import type { HostOptions } from './options.js';
 
 export interface Gated {
   found: FoundExtension[];

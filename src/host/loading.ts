@@ -11,7 +11,8 @@ import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from '
 import { reconcile } from './extension/reconcile.js';
 import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
 import { discoverGated } from './gatedDiscovery.js';
-import type { GateDecision, HostOptions } from './options.js';
+import type { GateDecision } from './extension/gate.js';
+import type { HostOptions } from './options.js';
 import type { Registry } from './registry.js';
 
 export interface LoadingDeps {

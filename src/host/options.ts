@@ -1,14 +1,16 @@
 /** What a host is made with: its options, its timings and what it reports. */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { TraceSink } from './connection/frameTrace.js';
-import type { FoundExtension } from './discovery/discover.js';
 import type { LogLevel } from './extension/problems.js';
 import type { RestartPolicy } from './extension/restartPolicy.js';
-import type { HoldReason } from './extension/state.js';
-import type { HostUI } from './ui/port.js';
+import type { Gate } from './extension/gate.js';
+import type { HostUI } from './port.js';
 
 export interface Timing {
+  /** Quiet time allowed before hello: each `bootstrap` line starts it again (docs/TERVA.md 15.4). */
   helloTimeoutMs: number;
+  /** However many `bootstrap` lines come, hello must come within this long of the spawn. */
+  bootstrapLimitMs: number;
   readyGraceMs: number;
   autoReadyMs: number;
   toolTimeoutMs: number;
@@ -25,6 +27,7 @@ export interface Timing {
 
 export const DEFAULT_TIMING: Timing = {
   helloTimeoutMs: 10_000,
+  bootstrapLimitMs: 600_000,
   readyGraceMs: 3_000,
   autoReadyMs: 250,
   toolTimeoutMs: 60_000,
@@ -38,18 +41,6 @@ export const DEFAULT_TIMING: Timing = {
   restartBaseDelayMs: 500,
   restartMaxDelayMs: 8_000,
 };
-
-/** `hold` says why, for views to switch on; `reason` says it in a sentence. Default hold: 'consent'. */
-export type GateDecision = { start: true } | { start: false; reason: string; hold?: HoldReason };
-
-/** The gate's answer; a gate that throws or rejects holds the extension, saying why (it never lets it through). */
-export async function askGate(gate: NonNullable<HostOptions['gate']>, found: FoundExtension): Promise<GateDecision> {
-  try {
-    return await gate(found);
-  } catch (err) {
-    return { start: false, reason: `could not check whether it may run: ${(err as Error)?.message ?? String(err)}` };
-  }
-}
 
 export interface HostOptions {
   /** `cwd` in hello_ack of explicit and global extensions; relative explicit paths resolve against it. */
@@ -75,7 +66,7 @@ export interface HostOptions {
   provider?: string;
   model?: string;
   /** Decides, per extension, whether it may start (workspace trust, consent). Default: all may. */
-  gate?: (ext: FoundExtension) => GateDecision | Promise<GateDecision>;
+  gate?: Gate;
   /** The protocol trace from the start (see `ZotHost.setTrace`). */
   trace?: TraceSink;
   /**
@@ -84,6 +75,20 @@ export interface HostOptions {
    * restartWindowMs, the delay doubling from restartBaseDelayMs).
    */
   restartPolicy?: (extension: string) => RestartPolicy;
+  /** What answers terva's requests (secrets, host tools, sessions); each one absent is answered "not supported" (docs/TERVA.md 20). */
+  services?: import('./extension/familyServices.js').FamilyServices;
+  /**
+   * Where the user's values of terva's extension settings come from (docs/TERVA.md
+   * 17.1); without it, each setting is its manifest default.
+   */
+  settings?: SettingsSource;
+}
+
+/** The user's values for extensions' settings, by manifest name; secret fields apart. */
+export interface SettingsSource {
+  values(extension: string): Readonly<Record<string, unknown>> | undefined;
+  /** A secret field's value (the editor keeps those in its secret storage). */
+  secret(extension: string, key: string): string | undefined;
 }
 
 export interface CallOptions {

@@ -19,7 +19,14 @@ export interface CommandEntry {
 export interface ToolEntry extends ToolRegistration {
   extension: string;
   active: boolean;
+  /** Hidden by its extension (terva's set_withdrawn_tools): it keeps its name, but no list shows it and no call reaches it. */
+  withdrawn: boolean;
   shadowedBy?: string;
+}
+
+/** A tool the model and people may be offered: it holds its name and its extension has not withdrawn it. */
+export function isOffered(t: ToolEntry): boolean {
+  return t.active && !t.withdrawn;
 }
 
 /** An active entry and the runtime that provides it. */
@@ -107,7 +114,7 @@ export class Registry {
       }
       for (const t of rt.tools.values()) {
         const winner = idx.toolIndex.get(t.name);
-        const entry: ToolEntry = { ...t, extension: rt.name, active: !winner };
+        const entry: ToolEntry = { ...t, extension: rt.name, active: !winner, withdrawn: rt.withdrawn.has(t.name) };
         if (winner) {
           entry.shadowedBy = winner.rt.name;
           this.reportShadow(rt, 'tool', t.name, winner.rt.name);

@@ -5,7 +5,7 @@
  * the host only through its methods. Its lifetimes are held in one store.
  */
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { DEFAULT_MAX_LINE_BYTES, type CommandResponseFromExt, type EventPayload, type InterceptableEvent, type JsonObject, type PanelSpec } from '../protocol/index.js';
+import { DEFAULT_MAX_LINE_BYTES, type CommandResponseFromExt, type EventPayload, type InterceptableEvent, type PanelSpec } from '../protocol/index.js';
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
@@ -22,12 +22,19 @@ import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type
 import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
-import { HeadlessUI, type HostUI, type PanelHandle } from './ui/port.js';
+import type { HostUI, PanelHandle } from './port.js';
+import { HeadlessUI } from './ui/headless.js';
 import { dispatchUiFrame, noteLevel } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
 import { DisposableStore } from './lifetime.js';
+import { answerRequest, type FamilyServices } from './extension/familyServices.js';
+import type { FamilyChange } from './extension/family.js';
+import { contextCards, isZotTool, modelContext, SessionTracker, settingsOf, statusSegments, SUPPORTED_EVENTS, type StatusEntry } from './family.js';
 
 export interface StateChange { extension: ExtensionView; old: StatusView; new: StatusView }
+/** What one of terva's notices changed for an extension. */
+export interface FamilyEvent { extension: ExtensionView; what: FamilyChange }
+
 
 /**
  * What a view may read of a host: its extensions, their registrations and
@@ -35,12 +42,12 @@ export interface StateChange { extension: ExtensionView; old: StatusView; new: S
  */
 export type HostReader = Pick<ZotHost,
   'zotHome' | 'cwd' | 'projectDirs' | 'timing' | 'interactive' | 'extensions' | 'get' | 'commands' | 'tools' |
-  'findCommand' | 'findTool' | 'openPanels' | 'diagnostics' | 'whenLoaded'>;
+  'findCommand' | 'findTool' | 'openPanels' | 'diagnostics' | 'whenLoaded' | 'modelContext' | 'contextCards' | 'statusSegments'>;
 
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
-  'invokeTool' | 'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercept' |
-  'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onLog' | 'onNote'>;
+  'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercept' |
+  'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -69,6 +76,10 @@ export class ZotHost {
   private readonly registryEmitter = this.store.add(new Emitter<void>());
   private readonly logEmitter = this.store.add(new Emitter<LogEvent>());
   private readonly noteEmitter = this.store.add(new Emitter<NoteEvent>());
+  private readonly familyEmitter = this.store.add(new Emitter<FamilyEvent>());
+  /** The services that answer terva's requests; each one absent is answered "not supported". */
+  private readonly services: FamilyServices;
+  private readonly session: SessionTracker;
   /** An extension moved between states. */
   readonly onDidChangeState: Event<StateChange> = this.stateEmitter.event;
   /** Commands, tools or subscriptions changed; coalesced. */
@@ -77,6 +88,8 @@ export class ZotHost {
   readonly onLog: Event<LogEvent> = this.logEmitter.event;
   /** Every `notify` of every extension, as it arrives (the UI shows it too). */
   readonly onNote: Event<NoteEvent> = this.noteEmitter.event;
+  /** An extension's model context, cards, status segments or withdrawn tools changed (terva's notices). */
+  readonly onDidChangeFamily: Event<FamilyEvent> = this.familyEmitter.event;
 
   constructor(private readonly options: HostOptions) {
     this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
@@ -85,8 +98,10 @@ export class ZotHost {
     this.model = { provider: options.provider ?? '', model: options.model ?? '' };
     this.registry = new Registry(() => this.registryEmitter.fire());
     this.panels = new Panels(() => this.ui);
-    this.agent = new AgentPath(this.registry, this.timings, () => this.ui.interactive);
+    this.agent = new AgentPath(this.registry, this.timings, () => this.ui.interactive, (rt, id) => this.panels.expect(rt, id));
+    this.session = new SessionTracker((event, payload) => this.agent.emit(event, payload));
     this.folders = [...(options.projectDirs ?? [options.cwd])];
+    this.services = { ...options.services };
     this.envSecrets = envSecrets(options.env ?? process.env);
     this.redact = makeRedactor(() => [...this.envSecrets, ...this.secrets]);
     if (options.trace) this.setTrace(options.trace);
@@ -120,6 +135,22 @@ export class ZotHost {
     this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.envSecrets, ...this.secrets, ...(sink.secrets?.() ?? [])] }) : undefined;
   }
 
+  /**
+   * The user changed extension settings (`names`, or any): each running
+   * extension whose resolved settings differ, and that subscribed, gets
+   * config_update. New values reach the others at their next start.
+   */
+  settingsChanged(names?: readonly string[]): void {
+    for (const rt of this.registry.all) if (!names || names.includes(rt.name)) rt.settingsChanged();
+  }
+
+  /** The standing model context of the running extensions, wrapped per extension; `only` keeps one's. Empty when none. */
+  modelContext(only?: string): string { return modelContext(this.registry.all, only); }
+  /** The context cards of the running extensions, for the end of one model request; undefined when none. */
+  contextCards(): string | undefined { return contextCards(this.registry.all); }
+  /** The status segments of the running extensions, by extension name. */
+  statusSegments(): StatusEntry[] { return statusSegments(this.registry.all); }
+
   /** A value the protocol trace must never write, such as a bearer token. */
   keepSecret(value: string): void {
     this.secrets.add(value);
@@ -150,6 +181,7 @@ export class ZotHost {
 
   /** Stops everything, forgets all registrations, discovers and starts again. */
   reload(): Promise<void> {
+    this.session.end();
     this.loading = this.loading.then(async () => {
       await this.stopAll();
       await this.load();
@@ -172,6 +204,8 @@ export class ZotHost {
   async dispose(): Promise<void> {
     if (this.disposed) return this.loading;
     this.disposed = true;
+    // Queued ahead of each extension's shutdown: the transport keeps the order.
+    this.session.end();
     this.loading = this.loading.then(() => this.stopAll());
     await this.loading;
     this.store.dispose();
@@ -210,11 +244,17 @@ export class ZotHost {
 
   // ---- the agent path ----
 
-  invokeTool(name: string, args?: JsonObject, opts?: CallOptions): Promise<ToolOutcome> { return this.agent.invokeTool(name, args, opts); }
   invokeCommand(name: string, args: string, opts?: CallOptions): Promise<CommandOutcome> { return this.agent.invokeCommand(name, args, opts); }
-  runToolCall(name: string, args: JsonObject | undefined, opts?: ToolCallOptions): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
-  announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void { this.agent.announceToolCall(toolId, name, args); }
-  emit(event: string, payload?: EventPayload): void { this.agent.emit(event, payload); }
+  runToolCall(name: string, args?: unknown, opts?: ToolCallOptions): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
+  announceToolCall(toolId: string, name: string, args: unknown): boolean { return this.agent.announceToolCall(toolId, name, args); }
+  /**
+   * An event to its subscribers. A `session_start` ends the session before it
+   * first: terva's `session_end`, with the identity that session started with.
+   */
+  emit(event: string, payload?: EventPayload): void {
+    if (event === 'session_start') this.session.started(payload);
+    this.agent.emit(event, payload);
+  }
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
   /** One agent turn over a model (see turn/agentTurn.ts): zot's events, intercepts, tool calls and Stop, for any front end. */
   runTurn(port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> { return runAgentTurn(this.agent, port, view, opts); }
@@ -233,16 +273,15 @@ export class ZotHost {
   async applyCommandResponse(extension: string, r: CommandResponseFromExt, render: Partial<CommandRenderer<void | Promise<void>>> = {}): Promise<ActionTaken> {
     const rt = this.registry.get(extension);
     if (!rt) return 'noop';
-    const ui = this.ui;
     const inUi: CommandRenderer<void | Promise<void>> = {
-      error: (m) => ui.notify(rt, 'error', `/${rt.name}: ${m}`),
-      prompt: (t) => ui.submit(rt, t),
-      insert: (t) => ui.insert(rt, t),
-      display: (t) => ui.display(rt, t),
-      openPanel: (spec) => this.panels.openPanel(rt, spec),
+      error: (m) => this.ui.notify(rt, 'error', `/${rt.name}: ${m}`),
+      prompt: (t) => this.ui.submit(rt, t),
+      insert: (t) => this.ui.insert(rt, t),
+      display: (t) => this.ui.display(rt, t),
+      openPanel: (spec) => this.panels.openPanel(rt, spec, true),
       noop: () => undefined,
     };
-    await carryOut(r, { ...inUi, ...render });
+    await Promise.resolve(carryOut(r, { ...inUi, ...render })).finally(() => r.open_panel && this.panels.settled(rt, r.open_panel.id));
     return actionOf(r);
   }
 
@@ -322,6 +361,7 @@ export class ZotHost {
       hostVersion: this.options.hostVersion ?? HOST_VERSION,
       env: this.options.env ?? process.env,
       helloTimeoutMs: t.helloTimeoutMs,
+      bootstrapLimitMs: t.bootstrapLimitMs,
       autoReadyMs: t.autoReadyMs,
       writeTimeoutMs: t.writeTimeoutMs,
       shutdownGraceMs: t.shutdownGraceMs,
@@ -329,6 +369,8 @@ export class ZotHost {
       maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       restart: { max: t.restartMax, windowMs: t.restartWindowMs, baseDelayMs: t.restartBaseDelayMs, maxDelayMs: t.restartMaxDelayMs },
       model: () => this.model,
+      supportedEvents: SUPPORTED_EVENTS,
+      configFor: (found) => settingsOf(found, this.options.settings, (v) => this.keepSecret(v)),
       gate: this.options.gate,
       restartPolicy: this.options.restartPolicy,
       redact: this.redact,
@@ -350,6 +392,8 @@ export class ZotHost {
       },
       disconnected: (rt) => this.panels.closeAllOf(rt),
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
+      familyChanged: (rt, what) => this.familyEmitter.fire({ extension: rt, what }),
+      answer: (rt, frame, token) => answerRequest(rt, frame, { services: this.services, isZotTool: (name) => isZotTool(name, this.registry), token }),
     };
   }
 }

@@ -15,20 +15,25 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_VALUE_DEPTH, deeperThan, preview } from '../protocol/index.js';
+import { preview } from '../protocol/index.js';
 import { ElicitingPanels } from './elicit.js';
 import { registerPrompts } from './prompts.js';
+import { Instructions } from './instructions.js';
 import { onListsChanged, withSignal, type HostSource } from './source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, serverIdentity, toCallToolResult } from './tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, toCallToolResult, withdrawnResult } from './tools.js';
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
  * (see toolNames.ts). `scope`: serve only that extension's tools, prompts
  * and notes (the editor's server per extension); without it, every one's.
+ * The instructions carry the extensions' model context as it is now;
+ * `instructions`, shared by the sessions of one server, tells `log` once when
+ * it changes under connected clients (a bridge without one has its own).
  */
-export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined, scope?: string): { server: Server; dispose(): void } {
-  const { info, instructions } = serverIdentity(scope);
-  const server = new Server(info, { capabilities: SERVER_CAPABILITIES, instructions });
+export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined, scope?: string, instructions?: Instructions): { server: Server; dispose(): void } {
+  const ownInstructions = instructions ? undefined : new Instructions(source, log);
+  const identity = (instructions ?? ownInstructions!).identity(scope);
+  const server = new Server(identity.info, { capabilities: SERVER_CAPABILITIES, instructions: identity.instructions });
   /** Calls in flight whose client asked for progress, by the extension that runs them. */
   const progressing = new Map<string, Set<(message: string) => void>>();
 
@@ -42,10 +47,10 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     const host = source.host;
     await host.whenLoaded();
     const args = request.params.arguments ?? {};
-    // A deeper value could not be written to the extension (JSON.stringify would overflow).
-    if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
     const name = resolveToolName(host, request.params.name, clientElicits(), scope);
     if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
+    const withdrawn = withdrawnResult(host, name);
+    if (withdrawn) return withdrawn;
     // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
     const panelUi = !host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
     const owner = host.findTool(name)?.extension;
@@ -71,7 +76,11 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   const reportNames = nameReporter(log);
 
   let initialized = false;
-  server.oninitialized = () => (initialized = true);
+  let told: { dispose(): void } | undefined;
+  server.oninitialized = () => {
+    initialized = true;
+    told ??= identity.told();
+  };
   const sub = onListsChanged(
     source,
     scope,
@@ -91,7 +100,15 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     }
     server.sendLoggingMessage({ level: LOG_LEVEL[note.level], logger: note.extension, data: note.message }, server.transport?.sessionId).catch(() => undefined);
   });
-  return { server, dispose: () => { sub.dispose(); notes.dispose(); } };
+  return {
+    server,
+    dispose: () => {
+      sub.dispose();
+      notes.dispose();
+      told?.dispose();
+      ownInstructions?.dispose();
+    },
+  };
 }
 
 export { hostSource, type HostSource } from './source.js';

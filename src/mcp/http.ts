@@ -26,6 +26,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { AUTH_HEADER, checkRequest, FAIL_CLOSED_QUERY, hookInputOf, isHookEvent, NonceLog, PROOF_HEADER, readRequestAuth, runHookOn, signAnswer, type ZotHost } from '../host/index.js';
 import { createBridgeServer, hostSource, type HostSource } from './bridge.js';
+import { Instructions } from './instructions.js';
 import { onListsChanged } from './source.js';
 import { servedTools } from './toolNames.js';
 import { MAX_BODY_BYTES, checkAuthorization, errorBody, foreignRequest, jsonError, localNames, readBody, readRawBody, requestPath } from './guard.js';
@@ -83,6 +84,8 @@ export async function startMcpHttpServer(
   const source = hostSource(host);
   const token = randomBytes(32).toString('base64url');
   const sessions = new SessionTable(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.maxSessions ?? DEFAULT_MAX_SESSIONS, log);
+  /** What every session and server of this listener tells its clients, and when that went stale under them. */
+  const instructions = new Instructions(source, log);
   let port = 0;
   let hookToken: string | undefined;
   /** Hook requests answered within the clock window: each is answered once. */
@@ -98,8 +101,12 @@ export async function startMcpHttpServer(
       modern.delete(oldest);
       closeModern(entry);
     }
-    const servers = modernServers(source, log, scope, options.modern);
-    const handler = createMcpHandler(() => servers.create(), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log(`MCP (2026-07-28): ${err.message}`) });
+    const servers = modernServers(source, log, scope, { ...options.modern, instructions });
+    // Each server is made once the extensions are loaded, so its instructions carry their model context.
+    const handler = createMcpHandler(async () => {
+      await source.host.whenLoaded();
+      return servers.create();
+    }, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log(`MCP (2026-07-28): ${err.message}`) });
     const sub = onListsChanged(source, scope, () => handler.notify.toolsChanged(), () => handler.notify.promptsChanged());
     modern.set(key, { handler, servers, sub });
     return handler;
@@ -168,9 +175,11 @@ export async function startMcpHttpServer(
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'an MCP session starts with an initialize request (POST)');
     if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no session: send initialize first');
+    // The session is made once the extensions are loaded, so its instructions carry their model context.
+    await source.host.whenLoaded();
     if (!sessions.makeRoom()) return jsonError(res, 503, -32000, `too many open MCP sessions (${sessions.max}, each with a call in flight)`);
 
-    const bridge = createBridgeServer(source, log, scope);
+    const bridge = createBridgeServer(source, log, scope, instructions);
     const names = localNames(port);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -261,6 +270,7 @@ export async function startMcpHttpServer(
       await sessions.closeAll();
       for (const entry of modern.values()) closeModern(entry);
       modern.clear();
+      instructions.dispose();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

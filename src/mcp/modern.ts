@@ -17,12 +17,13 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import { MAX_VALUE_DEPTH, deeperThan, preview } from '../protocol/index.js';
+import { preview } from '../protocol/index.js';
 import type { PanelUI, ToolOutcome } from '../host/index.js';
 import { getPrompt, listPrompts } from './prompts.js';
+import { Instructions } from './instructions.js';
 import { InteractiveCalls } from './rounds.js';
 import { withSignal, type HostSource } from './source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, serverIdentity, toCallToolResult } from './tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, toCallToolResult, withdrawnResult } from './tools.js';
 
 /** How long an interactive call waits for its client to answer a question before it is cancelled. */
 export const ANSWER_WAIT_MS = 10 * 60_000;
@@ -32,8 +33,13 @@ export const MAX_WAITING_CALLS = 32;
 const ANSWER = 'panel';
 
 export interface ModernServers {
-  /** A fresh server for one request (HTTP) or one connection (stdio). */
-  create(): Server;
+  /**
+   * A fresh server for one request (HTTP) or one connection (stdio:
+   * `connection` true). Its instructions carry the extensions' model context
+   * as it is now; a connection's server counts as a client holding them
+   * until it closes (instructions.ts).
+   */
+  create(connection?: boolean): Server;
   dispose(): void;
 }
 
@@ -42,11 +48,15 @@ export interface ModernOptions {
   answerWaitMs?: number;
   /** Most calls waiting for an answer; default MAX_WAITING_CALLS. */
   maxWaitingCalls?: number;
+  /** Shared with the other servers of one endpoint or process; without it, these servers have their own. */
+  instructions?: Instructions;
 }
 
 /** Servers of the 2026 revision over `source`; `scope`: only that extension's tools and prompts. */
 export function modernServers(source: HostSource, log: (line: string) => void, scope?: string, options: ModernOptions = {}): ModernServers {
   const reportNames = nameReporter(log);
+  const ownInstructions = options.instructions ? undefined : new Instructions(source, log);
+  const instructions = options.instructions ?? ownInstructions!;
   const waitMs = options.answerWaitMs ?? ANSWER_WAIT_MS;
   const calls = new InteractiveCalls(waitMs, options.maxWaitingCalls ?? MAX_WAITING_CALLS);
   const waitFor = waitMs >= 60_000 ? `${Math.round(waitMs / 60_000)} minutes` : waitMs >= 1000 ? `${Math.round(waitMs / 1000)} s` : `${waitMs} ms`;
@@ -82,9 +92,10 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
     const host = source.host;
     await host.whenLoaded();
     const args = params.arguments ?? {};
-    if (deeperThan(args, MAX_VALUE_DEPTH)) return errorResult(`arguments nested deeper than ${MAX_VALUE_DEPTH} levels are refused`);
     const name = resolveToolName(host, params.name, elicits, scope);
     if (name === undefined) return errorResult(`no tool named "${preview(params.name, 80)}"`);
+    const withdrawn = withdrawnResult(host, name);
+    if (withdrawn) return withdrawn;
     const owner = host.findTool(name)?.extension;
     const toolId = `mcp-${String(ctx.mcpReq.id)}`;
     const run = (token: CancellationToken, panelUi?: PanelUI): Promise<ToolOutcome> => host.runToolCall(name, args, { token, toolId, ...(panelUi && { panelUi }) });
@@ -106,9 +117,17 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
   }
 
   return {
-    create() {
-      const { info, instructions } = serverIdentity(scope);
-      const server = new Server(info, { capabilities: SERVER_CAPABILITIES, instructions });
+    create(connection = false) {
+      const identity = instructions.identity(scope);
+      const server = new Server(identity.info, { capabilities: SERVER_CAPABILITIES, instructions: identity.instructions });
+      if (connection) {
+        const told = identity.told();
+        const closed = server.onclose;
+        server.onclose = () => {
+          told.dispose();
+          closed?.();
+        };
+      }
       // What the client can do is said by each request of this revision.
       const elicits = (ctx: ServerContext): boolean => {
         const declared = (ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
@@ -131,6 +150,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
     dispose() {
       notes.dispose();
       calls.dispose();
+      ownInstructions?.dispose();
     },
   };
 }

@@ -4,7 +4,7 @@
  * MCP request's abort signal becomes a host cancellation token.
  */
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
-import type { HostCalls, NoteEvent } from '../host/index.js';
+import { authorityOf, isOffered, type FamilyEvent, type HostCalls, type NoteEvent } from '../host/index.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
 export interface HostSource {
@@ -12,10 +12,12 @@ export interface HostSource {
   onDidChangeRegistry(listener: () => void): { dispose(): void };
   /** Every extension's notes, across host replacements. */
   onNote(listener: (note: NoteEvent) => void): { dispose(): void };
+  /** terva's notices: what changed for which extension (its model context, for the servers' instructions); absent: never told. */
+  onDidChangeFamily?(listener: (e: FamilyEvent) => void): { dispose(): void };
 }
 
 export function hostSource(h: HostCalls | HostSource): HostSource {
-  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l), onNote: (l) => h.onNote(l) };
+  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l), onNote: (l) => h.onNote(l), onDidChangeFamily: (l) => h.onDidChangeFamily(l) };
 }
 
 /**
@@ -34,11 +36,15 @@ export function onListsChanged(source: HostSource, scope: string | undefined, to
   });
 }
 
-/** What a server of `scope` lists, as text to compare: its tools and its prompts (the commands). */
+/**
+ * What a server of `scope` lists, as text to compare: its tools (a withdrawn
+ * one is not listed; its authority class is in its annotations) and its
+ * prompts (the commands).
+ */
 export function listKeys(host: HostCalls, scope: string | undefined): { tools: string; prompts: string } {
   const mine = (e: { extension: string; active: boolean }): boolean => e.active && (scope === undefined || e.extension === scope);
   return {
-    tools: JSON.stringify(host.tools().filter(mine).map((t) => [t.extension, t.name, t.description, t.interactive, t.schema])),
+    tools: JSON.stringify(host.tools().filter((t) => mine(t) && isOffered(t)).map((t) => [t.extension, t.name, t.description, t.interactive, t.schema, authorityOf(t.authority, t.readOnly) ?? null])),
     prompts: JSON.stringify(host.commands().filter(mine).map((c) => [c.extension, c.name, c.description])),
   };
 }

@@ -72,10 +72,16 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
       },
     );
     const handle = serveStdio(
-      () => {
-        const s = servers.create();
+      // Made once the extensions are loaded, so its instructions carry their model context.
+      async () => {
+        await host.whenLoaded();
+        const s = servers.create(true);
         instances.add(s);
-        s.onclose = () => instances.delete(s);
+        const closed = s.onclose;
+        s.onclose = () => {
+          instances.delete(s);
+          closed?.();
+        };
         return s;
       },
       { legacy: 'reject', transport: new ModernStdioTransport(input, process.stdout), onerror: (err) => log(`MCP (2026-07-28): ${err.message}`) },
@@ -85,6 +91,13 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
     servers.dispose();
     await handle.close().catch(() => undefined);
   } else {
+    // A 2025 client names itself in `initialize`: its extensions start then, and the session is made once they are
+    // loaded, so its instructions carry their model context (its answer waits as its first tools/list would).
+    if (opening?.method === 'initialize') {
+      const client = opening.params?.clientInfo?.name;
+      start(typeof client === 'string' ? client : undefined);
+      await Promise.race([host.whenLoaded(), closed]);
+    }
     const { server, dispose } = createBridgeServer(source, log);
     const bridgeInitialized = server.oninitialized;
     server.oninitialized = () => {
@@ -131,7 +144,7 @@ function firstLine(stdin: NodeJS.ReadableStream): Promise<{ line: string; head: 
 
 interface Opening {
   method?: unknown;
-  params?: { _meta?: Record<string, { name?: unknown } | undefined> };
+  params?: { _meta?: Record<string, { name?: unknown } | undefined>; clientInfo?: { name?: unknown } };
 }
 
 function parse(line: string): Opening | undefined {

@@ -10,7 +10,7 @@
  * already has is refused, never merged.
  */
 import { createHash } from 'node:crypto';
-import type { HostReader, ToolEntry } from '../host/index.js';
+import { isOffered, type HostReader, type ToolEntry } from '../host/index.js';
 
 export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX = 64;
@@ -60,11 +60,12 @@ export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNam
 
 /**
  * The tools an MCP server of this host serves, under their MCP names: the
- * active ones, interactive ones only where a UI can answer them (the host's,
- * or a client that elicits).
+ * active ones its extension has not withdrawn (with `withdrawn`, those as
+ * well), interactive ones only where a UI can answer them (the host's, or a
+ * client that elicits).
  */
-export function servedTools(host: HostReader, clientElicits = false, scope?: string): ToolNameTable<ToolEntry> {
-  return toolNameTable(host.tools().filter((t) => t.active && (scope === undefined || t.extension === scope) && (host.interactive || clientElicits || !t.interactive)));
+export function servedTools(host: HostReader, clientElicits = false, scope?: string, withdrawn = false): ToolNameTable<ToolEntry> {
+  return toolNameTable(host.tools().filter((t) => (withdrawn ? t.active : isOffered(t)) && (scope === undefined || t.extension === scope) && (host.interactive || clientElicits || !t.interactive)));
 }
 
 /** Whether an MCP server of this host serves a tool under `name`. */

@@ -5,17 +5,21 @@
  * name stands for, and a zot outcome as an MCP result.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { preview, type ContentBlock } from '../protocol/index.js';
-import { outcomeLabel, type HostReader, type NotifyLevel, type ToolEntry, type ToolOutcome } from '../host/index.js';
-import { blocksText, decodableImage } from '../host/content.js';
-import { HOST_VERSION } from '../host/version.js';
+import { authorityOf, preview, type AuthorityClass, type ContentBlock } from '../protocol/index.js';
+import { blocksText, decodableImage, HOST_VERSION, type HostReader, type NotifyLevel, outcomeLabel, type ToolEntry, type ToolOutcome } from '../host/index.js';
 import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
 
-/** Who the server says it is: every extension's (`/mcp`, stdio), or the server of extension `scope`. */
-export function serverIdentity(scope: string | undefined): { info: { name: string; title: string; version: string }; instructions: string } {
-  return scope === undefined
+/**
+ * Who the server says it is: every extension's (`/mcp`, stdio), or the server
+ * of extension `scope`. Its instructions end with `context`, the standing
+ * model context of the extensions it serves (ZotHost.modelContext: one
+ * `<extension-context>` element each, escaped), as it is when the server is made.
+ */
+export function serverIdentity(scope: string | undefined, context = ''): { info: { name: string; title: string; version: string }; instructions: string } {
+  const who = scope === undefined
     ? { info: { name: 'zot-extensions', title: 'zot extensions', version: HOST_VERSION }, instructions: 'Tools and commands (as prompts) provided by zot extensions running on this machine.' }
     : { info: { name: `zot-${scope}`, title: `zot: ${scope}`, version: HOST_VERSION }, instructions: `Tools and commands (as prompts) of the zot extension "${scope}".` };
+  return context ? { ...who, instructions: `${who.instructions}\n\n${context}` } : who;
 }
 
 /** What both eras' servers can do. */
@@ -56,14 +60,31 @@ export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEn
 
 
 /**
- * What a tool's registration says about it: a title naming its extension,
- * and for an interactive tool that it is not read-only (it waits for the
- * user). Nothing more is claimed: a plain zot tool may do anything, which is
- * what MCP assumes of a tool without hints.
+ * MCP's hints for each of terva's authority classes (docs/TERVA.md 22). MCP cannot
+ * say "writes only its own data directory", so `local-data` is honestly not
+ * read-only, yet neither destructive nor open-world.
+ */
+export const AUTHORITY_HINTS: Readonly<Record<AuthorityClass, { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean }>> = {
+  'local-read': { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  'local-data': { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  'workspace-mutation': { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  'process-execution': { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  'network-read': { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  'external-mutation': { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+};
+
+/**
+ * What a tool's registration says about it: a title naming its extension;
+ * the hints of its authority class (`authority`, or `read_only` alone as
+ * `local-read`); and for an interactive tool that it is not read-only (it
+ * waits for the user). A tool with no class, or one this host does not know,
+ * gets no hints: it may do anything, which is what MCP assumes of a tool
+ * without them.
  */
 function toolTitle(name: string, t: ToolEntry): Pick<Tool, 'title' | 'annotations'> {
   const title = `${name} (zot: ${t.extension})`;
-  return { title, annotations: { title, ...(t.interactive && { readOnlyHint: false }) } };
+  const authority = authorityOf(t.authority, t.readOnly);
+  return { title, annotations: { title, ...(authority && AUTHORITY_HINTS[authority]), ...(t.interactive && { readOnlyHint: false }) } };
 }
 
 
@@ -74,12 +95,19 @@ function toolTitle(name: string, t: ToolEntry): Pick<Tool, 'title' | 'annotation
  * one extension reaches only that extension's tools.
  */
 export function resolveToolName(host: HostReader, name: string, clientElicits: boolean, scope?: string): string | undefined {
-  const tool = servedTools(host, clientElicits, scope).served.get(name);
+  // A withdrawn tool keeps the MCP name it had, so a call by that name can be told why it does not run.
+  const tool = servedTools(host, clientElicits, scope).served.get(name) ?? servedTools(host, clientElicits, scope, true).served.get(name);
   if (tool) return tool.name;
   if (!MCP_TOOL_NAME.test(name)) return undefined;
   if (scope === undefined) return name;
   const owner = host.findTool(name)?.extension;
   return owner === undefined || owner === scope ? name : undefined;
+}
+
+/** The error a call of a withdrawn tool gets, before anything is sent or announced; undefined when the tool is not withdrawn. */
+export function withdrawnResult(host: HostReader, name: string): CallToolResult | undefined {
+  const tool = host.findTool(name);
+  return tool?.withdrawn ? errorResult(`extension "${tool.extension}" has withdrawn the tool "${preview(tool.name, 80)}" for now (set_withdrawn_tools); list the tools again`) : undefined;
 }
 
 export function errorResult(text: string): CallToolResult {

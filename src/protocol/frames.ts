@@ -1,5 +1,5 @@
 /**
- * The zot extension wire format (see PROTOCOL.md). One frame is one JSON
+ * The zot extension wire format (see docs/PROTOCOL.md). One frame is one JSON
  * object on one line. Field names are snake_case on the wire and kept so here,
  * so a frame type is exactly what crosses the pipe.
  *
@@ -7,7 +7,16 @@
  * `…FromHost` by the host; shared payloads carry no suffix.
  */
 
-export const PROTOCOL_VERSION = 1;
+import type { AnswerFromHost, TervaFrameFromExt } from './terva.js';
+import type { Widget } from './widgets.js';
+
+/**
+ * The level this host claims in hello_ack: terva's 6. Every request up to it
+ * is answered at once (really, or with section 20's frame where the front end
+ * has no service) and every notice is acted on (docs/TERVA.md 15.3, point 6).
+ * zot's own extensions store the number and never compare it (23.1).
+ */
+export const PROTOCOL_VERSION = 6;
 
 /**
  * The zot release whose extension protocol this contract is (0.3.73 added
@@ -26,8 +35,8 @@ export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'too
 /** Lifecycle events the host emits. Extensions may subscribe to any name; these are the ones that occur. */
 export const KNOWN_EVENTS = ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'] as const;
 
-/** The only events that can be intercepted. */
-export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message', 'before_agent_start'] as const;
+/** The only events that can be intercepted; `user_message` is terva's (docs/TERVA.md 16.14). */
+export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message', 'before_agent_start', 'user_message'] as const;
 export type InterceptableEvent = (typeof INTERCEPTABLE_EVENTS)[number];
 
 /** Key names the host forwards to a focused panel; a typed character is `rune` with `text`. */
@@ -65,6 +74,8 @@ export interface PanelSpec {
   title?: string;
   lines?: string[];
   footer?: string;
+  /** terva: drawn by clients that can (src/protocol/widgets.ts); `lines` stay for the others. */
+  widgets?: Widget[];
   /**
    * Additive field of this host: the `id` of the interactive `tool_call` this
    * panel serves. zot ignores it; here, dismissing the panel cancels that call.
@@ -74,7 +85,14 @@ export interface PanelSpec {
 
 // ---- extension -> host ----
 
-export interface HelloFromExt { type: 'hello'; name: string; version?: string; capabilities?: string[] }
+export interface HelloFromExt {
+  type: 'hello';
+  name: string;
+  version?: string;
+  capabilities?: string[];
+  /** terva: the lowest host level it works with; absent or 0, any. */
+  min_protocol?: number;
+}
 export interface RegisterCommandFromExt { type: 'register_command'; name: string; description?: string }
 export interface RegisterToolFromExt {
   type: 'register_tool';
@@ -84,6 +102,14 @@ export interface RegisterToolFromExt {
   schema?: unknown;
   deferred?: boolean;
   interactive?: boolean;
+  /** terva (docs/TERVA.md 16.2): no side effects, when `authority` is empty. */
+  read_only?: boolean;
+  /** terva: one of AUTHORITY_CLASSES; any other value counts as side-effecting. */
+  authority?: string;
+  /** terva: kept advertised every turn under lazy tool loading. */
+  essential?: boolean;
+  /** terva: presentation hints, as sent; checked at registration (readDisplayHints). */
+  display?: unknown;
 }
 export interface SubscribeFromExt { type: 'subscribe'; events?: string[]; intercept?: string[] }
 export interface ReadyFromExt { type: 'ready' }
@@ -111,7 +137,7 @@ export interface ClearNotesFromExt { type: 'clear_notes' }
 export interface SubmitFromExt { type: 'submit'; text: string }
 export interface SubmitSlashFromExt { type: 'submit_slash'; text: string }
 export interface OpenPanelFromExt { type: 'open_panel'; panel: PanelSpec }
-export interface PanelRenderFromExt { type: 'panel_render'; panel_id: string; title?: string; lines?: string[]; footer?: string }
+export interface PanelRenderFromExt { type: 'panel_render'; panel_id: string; title?: string; lines?: string[]; footer?: string; widgets?: Widget[] }
 export interface PanelCloseFromExt { type: 'panel_close'; panel_id: string }
 export interface ShutdownAckFromExt { type: 'shutdown_ack' }
 /** zot's generic failure frame; with an `id` it answers that request. */
@@ -121,7 +147,8 @@ export type FrameFromExt =
   | HelloFromExt | RegisterCommandFromExt | RegisterToolFromExt | SubscribeFromExt | ReadyFromExt
   | CommandResponseFromExt | ToolResultFromExt | EventInterceptResponseFromExt
   | NotifyFromExt | ClearNotesFromExt | SubmitFromExt | SubmitSlashFromExt
-  | OpenPanelFromExt | PanelRenderFromExt | PanelCloseFromExt | ShutdownAckFromExt | ErrorFrame;
+  | OpenPanelFromExt | PanelRenderFromExt | PanelCloseFromExt | ShutdownAckFromExt | ErrorFrame
+  | TervaFrameFromExt;
 
 export type FrameFromExtType = FrameFromExt['type'];
 
@@ -139,6 +166,10 @@ export interface HelloAckFromHost {
   cwd: string;
   extension_dir: string;
   data_dir: string;
+  /** terva: the events this host really emits (absent: unknown). */
+  supported_events?: string[];
+  /** terva: the extension's resolved settings, keys sorted; absent when its manifest declares none. */
+  config?: JsonObject;
 }
 export interface CommandInvokedFromHost { type: 'command_invoked'; id: string; name: string; args: string }
 export interface ToolCallFromHost { type: 'tool_call'; id: string; name: string; args: JsonObject }
@@ -156,14 +187,16 @@ export interface EventPayload {
 export interface EventFromHost extends EventPayload { type: 'event'; event: string }
 export interface EventInterceptFromHost extends EventPayload { type: 'event_intercept'; id: string; event: string }
 export interface PanelKeyFromHost { type: 'panel_key'; panel_id: string; key: PanelKey; text?: string }
+/** terva: a widget action the user activated, sent on the key channel with its `action_id` as the key and no text. */
+export interface PanelActionFromHost { type: 'panel_key'; panel_id: string; key: string }
 export interface PanelResizeFromHost { type: 'panel_resize'; panel_id: string; width: number; height: number }
 export interface PanelCloseFromHost { type: 'panel_close'; panel_id: string }
 export interface ShutdownFromHost { type: 'shutdown' }
 
 export type FrameFromHost =
   | HelloAckFromHost | CommandInvokedFromHost | ToolCallFromHost | ToolCancelFromHost
-  | EventFromHost | EventInterceptFromHost | PanelKeyFromHost | PanelResizeFromHost
-  | PanelCloseFromHost | ShutdownFromHost;
+  | EventFromHost | EventInterceptFromHost | PanelKeyFromHost | PanelActionFromHost | PanelResizeFromHost
+  | PanelCloseFromHost | ShutdownFromHost | AnswerFromHost;
 
 /** One encode function for every outbound frame: compact JSON and the terminating LF. */
 export function encodeFrame(frame: FrameFromHost): string {

@@ -6,24 +6,27 @@
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, deeperThan } from './bounds.js';
 import type { ContentBlock, FrameFromExt, FrameFromExtType, JsonObject } from './frames.js';
 import { singleLine } from './text.js';
+import { readWidgets } from './widgets.js';
 
 export type ParseResult =
   | { ok: true; frame: FrameFromExt }
   /** `type` and `id` are set when the frame got far enough to name them, so a reply can still fail its request. */
   | { ok: false; problem: string; type?: string; id?: string };
 
-type FieldKind = 'string' | 'boolean' | 'string[]' | 'panel' | 'blocks' | 'any';
+type FieldKind = 'string' | 'boolean' | 'string[]' | 'panel' | 'blocks' | 'widgets' | 'int' | 'count' | 'object' | 'any';
 interface FieldSpec { [field: string]: [FieldKind, 'required' | 'optional'] }
 
 const S = (req: 'required' | 'optional' = 'optional'): [FieldKind, 'required' | 'optional'] => ['string', req];
 
 /** What each inbound frame type carries. Extra fields are ignored (zot's SDKs may add some). */
 const FROM_EXT: Record<FrameFromExtType, FieldSpec> = {
-  hello: { name: S('required'), version: S(), capabilities: ['string[]', 'optional'] },
+  hello: { name: S('required'), version: S(), capabilities: ['string[]', 'optional'], min_protocol: ['count', 'optional'] },
   register_command: { name: S('required'), description: S() },
   register_tool: {
     name: S('required'), description: S(), schema: ['any', 'optional'],
     deferred: ['boolean', 'optional'], interactive: ['boolean', 'optional'],
+    // terva's; display is checked at registration, since a bad hint never costs the tool.
+    read_only: ['boolean', 'optional'], authority: S(), essential: ['boolean', 'optional'], display: ['any', 'optional'],
   },
   subscribe: { events: ['string[]', 'optional'], intercept: ['string[]', 'optional'] },
   ready: {},
@@ -41,10 +44,28 @@ const FROM_EXT: Record<FrameFromExtType, FieldSpec> = {
   submit: { text: S('required') },
   submit_slash: { text: S('required') },
   open_panel: { panel: ['panel', 'required'] },
-  panel_render: { panel_id: S('required'), title: S(), lines: ['string[]', 'optional'], footer: S() },
+  panel_render: { panel_id: S('required'), title: S(), lines: ['string[]', 'optional'], footer: S(), widgets: ['widgets', 'optional'] },
   panel_close: { panel_id: S('required') },
   shutdown_ack: {},
   error: { id: S(), message: S() },
+  // terva's additions (docs/TERVA.md 15.4, 16). Fields its encoder always writes may still be absent.
+  bootstrap: { message: S() },
+  register_context: { text: S() },
+  refresh_context: { text: S() },
+  context_card: { id: S('required'), label: S(), text: S(), priority: ['int', 'optional'], blocking: ['boolean', 'optional'] },
+  context_card_clear: { id: S('required') },
+  status_segment: { id: S('required'), text: S() },
+  set_withdrawn_tools: { tools: ['string[]', 'optional'], all: ['boolean', 'optional'] },
+  register_connector: {},
+  chat: { id: S('required'), frame: ['object', 'optional'] },
+  chat_down: { id: S('required'), error: S() },
+  host_tool_call: { id: S('required'), name: S('required'), args: ['object', 'optional'], silent: ['boolean', 'optional'] },
+  list_sessions: { id: S('required'), project_id: S() },
+  read_session: { id: S('required'), session_id: S('required') },
+  secret_set: { id: S('required'), key: S('required'), value: S('required') },
+  secret_get: { id: S('required'), key: S('required') },
+  secret_delete: { id: S('required'), key: S('required') },
+  secret_list: { id: S('required') },
 };
 
 /** The specs as arrays, computed once: validation runs on every frame. */
@@ -125,6 +146,12 @@ function checkKind(kind: FieldKind, v: unknown): string | undefined {
   switch (kind) {
     case 'any':
       return undefined;
+    case 'int':
+      return Number.isSafeInteger(v) ? undefined : `must be a whole number, got ${describe(v)}`;
+    case 'count':
+      return Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : `must be a whole number, 0 or more, got ${describe(v)}`;
+    case 'object':
+      return typeof v === 'object' && !Array.isArray(v) ? undefined : `must be an object, got ${describe(v)}`;
     case 'string':
       return typeof v === 'string' ? undefined : `must be a string, got ${describe(v)}`;
     case 'boolean':
@@ -139,6 +166,8 @@ function checkKind(kind: FieldKind, v: unknown): string | undefined {
         v[i] = b;
       }
       return undefined;
+    case 'widgets':
+      return widgetsIn(v);
     case 'panel': {
       if (typeof v !== 'object' || Array.isArray(v)) return `must be a panel object, got ${describe(v)}`;
       const p = v as Record<string, unknown>;
@@ -149,9 +178,21 @@ function checkKind(kind: FieldKind, v: unknown): string | undefined {
       if (p.lines !== undefined && p.lines !== null && !(Array.isArray(p.lines) && p.lines.every((x) => typeof x === 'string'))) {
         return '"lines" must be a list of strings';
       }
+      if (p.widgets !== undefined && p.widgets !== null) {
+        const problem = widgetsIn(p.widgets);
+        if (problem) return `"widgets" ${problem}`;
+      }
       return undefined;
     }
   }
+}
+
+/** Checks a widget tree, leaving it (in the same list) as readWidgets makes it. */
+function widgetsIn(v: unknown): string | undefined {
+  const widgets = readWidgets(v);
+  if (typeof widgets === 'string') return widgets;
+  (v as unknown[]).splice(0, (v as unknown[]).length, ...widgets);
+  return undefined;
 }
 
 function describe(v: unknown): string {

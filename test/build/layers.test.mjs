@@ -1,6 +1,8 @@
 // The layer rule as `npm run build` checks it (scripts/check-layers.mjs): the
-// real tree passes; a probe import that crosses a boundary, in a copy of src,
-// fails the check with the rule's name and the probe's file:line.
+// real tree passes; a probe import that crosses a boundary, goes past the
+// host's face or runs back between the host's folders, or a front end's
+// probe that compares or switches on an extension's flat `.state`, in a copy
+// of src, fails the check with the rule's name and the probe's file:line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +57,17 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     ['src/host/deeper/probe.ts', "import '../../cli.js';\n", 'host-imports-no-front-end', 1],
     ['src/host/probe.ts', "import { activateWith } from '../vscode/activation/activate.js';\nexport const a = activateWith;\n", 'host-imports-no-front-end', 1],
     ['src/vscode/views/probe.ts', "import { createTestApi } from '../testing/testApi.js';\nexport const c = createTestApi;\n", 'test-instruments-stay-out', 1],
+    ['src/vscode/views/probe.ts', "export const busy = (r: { state: string }) => r.state === 'starting';\n", 'front-ends-decide-on-status', 1],
+    ['src/mcp/probe.ts', "type R = { state: string } | undefined;\nexport const up = (r: R) => 'ready' !== r?.state;\n", 'front-ends-decide-on-status', 2],
+    ['src/cli/probe.ts', "export function word(r: { state: string }): string {\n  switch (r.state) {\n    default: return '';\n  }\n}\n", 'front-ends-decide-on-status', 2],
+    ['src/vscode/views/probe.ts', "import { blocksText } from '../../host/content.js';\nexport const b = blocksText;\n", 'front-ends-use-the-host-face', 1],
+    ['src/cli/probe.ts', "// the face first\nimport type { ZotHost } from '../host/index.js';\nimport type { Timing } from '../host/options.js';\nexport type T = [ZotHost, Timing];\n", 'front-ends-use-the-host-face', 3],
+    ['src/mcp/probe.ts', "export type P = import('../host/extension/runtime.js').ExtensionRuntime;\n", 'front-ends-use-the-host-face', 1],
+    ['src/vscode/hooks/probe.ts', "export { WINDOWS_VAR } from '../../host/hooks/windows.js';\n", 'front-ends-use-the-host-face', 1],
+    // src/host/extension imports src/host/discovery: an arrow back closes a cycle.
+    ['src/host/discovery/probe.ts', "import type { ExtensionRuntime } from '../extension/runtime.js';\nexport type R = ExtensionRuntime;\n", 'host-folders-point-one-way', 1],
+    // Round about: src/host/ui imports src/host/extension, which imports src/host/connection.
+    ['src/host/connection/probe.ts', "export { Panels } from '../ui/panels.js';\n", 'host-folders-point-one-way', 1],
   ];
   for (const [file, text, rule, line] of /** @type {[string, string, string, number][]} */ (probes)) {
     test(`${file}: ${text.trim().split('\n').at(-1)}`, () => {
@@ -64,8 +77,27 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     });
   }
 
+  test('a .state read, passed or written into text, and comparisons in the host, pass', () => {
+    const front = withProbe('src/vscode/views/probe.ts', [
+      'type R = { state: string; status: { kind: string } };',
+      'export const line = (r: R) => `state: ${r.state}`;',
+      'export const row = (r: R) => ({ state: r.state });',
+      "export const failed = (r: R) => r.status.kind === 'failed';",
+      "export const saved = (m: { state: { get(k: string): unknown } }) => m.state.get('k') === undefined;",
+      '',
+    ].join('\n'));
+    assert.equal(front.status, 0, front.stderr);
+    const host = withProbe('src/host/probe.ts', "export const busy = (r: { state: string }) => r.state === 'starting';\n");
+    assert.equal(host.status, 0, host.stderr);
+  });
+
   test('imports that keep the rule pass in the same copy', () => {
     const r = withProbe('src/host/probe.ts', "import * as fs from 'node:fs';\nimport { CancellationTokenSource } from 'vscode-jsonrpc/node';\nimport type { Frame } from '../protocol/index.js';\nexport type F = Frame;\nexport const x = [fs, CancellationTokenSource];\n");
     assert.equal(r.status, 0, r.stderr);
+    // An arrow the same way as those already there, and a front end through the face.
+    const down = withProbe('src/host/extension/probe.ts', "import type { SpawnSpec } from '../process/child.js';\nexport type C = SpawnSpec;\n");
+    assert.equal(down.status, 0, down.stderr);
+    const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nexport type T = Timing;\nexport const b = [blocksText, runHookOn, HOST_VERSION];\n");
+    assert.equal(face.status, 0, face.stderr);
   });
 });

@@ -32,7 +32,8 @@ async function packaged() {
   return vsix;
 }
 
-test('the VSIX has what a marketplace page needs: names in English, icon, banner, categories, keywords, license, changelog', async () => {
+// The first test packages the VSIX (an npm run in a copy of the tree): on a loaded 2-core machine that takes longer than a test's usual bound.
+test('the VSIX has what a marketplace page needs: names in English, icon, banner, categories, keywords, license, changelog', { timeout: 120_000 }, async () => {
   const file = await packaged();
   const { manifest, xmlManifest } = await readVSIXPackage(file);
   const source = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));

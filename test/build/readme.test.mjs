@@ -2,6 +2,7 @@
 // package.json so neither drifts: the settings table (every setting, its true
 // default), the command titles it names, the view's inline actions, the
 // VS Code version and where the extension runs, the samples it ships.
+import { lanes } from '../../scripts/test.mjs';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -102,10 +103,15 @@ test('the two commands: npm test runs every test folder after installing what is
     .map((d) => d.name);
   for (const f of ['protocol', 'host', 'cli', 'e2e']) assert.ok(folders.includes(f), `test/${f}`);
   const run = pkg.scripts.test;
-  for (const f of folders) assert.ok(run.includes(`test/${f}/*.test.mjs`), `npm test runs test/${f}`);
+  // Its runner's lanes hold every test file of every folder (scripts/test.mjs).
+  const laned = lanes('all').flatMap((l) => l.files);
+  for (const f of folders) {
+    for (const file of readdirSync(path.join(repoRoot, 'test', f)).filter((n) => n.endsWith('.test.mjs'))) assert.ok(laned.includes(`test/${f}/${file}`), `npm test runs test/${f}/${file}`);
+  }
+  assert.equal(new Set(laned).size, laned.length, 'no file runs twice');
   // The packages first (pretest), then Node 24, code-server and the system packages, then the tests.
   assert.equal(pkg.scripts.pretest, 'node scripts/ensure-packages.mjs');
-  assert.ok(run.indexOf('node scripts/vscode-test-env.mjs') >= 0 && run.indexOf('node scripts/vscode-test-env.mjs') < run.indexOf('node --test'), run);
+  assert.ok(run.indexOf('node scripts/vscode-test-env.mjs') >= 0 && run.indexOf('node scripts/vscode-test-env.mjs') < run.indexOf('node scripts/test.mjs'), run);
   const start = readFileSync(path.join(repoRoot, 'scripts', 'start.mjs'), 'utf8');
   assert.equal(pkg.scripts.start, 'node scripts/start.mjs');
   assert.match(start, /if \(!ensurePackages\(\)\) process.exit\(1\);/);
@@ -130,5 +136,5 @@ test('the VSIX ships exactly the screenshots the README shows (its details page)
   const shownInReadme = [...new Set([...readme.matchAll(/\]\((media\/screenshots\/[^)]+)\)/g)].map((m) => m[1]))].sort();
   assert.deepEqual(shipped, shownInReadme);
   for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/mcp.js', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) assert.ok(files.includes(f), `${f} is in the VSIX`);
-  for (const f of files) assert.doesNotMatch(f, /\.map$|^src\/|^test\/|^bench\/|^dist\/host\.js$|node_modules/, `${f} is not for users`);
+  for (const f of files) assert.doesNotMatch(f, /\.map$|\.ts$|^tsconfig|^src\/|^test\/|^bench\/|^docs\/|^dist\/host\.js$|node_modules/, `${f} is not for users`);
 });

@@ -29,16 +29,16 @@ test('a probe that uses the API as it is passes the check', () => {
   const ok = checkProbe(`import { startHost, firstText } from HELPERS;
 export async function probe(t) {
   const host = await startHost(t, [], { timing: { helloTimeoutMs: 100 } });
-  return firstText(await host.invokeTool('echo', { a: 1 }, { timeoutMs: 10 }));
+  return firstText(await host.runToolCall('echo', { a: 1 }, { timeoutMs: 10 }));
 }
 `);
   assert.equal(ok.status, 0, ok.out);
 });
 
 for (const [what, body, error] of /** @type {[string, string, RegExp][]} */ ([
-  ['a renamed method', 'await host.invokeTol("echo");', /probe\.test\.mjs\(\d+,\d+\): error TS2551: Property 'invokeTol' does not exist on type .*Did you mean 'invokeTool'\?/],
+  ['a renamed method', 'await host.runToolCal("echo");', /probe\.test\.mjs\(\d+,\d+\): error TS2551: Property 'runToolCal' does not exist on type .*Did you mean 'runToolCall'\?/],
   ['an option the host does not have', 'await startHost(t, [], { timings: {} });', /probe\.test\.mjs\(\d+,\d+\): error TS2561: Object literal may only specify known properties, but 'timings' does not exist in type .*Did you mean to write 'timing'\?/],
-  ['a field a result does not carry', 'return (await host.invokeTool("echo")).output;', /probe\.test\.mjs\(\d+,\d+\): error TS2339: Property 'output' does not exist on type 'ToolOutcome'/],
+  ['a field a result does not carry', 'return (await host.runToolCall("echo")).output;', /probe\.test\.mjs\(\d+,\d+\): error TS2339: Property 'output' does not exist on type 'ToolOutcome'/],
   ['a wrong argument type', 'await host.stopExtension(42);', /probe\.test\.mjs\(\d+,\d+\): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
 ])) {
   test(`a test with ${what} fails the check, naming the place`, () => {

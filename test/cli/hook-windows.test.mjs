@@ -78,6 +78,30 @@ async function impostor(t, respond) {
 
 const approve = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
 
+test('the entry contract (src/host/hooks/windows.ts): the text a window writes is today\'s, byte for byte, and an older entry reads back', () => {
+  // Written literally here, as windows of earlier versions wrote them: the contract module must keep reading them.
+  const older = '{"pid":4242,"url":"http://127.0.0.1:39001","folders":["/p/a","/p/b"]}';
+  const linux = '{"pid":4242,"url":"http://127.0.0.1:39001","folders":["/p/a"],"started":"123456"}';
+  assert.deepEqual(lib.parseEntry(older), { pid: 4242, url: 'http://127.0.0.1:39001', folders: ['/p/a', '/p/b'] });
+  assert.deepEqual(lib.parseEntry(linux), { pid: 4242, url: 'http://127.0.0.1:39001', folders: ['/p/a'], started: '123456' });
+  for (const text of [older, linux]) assert.equal(lib.entryText(/** @type {import('../../out/types/host/index.js').WindowEntry} */ (lib.parseEntry(text))), text, 'written back byte for byte');
+  // A field a newer window adds is passed over; an entry of another shape is none.
+  assert.deepEqual(lib.parseEntry('{"pid":7,"url":"http://127.0.0.1:1","folders":[],"later":true}'), { pid: 7, url: 'http://127.0.0.1:1', folders: [] });
+  for (const bad of ['', 'null', '[]', '{"pid":0,"url":"http://127.0.0.1:1","folders":[]}', '{"pid":7,"url":"http://example.com:1","folders":[]}', '{"pid":7,"url":"http://127.0.0.1:1"}', '{"pid":7,"url":"http://127.0.0.1:1","folders":[],"started":5}']) {
+    assert.equal(lib.parseEntry(bad), undefined, bad);
+  }
+  const own = lib.ownEntry('http://127.0.0.1:5', ['/w']);
+  assert.equal(own.pid, process.pid);
+  assert.equal(own.started, lib.processStart(process.pid));
+  assert.deepEqual(lib.parseEntry(lib.entryText(own)), own);
+  // The file names and the folder.
+  assert.equal(lib.entryFileName(4242), '4242.json');
+  assert.deepEqual(['4242.json', 'token', '.token.1.tmp'].filter(lib.isEntryFileName), ['4242.json']);
+  assert.equal(lib.windowsFolder('/gs', '/home/u'), path.join('/gs', 'hook-windows'));
+  assert.equal(lib.windowsFolder(undefined, '/home/u'), path.join('/home/u', '.zot-extensions', 'hook-windows'));
+  assert.deepEqual([lib.WINDOWS_VAR, lib.TOKEN_VAR, lib.TOKEN_FILE], ['ZOT_HOOK_WINDOWS', 'ZOT_HOOK_TOKEN', 'token']);
+});
+
 test('a listener at the port of a window that died cannot approve a call a guard denies, and never sees the token', async (t) => {
   const project = tmpdir('zot-hook-project-');
   const windows = windowsFolder();

@@ -57,7 +57,11 @@ test('the test scripts run what the README says, each test bounded', () => {
   assert.equal(scripts.watch, 'node esbuild.mjs --watch');
   assert.deepEqual(scripts['test:host'].match(/test\/\S+\*\.test\.mjs/g), ['test/build/*.test.mjs', 'test/protocol/*.test.mjs', 'test/host/*.test.mjs', 'test/fidelity/*.test.mjs', 'test/vscode-unit/*.test.mjs', 'test/cli/*.test.mjs']);
   assert.deepEqual(scripts['test:e2e'].match(/test\/\S+\*\.test\.mjs/g), ['test/e2e/*.test.mjs']);
-  for (const name of ['test', 'test:host', 'test:e2e', 'screenshots']) {
+  // npm test's runner bounds each lane's files and each test as the scripts do.
+  assert.match(scripts.test, /node scripts\/test\.mjs$/);
+  const runner = fs.readFileSync(path.join(ROOT, 'scripts', 'test.mjs'), 'utf8');
+  assert.match(runner, /`--test-timeout=\$\{lane\.fileTimeoutMs\}`.*'--import', '\.\/test\/per-test-timeout\.mjs'/);
+  for (const name of ['test:host', 'test:e2e', 'screenshots']) {
     assert.match(scripts[name], /node --test --test-timeout=\d+ .*--import \.\/test\/per-test-timeout\.mjs/, `${name} bounds each test`);
   }
   assert.match(scripts.screenshots, /ZOT_UPDATE_SCREENSHOTS=1 .*test\/e2e\/vscode\.test\.mjs test\/e2e\/agent\.test\.mjs/);

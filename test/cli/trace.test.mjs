@@ -79,17 +79,17 @@ test('setTrace applies to connections already open, and off stops it at once', a
   const host = await startHost(t, [ext]);
   const lines = [];
   host.setTrace({ level: 'messages', line: (name, text) => lines.push(`${name} ${text}`) });
-  await host.invokeTool('echo', { a: 1 });
+  await host.runToolCall('echo', { a: 1 });
   await waitFor('the traced reply', () => lines.some((l) => l.startsWith('live ← tool_result')));
   assert.ok(lines.some((l) => /^live → tool_call #\S+ \d+ B$/.test(l)), lines.join('\n'));
   host.keepSecret('a-bearer-token-value');
   const verbose = [];
   host.setTrace({ level: 'verbose', line: (_n, text) => verbose.push(text) });
-  await host.invokeTool('echo', { t: 'a-bearer-token-value' });
+  await host.runToolCall('echo', { t: 'a-bearer-token-value' });
   assert.ok(verbose.length >= 2 && !verbose.some((l) => l.includes('a-bearer-token-value')), verbose.join('\n'));
   host.setTrace(undefined);
   const before = lines.length + verbose.length;
-  await host.invokeTool('echo', { a: 2 });
+  await host.runToolCall('echo', { a: 2 });
   assert.equal(lines.length + verbose.length, before, 'nothing traced once off');
 });
 

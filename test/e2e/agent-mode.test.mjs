@@ -81,18 +81,39 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     session = await openWorkbench({ server, folder: workspace, trusted: true, globalState: CHAT_ENABLED });
     const { page } = session;
     await waitFor('Copilot Chat to activate its contributions', () => /ConversationFeature: Activating contributions/.test(copilotLog(server.userDataDir)), 120_000);
+    // Each step is retried until it holds: the MCP output channel and the zot panel take the focus when they
+    // show, which closes an open palette or picker, and keys sent meanwhile go to them. The command is filled
+    // into the palette's own box rather than typed.
+    const yes = () => true;
+    const no = () => false;
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    const box = page.locator('.quick-input-widget .quick-input-box input');
     const palette = async (command, row) => {
       await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget').waitFor();
-      await page.keyboard.type(command);
-      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: row ?? command }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      if (!(await box.waitFor({ timeout: 5_000 }).then(yes, no))) return false;
+      if (!(await box.fill(`>${command}`, { timeout: 3_000 }).then(yes, no))) return false;
+      if (!(await rows.filter({ hasText: row ?? command }).first().waitFor({ timeout: 5_000 }).then(yes, no))) {
+        await page.keyboard.press('Escape');
+        return false;
+      }
+      return box.press('Enter', { timeout: 3_000 }).then(yes, no);
     };
-    // The server's prompts are listed once it runs: start it from the MCP server list.
-    await palette('MCP: List Servers', 'List Servers');
-    // One server per zot extension: the one with the command.
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'zot: agent-panels' }).first().click({ timeout: 30_000 });
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Start Server' }).first().click({ timeout: 15_000 });
+    // One server per zot extension, each started from the MCP server list: the one with the command
+    // (its prompts are listed once it runs), and the one with the slow tool, so that the agent has its
+    // tools before the request below rather than racing the start VS Code makes when a request is sent.
+    const startServer = (name) => waitFor(`the server of ${name} started from the MCP server list`, async () => {
+      if (!(await palette('MCP: List Servers', 'List Servers'))) return false;
+      if (!(await rows.filter({ hasText: `zot: ${name}` }).first().click({ timeout: 10_000 }).then(yes, no))) return false;
+      // A server VS Code has started already offers Stop Server instead: leave it running.
+      const action = rows.filter({ hasText: /Start Server|Stop Server/ }).first();
+      if (!(await action.waitFor({ timeout: 10_000 }).then(yes, no))) return false;
+      if (!/Start Server/.test(await action.innerText({ timeout: 3_000 }).catch(() => ''))) {
+        await page.keyboard.press('Escape');
+        return true;
+      }
+      return action.click({ timeout: 5_000 }).then(yes, no);
+    }, 120_000);
+    await startServer('agent-panels');
     // The chat view shows at start, in Agent mode with the fake model (the only one).
     const input = page.locator('.interactive-input-part .monaco-editor').first();
     await input.waitFor({ timeout: 30_000 });
@@ -119,15 +140,19 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     t.diagnostic('the / menu listed /mcp.zot__agent-panels.show-panel; picking it ran the zot command, opened its panel and put the prompt text in the input');
 
     // A zot tool that says how far it got: its notes are MCP progress on the call, shown on the tool's line in the chat.
-    // The panel just opened may take the focus back from the input after a click: type until the text is in the input.
-    await waitFor('the request in the chat input', async () => {
+    await startServer('agent-tools');
+    // The panel just opened may take the focus back from the input after a click, before the text or
+    // before the Enter: type and send until the input has taken the request (it empties).
+    const inputText = async () => (await input.textContent())?.replace(/\u00a0/g, ' ') ?? '';
+    await waitFor('the request sent from the chat input', async () => {
       await input.click();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Backspace');
       await page.keyboard.type('AGENTCALL slow {}');
-      return (await input.textContent())?.replace(/\u00a0/g, ' ').includes('AGENTCALL slow {}');
-    }, 30_000);
-    await page.keyboard.press('Enter');
+      if (!(await inputText()).includes('AGENTCALL slow {}')) return false;
+      await page.keyboard.press('Enter');
+      return waitFor('the input to empty', async () => !(await inputText()).includes('AGENTCALL slow {}'), 3_000).then(() => true, () => false);
+    }, 45_000);
     // VS Code asks once before it honours the auto approval set above, as it would ask a user.
     const enable = page.locator('.monaco-dialog-box').filter({ hasText: 'Enable global auto approve?' }).getByRole('button', { name: 'Enable' });
     await waitFor('slow delivered', async () => {
@@ -143,6 +168,9 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);
+    // What the chat showed, for a run whose screenshots are out of reach.
+    const shown = await session?.page.locator('.interactive-session').first().innerText({ timeout: 2_000 }).catch(() => '');
+    if (shown) t.diagnostic(`the chat showed: ${shown.replace(/\s+/g, ' ').slice(-1_500)}`);
     throw error;
   } finally {
     await closeWorkbench(session, server);

@@ -1,5 +1,5 @@
 // Fidelity to zot: what an extension written against zot sees, through the
-// host API, zot-host and its MCP server (PROTOCOL.md section 10a, read from
+// host API, zot-host and its MCP server (docs/PROTOCOL.md section 10a, read from
 // zot's agent loop and extension manager). One test per point of the list
 // in test/fidelity/FINDINGS.md; the turn_end and display-history points live
 // in the chat loop and are tested in test/e2e/fidelity.test.mjs.

@@ -32,11 +32,11 @@ test('an image with empty data passes as zot passes it; one that is not base64 m
       { name: 'bad', behaviour: 'content', content: [{ type: 'image', mime_type: 'image/png', data: 'not base64!' }] },
     ],
   })]);
-  const empty = await host.invokeTool('empty', {});
+  const empty = await host.runToolCall('empty', {});
   assert.equal(empty.outcome, 'completed');
   assert.equal(empty.isError, false, empty.message);
   assert.deepEqual(empty.content[0], { type: 'image', mime_type: 'image/png', data: '' });
-  const bad = await host.invokeTool('bad', {});
+  const bad = await host.runToolCall('bad', {});
   assert.equal(bad.isError, true);
   assert.match(bad.message, /an image that could not be decoded/);
   assert.equal(bad.content.length, 1);

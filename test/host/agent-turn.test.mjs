@@ -82,7 +82,9 @@ test('Stop while a call runs: an extension that honours the cancel is not late, 
 
 test('a model\'s call with arguments that are not an object, or nest too deep, is refused before it is sent', async (t) => {
   const dir = makeExt(tmpdir(), 'args', { tools: [{ name: 'echo' }] });
-  const host = await startHost(t, [dir]);
+  // A guard: it hears of a call only once its args are checked, neither in the tool_call event nor in its intercept before.
+  const guard = makeExt(tmpdir(), 'argsguard', { subscribe: { events: ['tool_call', 'tool_result'], intercept: ['tool_call'] } });
+  const host = await startHost(t, [dir, guard]);
   let deep = {};
   for (let i = 0; i < 70; i++) deep = { d: deep };
   const port = scriptedPort([{ calls: [['echo', [1, 2]], ['echo', 'text'], ['echo', null], ['echo', deep], ['echo', { ok: true }]] }, { text: 'done' }]);
@@ -98,6 +100,23 @@ test('a model\'s call with arguments that are not an object, or nest too deep, i
   await waitFor('both calls logged', () => host.received('args', 'tool_call').length >= 2);
   await sleep(100);
   assert.deepEqual(host.received('args', 'tool_call').map((f) => f.args), [{}, { ok: true }], 'null is missing arguments, sent as {} as zot does; the refused ones never reached the extension');
+  const heard = () => host.received('argsguard').filter((f) => f.type === 'event' || f.type === 'event_intercept').map((f) => `${f.type === 'event' ? 'event' : 'intercept'} ${f.event} ${JSON.stringify(f.tool_args ?? null)}`);
+  await waitFor('the guard heard both calls end', () => heard().filter((h) => h.startsWith('event tool_result')).length === 2);
+  assert.deepEqual(heard(), ['event tool_call {}', 'event tool_call {"ok":true}', 'intercept tool_call {}', 'event tool_result null', 'intercept tool_call {"ok":true}', 'event tool_result null']);
+});
+
+test('the one door for a tool call, whoever calls: arguments checked before the tool_call event and the intercepts', async (t) => {
+  const dir = makeExt(tmpdir(), 'door', { tools: [{ name: 'echo' }] });
+  const guard = makeExt(tmpdir(), 'doorguard', { subscribe: { events: ['tool_call', 'tool_result'], intercept: ['tool_call'] } });
+  const host = await startHost(t, [dir, guard]);
+  const refused = await host.runToolCall('echo', ['not', 'an', 'object']);
+  assert.deepEqual([refused.outcome, refused.extension, refused.message], ['not_run', 'door', 'the arguments must be a JSON object, not an array; the call was not sent']);
+  const ran = await host.runToolCall('echo', { n: 1 });
+  assert.equal(ran.outcome, 'completed');
+  await waitFor('the guard heard the call end', () => host.received('doorguard', 'event').some((f) => f.event === 'tool_result'));
+  const seen = host.received('doorguard').filter((f) => f.type === 'event' || f.type === 'event_intercept');
+  assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args]), [['event', 'tool_call', { n: 1 }], ['event_intercept', 'tool_call', { n: 1 }], ['event', 'tool_result', undefined]], 'the refused call reached no guard');
+  assert.deepEqual(host.received('door', 'tool_call').map((f) => f.args), [{ n: 1 }]);
 });
 
 test('a model that fails ends the turn with turn_end "error" and the described message', async (t) => {

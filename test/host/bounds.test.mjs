@@ -11,13 +11,13 @@ const problems = (host, name) => host.get(name).problems.map((p) => p.message);
 test('a reply nested 100,000 deep fails its own call at once with one diagnostic; the next call works', async (t) => {
   const host = await startHost(t, [makeHostile(tmpdir(), 'deep-reply', { tools: [{ name: 'deep', result: 'deep' }, { name: 'plain' }] })]);
   const started = Date.now();
-  const o = await host.invokeTool('deep', {}, { timeoutMs: 20_000 });
+  const o = await host.runToolCall('deep', {}, { timeoutMs: 20_000 });
   assert.ok(Date.now() - started < 5000, 'the call fails when the reply arrives, not at its deadline');
   assert.equal(o.outcome, 'completed');
   assert.equal(o.isError, true);
   assert.match(o.message, /nested deeper than 64 levels/);
   assert.equal(problems(host, 'deep-reply').filter((m) => /nested deeper/.test(m)).length, 1);
-  const next = await host.invokeTool('plain', { x: 1 });
+  const next = await host.runToolCall('plain', { x: 1 });
   assert.equal(next.outcome, 'completed');
   assert.equal(firstText(next), 'plain ran with {"x":1}');
   assert.equal(host.get('deep-reply').state, 'ready');

@@ -30,7 +30,7 @@ async function debugRoundTrip(t, dir, name, env, listening) {
   const line = await waitFor('where the debugger listens', () => host.stderrOf(name).find((l) => listening.test(l)), 10_000);
   const port = Number(listening.exec(line)[1]);
   assert.ok(await connects(port), `something listens on ${port}`);
-  const o = await host.invokeTool(`${name.replace(/-/g, '_')}_reverse`, { text: 'abc' });
+  const o = await host.runToolCall(`${name.replace(/-/g, '_')}_reverse`, { text: 'abc' });
   assert.equal(firstText(o), 'cba', 'the extension works as usual under the debugger');
   host.setLaunchEnv(name, undefined);
   const before = host.stderrOf(name).length;

@@ -13,10 +13,10 @@ async function toolHost(t, tools, cfg = {}, opts = {}) {
 
 test('two calls in one tick, the second cancelled at once: not_run, one tool_call received, no tool_cancel', async (t) => {
   const host = await toolHost(t, [{ name: 'work', behaviour: 'cancellable', workMs: 300 }], { name: 'q', caps: ['tools', 'tool_cancel'] });
-  const first = host.invokeTool('work', { n: 1 });
+  const first = host.runToolCall('work', { n: 1 });
   const src = new CancellationTokenSource();
   // The first frame is being written, so the second still waits in the queue.
-  const second = host.invokeTool('work', { n: 2 }, { token: src.token });
+  const second = host.runToolCall('work', { n: 2 }, { token: src.token });
   src.cancel();
   const o = await second;
   assert.equal(o.outcome, 'not_run');
@@ -25,7 +25,7 @@ test('two calls in one tick, the second cancelled at once: not_run, one tool_cal
   assert.equal((await first).outcome, 'completed');
   await waitFor('the first call in its log', () => host.received('q', 'tool_call').length === 1);
   // A third call written after it: a wrongly sent frame would be logged before this one.
-  assert.equal((await host.invokeTool('work', { n: 3 }, { timeoutMs: 5000 })).outcome, 'completed');
+  assert.equal((await host.runToolCall('work', { n: 3 }, { timeoutMs: 5000 })).outcome, 'completed');
   await waitFor('the third call in its log', () => host.received('q', 'tool_call').length === 2);
   assert.deepEqual(host.received('q', 'tool_call').map((f) => f.args.n), [1, 3], 'the cancelled call never reached the extension');
   assert.deepEqual(host.received('q', 'tool_cancel'), [], 'no tool_cancel for an id the extension never saw');
@@ -37,11 +37,11 @@ test('a call cancelled while its frame waits behind a write the pipe has not tak
     { name: 'big_in', behaviour: 'empty' },
     { name: 'work', behaviour: 'cancellable', workMs: 50 },
   ], { name: 'q', caps: ['tools', 'tool_cancel'] });
-  assert.equal((await host.invokeTool('pause', {})).outcome, 'completed');
+  assert.equal((await host.runToolCall('pause', {})).outcome, 'completed');
   // More than the pipe holds while the extension reads nothing: the rest waits in the stream, and what follows queues behind it.
-  const big = host.invokeTool('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 0 });
+  const big = host.runToolCall('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 0 });
   const src = new CancellationTokenSource();
-  const queued = host.invokeTool('work', { n: 2 }, { token: src.token });
+  const queued = host.runToolCall('work', { n: 2 }, { token: src.token });
   src.cancel();
   const o = await queued;
   assert.equal(o.outcome, 'not_run');
@@ -49,7 +49,7 @@ test('a call cancelled while its frame waits behind a write the pipe has not tak
   assert.match(o.message, /canceled before the request reached the extension/);
   // Once it reads again, the big call is through; a call after it is written and answered.
   assert.equal((await big).outcome, 'completed');
-  assert.equal((await host.invokeTool('work', { n: 3 }, { timeoutMs: 5000 })).outcome, 'completed');
+  assert.equal((await host.runToolCall('work', { n: 3 }, { timeoutMs: 5000 })).outcome, 'completed');
   await waitFor('the calls in its log', () => host.received('q', 'tool_call').length === 3);
   assert.deepEqual(host.received('q', 'tool_call').map((f) => f.name), ['pause', 'big_in', 'work']);
   assert.equal(host.received('q', 'tool_call')[2].args.n, 3, 'the cancelled call never reached the extension');
@@ -58,11 +58,11 @@ test('a call cancelled while its frame waits behind a write the pipe has not tak
 
 test('a call that times out while its frame is queued behind a stuck write is not_run, not timed_out', async (t) => {
   const host = await toolHost(t, [{ name: 'stop', behaviour: 'stop_reading' }, { name: 'big_in' }, { name: 'small' }], { caps: ['tools', 'tool_cancel'] }, { timing: { writeTimeoutMs: 20000 } });
-  assert.equal((await host.invokeTool('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');
+  assert.equal((await host.runToolCall('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');
   // A frame larger than the pipe can hold stays mid-write; what comes after it stays queued.
-  const big = host.invokeTool('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 0 });
+  const big = host.runToolCall('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 0 });
   const started = Date.now();
-  const o = await host.invokeTool('small', {}, { timeoutMs: 200 });
+  const o = await host.runToolCall('small', {}, { timeoutMs: 200 });
   assert.equal(o.outcome, 'not_run');
   assert.match(o.message, /^timed out after 200 ms before the request reached the extension/);
   assert.ok(Date.now() - started < 3000, 'settled at its own deadline');
@@ -74,7 +74,7 @@ test('a cancel of a delivered call on a tool_cancel extension sends tool_cancel 
   // The counterpart of the test above, so that "never sent" is not met by never sending anything.
   const host = await toolHost(t, [{ name: 'work', behaviour: 'cancellable' }], { name: 'd', caps: ['tools', 'tool_cancel'] });
   const src = new CancellationTokenSource();
-  const p = host.invokeTool('work', {}, { token: src.token });
+  const p = host.runToolCall('work', {}, { token: src.token });
   const [call] = await waitFor('delivered', () => host.received('d', 'tool_call').length && host.received('d', 'tool_call'));
   src.cancel();
   assert.equal((await p).outcome, 'canceled');
@@ -101,10 +101,10 @@ test('a call made after an earlier one settled, while another is still pending, 
   const host = await toolHost(t, [{ name: 'quick', behaviour: 'late', delayMs: 50 }, { name: 'slow', behaviour: 'late', delayMs: 600 }, { name: 'echo' }]);
   // Each call is bounded here, so an answer taken by another call fails this test instead of hanging it.
   const bounded = (p) => Promise.race([p, sleep(4000).then(() => ({ outcome: 'still pending', content: [] }))]);
-  const quick = bounded(host.invokeTool('quick', {}, { timeoutMs: 10_000 }));
-  const slow = bounded(host.invokeTool('slow', {}, { timeoutMs: 10_000 }));
+  const quick = bounded(host.runToolCall('quick', {}, { timeoutMs: 10_000 }));
+  const slow = bounded(host.runToolCall('slow', {}, { timeoutMs: 10_000 }));
   assert.equal((await quick).outcome, 'completed');
-  const echo = await bounded(host.invokeTool('echo', { n: 3 }, { timeoutMs: 10_000 }));
+  const echo = await bounded(host.runToolCall('echo', { n: 3 }, { timeoutMs: 10_000 }));
   assert.equal(echo.outcome, 'completed');
   assert.equal(firstText(echo), '{"n":3}');
   const s = await slow;

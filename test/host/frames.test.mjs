@@ -32,7 +32,7 @@ test('malformed, non-object, unknown and binary frames are diagnostics; the stre
   assert.equal(host.get('messy').state, 'ready');
   assert.ok(host.findTool('string_schema'), 'a schema sent as a JSON string is accepted');
   assert.ok(host.findCommand('crlf'), 'a frame ended by \\r\\n is read');
-  assert.equal((await host.invokeTool('echo', { still: 'works' })).outcome, 'completed');
+  assert.equal((await host.runToolCall('echo', { still: 'works' })).outcome, 'completed');
 });
 
 test('a 4 MiB tool_result arrives; a longer frame is dropped, fails its own call at once, and later frames arrive', async (t) => {
@@ -43,17 +43,17 @@ test('a 4 MiB tool_result arrives; a longer frame is dropped, fails its own call
     { name: 'echo' },
   ] });
   const host = await startHost(t, [dir]);
-  const four = await host.invokeTool('four', {});
+  const four = await host.runToolCall('four', {});
   assert.equal(four.outcome, 'completed');
   assert.equal(firstText(four).length, 4 * 1024 * 1024);
   // A large line that is not ASCII takes the UTF-8 path and arrives intact.
-  const unicode = await host.invokeTool('unicode', {});
+  const unicode = await host.runToolCall('unicode', {});
   assert.equal(firstText(unicode), 'é€𝄞'.repeat(100_000));
   const started = Date.now();
-  const huge = await host.invokeTool('huge', {}, { timeoutMs: 30000 });
+  const huge = await host.runToolCall('huge', {}, { timeoutMs: 30000 });
   assert.ok(Date.now() - started < 10000, 'not left to its timeout');
   assert.equal(huge.isError, true);
   assert.match(huge.message, /dropped a line of \d+ bytes: longer than the 8388608-byte limit/);
-  assert.equal((await host.invokeTool('echo', { after: 'huge' })).outcome, 'completed');
+  assert.equal((await host.runToolCall('echo', { after: 'huge' })).outcome, 'completed');
   assert.equal(host.get('big').state, 'ready');
 });

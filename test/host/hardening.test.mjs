@@ -191,7 +191,7 @@ describe('panels bound to a tool call are bounded and end with it', () => {
     const ui = new RecordingUI();
     const dir = makeExt(tmpdir(), 'binder', { tools: [{ name: 'bind', behaviour: 'bound_panels', count: 300, delayMs: 400 }] });
     const host = await startHost(t, [dir], { ui });
-    const outcome = host.invokeTool('bind', {});
+    const outcome = host.runToolCall('bind', {});
     await waitFor('the refusals reach the extension', () => host.received('binder', 'panel_close').length >= 296);
     assert.equal(ui.of('openPanel').length, 4, 'at most 4 panels per call');
     assert.equal(host.openPanels.length, 4);

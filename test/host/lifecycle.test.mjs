@@ -17,8 +17,8 @@ test('handshake: hello_ack carries protocol version, the zot release, host versi
   assert.deepEqual(rt.capabilities, ['commands', 'tools']);
   const [ack] = await waitFor('hello_ack', () => host.received('hs', 'hello_ack').length && host.received('hs', 'hello_ack'));
   assert.deepEqual(ack, {
-    type: 'hello_ack', protocol_version: 1, zot_version: lib.ZOT_PROTOCOL_RELEASE, host_version: lib.HOST_VERSION, provider: 'copilot', model: 'gpt-test',
-    cwd: project, extension_dir: dir, data_dir: dir,
+    type: 'hello_ack', protocol_version: 6, zot_version: lib.ZOT_PROTOCOL_RELEASE, host_version: lib.HOST_VERSION, provider: 'copilot', model: 'gpt-test',
+    cwd: project, extension_dir: dir, data_dir: dir, supported_events: [...lib.SUPPORTED_EVENTS],
   });
   assert.notEqual(lib.HOST_VERSION, '0.0.0-dev');
 });
@@ -108,10 +108,10 @@ test('a restarted extension serves again; a requested stop is never followed by 
   const host = await startHost(t, [dir]);
   const rt = host.get('phoenix');
   const firstPid = rt.pid;
-  const o = await host.invokeTool('boom', {});
+  const o = await host.runToolCall('boom', {});
   assert.equal(o.outcome, 'disconnected');
   await waitFor('restarted', () => rt.state === 'ready' && rt.pid !== firstPid);
-  assert.equal((await host.invokeTool('ok', { n: 1 })).outcome, 'completed');
+  assert.equal((await host.runToolCall('ok', { n: 1 })).outcome, 'completed');
   await host.stopExtension('phoenix');
   assert.equal(rt.state, 'stopped');
   await new Promise((r) => setTimeout(r, 300));
@@ -232,7 +232,7 @@ test('a lost connection is a state at once: not running, not serving, its tools 
   assert.equal(rt.connected, false);
   assert.match(rt.error, /^connection lost \(.+\); ending the process$/);
   assert.equal(host.findTool('echo'), undefined, 'its tools are gone with the connection');
-  assert.equal((await host.invokeTool('echo', {})).outcome, 'not_run');
+  assert.equal((await host.runToolCall('echo', {})).outcome, 'not_run');
   assert.ok(lib.canStop(rt.status) && !lib.canStart(rt.status));
   await waitFor('the restart', () => rt.state === 'ready' && rt.status.kind === 'running', 10_000);
   assert.deepEqual(states.slice(0, 3), ['lost', 'restarting', 'starting'], 'lost, then (once the process ended) a crash restart');

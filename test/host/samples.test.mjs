@@ -18,7 +18,7 @@ test('ask_user: the spontaneous open_panel is bound to its call; keys choose; th
   const ui = new RecordingUI();
   const host = await startHost(t, [sample('ask-user')], { ui });
   assert.equal(host.findTool('ask_user').interactive, true);
-  const call = host.invokeTool('ask_user', { question: 'Which database?', choices: ['Postgres', 'SQLite'] });
+  const call = host.runToolCall('ask_user', { question: 'Which database?', choices: ['Postgres', 'SQLite'] });
   const [, opened] = (await waitFor('panel', () => ui.of('openPanel')[0])).args;
   assert.equal(opened.title, 'Which database?');
   assert.equal(opened.forToolCall, true);
@@ -37,7 +37,7 @@ test('ask_user: the spontaneous open_panel is bound to its call; keys choose; th
 test('ask_user: dismissing the panel cancels the call; the extension gets tool_cancel and sends no result', async (t) => {
   const ui = new RecordingUI();
   const host = await startHost(t, [sample('ask-user')], { ui });
-  const call = host.invokeTool('ask_user', { question: 'Sure?', choices: ['yes', 'no'] });
+  const call = host.runToolCall('ask_user', { question: 'Sure?', choices: ['yes', 'no'] });
   const [key] = (await waitFor('panel', () => ui.of('openPanel')[0])).args;
   ui.panel(key).dismiss();
   const o = await call;
@@ -50,9 +50,9 @@ test('ask_user: Stop elsewhere closes the panel in the UI; concurrent questions 
   const ui = new RecordingUI();
   const host = await startHost(t, [sample('ask-user')], { ui });
   const src = new CancellationTokenSource();
-  const first = host.invokeTool('ask_user', { question: 'One?', choices: ['a'] }, { token: src.token });
+  const first = host.runToolCall('ask_user', { question: 'One?', choices: ['a'] }, { token: src.token });
   await waitFor('first panel', () => ui.of('openPanel').length === 1);
-  const second = host.invokeTool('ask_user', { question: 'Two?', choices: ['b', 'c'] });
+  const second = host.runToolCall('ask_user', { question: 'Two?', choices: ['b', 'c'] });
   await waitFor('second panel', () => ui.of('openPanel').length === 2);
   const [p1, p2] = ui.of('openPanel').map((c) => c.args[1]);
   assert.notEqual(p1.id, p2.id);
@@ -67,7 +67,7 @@ test('todo: data lives in data_dir, adds are notified as success, the panel togg
   const ui = new RecordingUI();
   const dir = sample('todo');
   const host = await startHost(t, [dir], { ui });
-  assert.equal((await host.invokeTool('todo_add', { text: 'buy milk' })).outcome, 'completed');
+  assert.equal((await host.runToolCall('todo_add', { text: 'buy milk' })).outcome, 'completed');
   await waitFor('notify', () => ui.of('notify').length === 1);
   assert.deepEqual(ui.of('notify')[0].args.slice(1), ['success', 'Added "buy milk"']);
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'todos.json'), 'utf8'));
@@ -77,7 +77,7 @@ test('todo: data lives in data_dir, adds are notified as success, the panel togg
   assert.equal(panel.id, 'todos-main');
   ui.panel(key).key('rune', 'x');
   await waitFor('toggled', () => ui.of('renderPanel').length >= 1);
-  const listed = await host.invokeTool('todo_list', {});
+  const listed = await host.runToolCall('todo_list', {});
   assert.equal(listed.outcome, 'completed');
 });
 

@@ -14,6 +14,7 @@ test('the effective default timings are zot\'s', async (t) => {
   t.after(() => host.dispose());
   const d = host.timing;
   assert.equal(d.helloTimeoutMs, 10_000, 'hello within 10 s');
+  assert.equal(d.bootstrapLimitMs, 600_000, 'bootstrap lines stretch the hello wait to 10 min at most (terva\'s ceiling)');
   assert.equal(d.readyGraceMs, 3_000, 'ready grace 3 s');
   assert.equal(d.autoReadyMs, 250, 'auto-ready after 250 ms of silence');
   assert.equal(d.shutdownGraceMs, 2_000, 'SIGTERM 2 s after shutdown');
@@ -26,7 +27,7 @@ test('the effective default timings are zot\'s', async (t) => {
   assert.equal(d.commandTimeoutMs, 30_000, 'a command times out after 30 s');
   // Every field, so a new or changed default is a decision this test sees.
   assert.deepEqual({ ...d }, {
-    helloTimeoutMs: 10_000, readyGraceMs: 3_000, autoReadyMs: 250, toolTimeoutMs: 60_000, commandTimeoutMs: 30_000,
+    helloTimeoutMs: 10_000, bootstrapLimitMs: 600_000, readyGraceMs: 3_000, autoReadyMs: 250, toolTimeoutMs: 60_000, commandTimeoutMs: 30_000,
     interceptTimeoutMs: 5_000, writeTimeoutMs: 5_000, shutdownGraceMs: 2_000, killAfterMs: 1_000,
     restartMax: 4, restartWindowMs: 180_000, restartBaseDelayMs: 500, restartMaxDelayMs: 8_000,
   });
@@ -125,7 +126,7 @@ test('a grandchild that ignores SIGTERM, left by an extension that crashed, is k
   const dir = makeExt(tmpdir(), 'crasher', { grandchild: true, tools: [{ name: 'boom', behaviour: 'crash' }] });
   const host = await startHost(t, [dir], { timing: { killAfterMs: 300, restartBaseDelayMs: 5000 } });
   const gpid = await grandchildPid(host, 'crasher');
-  assert.equal((await host.invokeTool('boom', {})).outcome, 'disconnected');
+  assert.equal((await host.runToolCall('boom', {})).outcome, 'disconnected');
   await waitFor('the grandchild gone', () => !alive(gpid), 300 + 2000);
 });
 
@@ -183,8 +184,8 @@ test('at the default timings: the 3 s ready grace, stop 2 s then SIGTERM then SI
     // Stops reading: a 4 MiB request cannot be written, and the connection is given up after 5 s.
     (async () => {
       const host = await defaultHost(t, [makeExt(root, 'tools', { tools: [{ name: 'stop', behaviour: 'stop_reading' }, { name: 'big_in' }] })]);
-      assert.equal((await host.invokeTool('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');
-      const { value: o, ms } = await timed(() => host.invokeTool('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 30_000 }));
+      assert.equal((await host.runToolCall('stop', {}, { timeoutMs: 300 })).outcome, 'timed_out');
+      const { value: o, ms } = await timed(() => host.runToolCall('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { timeoutMs: 30_000 }));
       assert.equal(o.outcome, 'disconnected');
       assert.match(o.message, /stopped reading its stdin/);
       assert.ok(ms >= 4_950 && ms < 7_000, `given up after ${ms.toFixed(0)} ms, not 5 s`);

@@ -91,6 +91,61 @@ test('panels: keys, sizes (to an extension that asks for them) and closes reach 
   assert.equal(host.openPanels.length, 0);
 });
 
+/** The response of a command that completed. */
+function responseOf(outcome) {
+  if (outcome.outcome !== 'completed') assert.fail(`the command did not complete: ${outcome.outcome} ${outcome.message}`);
+  return outcome.response;
+}
+
+test('frames for a panel sent right after the response that opens it are not lost: a render shows in it, a close keeps it shut', async (t) => {
+  const open = { action: 'open_panel', open_panel: { id: 'led', title: 'Ledger', lines: ['loading'] } };
+  const dir = makeExt(tmpdir(), 'quick', {
+    commands: [
+      { name: 'render', reply: open, after: [{ type: 'panel_render', panel_id: 'led', lines: ['first'] }, { type: 'panel_render', panel_id: 'led', title: 'Ledger · March', lines: ['loaded'], footer: 'esc close' }] },
+      { name: 'shut', reply: { action: 'open_panel', open_panel: { id: 'gone', title: 'Gone', lines: ['x'] } }, after: [{ type: 'panel_render', panel_id: 'gone', lines: ['y'] }, { type: 'panel_close', panel_id: 'gone' }, { type: 'panel_render', panel_id: 'gone', lines: ['after the close'] }] },
+    ],
+  });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [dir], { ui });
+  // The response is carried out only once the frames after it were read, as a busy front end would.
+  const o = await host.invokeCommand('render', '');
+  await sleep(300);
+  await host.applyCommandResponse('quick', responseOf(o));
+  const shown = ui.of('openPanel')[0].args[1];
+  assert.deepEqual([shown.title, shown.lines, shown.footer], ['Ledger · March', ['loaded'], 'esc close'], 'opened with the last render on top of the response');
+  assert.equal(ui.of('renderPanel').length, 0);
+  assert.equal(host.logs.filter((l) => /ignored panel_render/.test(l.line)).length, 0);
+
+  const shut = await host.invokeCommand('shut', '');
+  await sleep(300);
+  await host.applyCommandResponse('quick', responseOf(shut));
+  assert.equal(ui.of('openPanel').length, 1, 'a panel closed by its extension before it was shown is not shown');
+  assert.deepEqual(host.openPanels.map((p) => p.id), ['led']);
+  assert.deepEqual(host.received('quick', 'panel_close'), [], 'the extension closed it itself; nothing to tell it');
+  assert.ok(host.logs.some((l) => /ignored panel_render for "gone"/.test(l.line)), 'a render after its close is for no open panel, as zot has it');
+
+  // A response that replaces the open panel: the renders after it still end on top.
+  await host.runCommand('render', '');
+  await waitFor('the last render on top', () => ui.calls.at(-1)?.args[1]?.lines?.[0] === 'loaded' && host.openPanels[0]?.lines[0] === 'loaded');
+});
+
+test('a response whose panel the front end never opens leaves nothing waiting: later renders of that id are ignored', async (t) => {
+  const dir = makeExt(tmpdir(), 'shown', {
+    commands: [
+      { name: 'o', reply: { action: 'open_panel', open_panel: { id: 'p', title: 'P', lines: ['x'] } } },
+      { name: 'r', reply: { action: 'noop' }, after: [{ type: 'panel_render', panel_id: 'p', lines: ['late'] }] },
+    ],
+  });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [dir], { ui });
+  const o = await host.invokeCommand('o', '');
+  // A front end that shows the panel its own way (chat's answer names it, say).
+  await host.applyCommandResponse('shown', responseOf(o), { openPanel: () => undefined });
+  await host.runCommand('r', '');
+  await waitFor('the render ignored', () => host.logs.some((l) => /ignored panel_render for "p"/.test(l.line)));
+  assert.equal(ui.of('openPanel').length + ui.of('renderPanel').length, 0);
+});
+
 test('a panel opened during an interactive call is bound to it: dismissing it cancels the call with tool_cancel', async (t) => {
   const ext = makeExt(tmpdir(), 'asker', {
     caps: ['tools', 'panels', 'tool_cancel'],
@@ -99,7 +154,7 @@ test('a panel opened during an interactive call is bound to it: dismissing it ca
   });
   const ui = new RecordingUI();
   const host = await startHost(t, [ext], { ui });
-  const call = host.invokeTool('ask', {});
+  const call = host.runToolCall('ask', {});
   const [frame] = await waitFor('call delivered', () => host.received('asker', 'tool_call').length && host.received('asker', 'tool_call'));
   // The extension opens its panel spontaneously, naming the call explicitly.
   await host.openPanel(host.get('asker'), { id: 'q', title: 'Pick', lines: ['› yes', '  no'], tool_call_id: frame.id });
@@ -117,7 +172,7 @@ test('a call cancelled elsewhere closes its bound panel in the UI and tells the 
   const ui = new RecordingUI();
   const host = await startHost(t, [ext], { ui });
   const src = new CancellationTokenSource();
-  const call = host.invokeTool('ask', {}, { token: src.token });
+  const call = host.runToolCall('ask', {}, { token: src.token });
   await waitFor('call delivered', () => host.received('asker2', 'tool_call').length);
   // No tool_call_id: bound to the extension's interactive call in flight.
   await host.openPanel(host.get('asker2'), { id: 'q2', lines: ['a'] });
@@ -134,9 +189,9 @@ test('without tool_call_id a panel is bound to the newest interactive call that 
   const host = await startHost(t, [ext], { ui });
   const first = new CancellationTokenSource();
   const second = new CancellationTokenSource();
-  const call1 = host.invokeTool('ask', { n: 1 }, { token: first.token });
+  const call1 = host.runToolCall('ask', { n: 1 }, { token: first.token });
   await waitFor('first delivered', () => host.received('asker3', 'tool_call').length === 1);
-  const call2 = host.invokeTool('ask', { n: 2 }, { token: second.token });
+  const call2 = host.runToolCall('ask', { n: 2 }, { token: second.token });
   await waitFor('second delivered', () => host.received('asker3', 'tool_call').length === 2);
   await host.openPanel(host.get('asker3'), { id: 'for-newest', lines: ['a'] });
   await host.openPanel(host.get('asker3'), { id: 'for-older', lines: ['b'] });
@@ -155,7 +210,7 @@ test('without tool_call_id a panel is not bound to a call of a tool that is not 
   const ui = new RecordingUI();
   const host = await startHost(t, [ext], { ui });
   const src = new CancellationTokenSource();
-  const call = host.invokeTool('work', {}, { token: src.token });
+  const call = host.runToolCall('work', {}, { token: src.token });
   await waitFor('call delivered', () => host.received('asker4', 'tool_call').length === 1);
   await host.openPanel(host.get('asker4'), { id: 'status', lines: ['a'] });
   assert.equal(ui.of('openPanel')[0].args[1].forToolCall, false, 'a panel of its own, not the call\'s');
@@ -175,7 +230,7 @@ test('a UI handler that blocks never stops replies from being read', async (t) =
   const host = await startHost(t, [dir], { ui });
   await host.invokeCommand('n', '');
   await waitFor('handler blocked', () => release);
-  const o = await host.invokeTool('echo', { while: 'blocked' });
+  const o = await host.runToolCall('echo', { while: 'blocked' });
   assert.equal(o.outcome, 'completed');
   assert.equal(ui.of('submit').length, 0, 'later UI frames wait their turn');
   release();

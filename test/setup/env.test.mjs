@@ -3,6 +3,13 @@
 // Node) into an empty cache folder. code-server's install script reads
 // npm_config_user_agent to check for Node 24, so an inner install that
 // inherits the outer npm's variables fails there; this test would catch it.
+//
+// Installed once: an install under `npm run` into an empty cache leaves a
+// receipt (scripts/vscode-test-env.mjs). On a fresh machine that is npm
+// test's own first step, and the test reads its receipt and runs what it
+// installed; where the cache has no receipt for these builds (filled another
+// way), the test installs both into an empty folder, as before, and records
+// the receipt for the cache it proved.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +19,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { cacheRoot, CODE_SERVER_VERSION, envPaths, innerNpmEnv, installPlan, OLDEST, oldestPaths, SYSTEM_PACKAGES } from '../../scripts/vscode-test-env.mjs';
+import { cacheRoot, CODE_SERVER_VERSION, envPaths, innerNpmEnv, installPlan, NODE_MAJOR, OLDEST, oldestPaths, readReceipts, receiptKey, recordReceipts, SYSTEM_PACKAGES } from '../../scripts/vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let cache;
@@ -60,19 +67,50 @@ test('innerNpmEnv drops what an outer npm run set and keeps the rest', () => {
   assert.deepEqual(innerNpmEnv({ npm_config_nodedir: '/n24' }, outer), { PATH: '/bin', HOME: '/home/u', npm_config_nodedir: '/n24' });
 });
 
-test('npm run setup:vscode-test -- --oldest installs Node 24 and both code-server builds into an empty cache', { timeout: 15 * 60_000 }, async () => {
-  const env = { ...process.env, ZOT_VSCODE_TEST_CACHE: cache };
-  const { code, output } = await new Promise((resolve, reject) => {
-    // No browser: this test is about the npm side; the tests that open
-    // VS Code check the browser. --oldest as npm test runs it: the oldest
-    // build's install script has demands of its own (as root, unsafe-perm).
-    const child = spawn('npm', ['run', 'setup:vscode-test', '--', '--no-browser', '--oldest'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The two builds npm test installs: the current one and the oldest the extension admits. */
+const BUILDS = [{ codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR }, { codeServer: OLDEST.codeServer, nodeMajor: OLDEST.nodeMajor }];
+
+/** `code-server --version` on its own Node, in a throwaway home; its last line. */
+async function codeServerVersion(nodeBin, codeServerBin) {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-env-version-'));
+  try {
+    const xdg = { XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch, XDG_STATE_HOME: scratch };
+    const { stdout } = await run(nodeBin, [codeServerBin, '--version'], { ...process.env, ...xdg });
+    return stdout.trim().split('\n').at(-1);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Runs a command in the clone to its end: its exit code, its stdout, and stdout and stderr together. */
+function run(command, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let output = '';
-    child.stdout.on('data', (d) => (output += d));
+    child.stdout.on('data', (d) => { stdout += d; output += d; });
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
+    child.on('exit', (code) => resolve({ code, stdout, output }));
   });
+}
+
+test('npm run setup:vscode-test -- --oldest installs Node 24 and both code-server builds into an empty cache', { timeout: 15 * 60_000 }, async (t) => {
+  const receipts = readReceipts();
+  const real = { current: envPaths(), oldest: oldestPaths() };
+  const installed = existsSync(real.current.marker) && existsSync(real.oldest.marker);
+  if (installed && BUILDS.every((b) => /^npm\//.test(receipts[receiptKey(b)]?.npm ?? ''))) {
+    // Installed into an empty cache under npm run already: what it installed runs.
+    assert.match(await codeServerVersion(real.current.node24Bin, real.current.codeServerBin), new RegExp(`^${CODE_SERVER_VERSION.replace(/\./g, '\\.')} `));
+    assert.match(await codeServerVersion(real.oldest.nodeBin, real.oldest.codeServerBin), new RegExp(`^${OLDEST.codeServer.replace(/\./g, '\\.')} `));
+    t.diagnostic(`installed into an empty cache under ${receipts[receiptKey(BUILDS[0])].npm} (${receipts[receiptKey(BUILDS[0])].at}); both builds run`);
+    return;
+  }
+  const env = { ...process.env, ZOT_VSCODE_TEST_CACHE: cache };
+  // No browser: this test is about the npm side; the tests that open
+  // VS Code check the browser. --oldest as npm test runs it: the oldest
+  // build's install script has demands of its own (as root, unsafe-perm).
+  const { code, output } = await run('npm', ['run', 'setup:vscode-test', '--', '--no-browser', '--oldest'], env);
   assert.equal(code, 0, `the installer failed under npm run:\n${output.slice(-4000)}`);
   assert.doesNotMatch(output, /requires node v24|We have detected that you are on node/);
   const paths = envPaths(env);
@@ -81,4 +119,9 @@ test('npm run setup:vscode-test -- --oldest installs Node 24 and both code-serve
   const oldest = oldestPaths(env);
   assert.ok(existsSync(oldest.marker) && existsSync(oldest.codeServerBin), `code-server ${OLDEST.codeServer} is installed`);
   assert.match(output, new RegExp(`ready in [0-9.]+ s: code-server ${CODE_SERVER_VERSION.replace(/\./g, '\\.')} and ${OLDEST.codeServer.replace(/\./g, '\\.')}`));
+  // The install under npm run left its receipts, naming the outer npm.
+  const made = readReceipts(env);
+  for (const b of BUILDS) assert.match(made[receiptKey(b)]?.npm ?? '', /^npm\//, `a receipt for ${receiptKey(b)}: ${JSON.stringify(made)}`);
+  // Proved for these builds: the machine's own cache need not be proved again.
+  if (installed) await recordReceipts(BUILDS, made[receiptKey(BUILDS[0])].npm);
 });

@@ -121,6 +121,13 @@ describe('choosing tools', () => {
     assert.equal(c.chosen[52].name, 't0');
     assert.ok(!c.chosen.some((t) => t.name === 't149'));
   });
+  test('terva\'s essential tools are carried first, before those of an extension the prompt names and the recent ones', () => {
+    const marked = tools.map((t) => (t.name === 't190' || t.name === 't3' ? { ...t, essential: true } : t));
+    const c = m.toolChoice.chooseTools(marked, 'ask Weather about it', ['t120'], 128);
+    assert.deepEqual(c.chosen.slice(0, 2).map((t) => t.name), ['t3', 't190']);
+    assert.deepEqual(c.chosen.slice(2, 51).map((t) => t.extension), Array(49).fill('weather'), 'the other 49 of weather');
+    assert.ok(!c.left.some((t) => t.essential), 'an essential tool is never left out');
+  });
   test('a name inside a longer word is not a mention', () => {
     assert.deepEqual(m.toolChoice.chooseTools(tools, 'ext-10 and myweather', [], 128).named, []);
   });

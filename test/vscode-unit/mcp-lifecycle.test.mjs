@@ -69,7 +69,7 @@ test('Start in VS Code: the extension stopped there starts again (through the ga
   assert.ok(again, 'a launch');
   assert.equal(state(host, 'alpha'), 'ready');
   assert.equal(lifecycle.stopped.size, 0);
-  const result = await host.invokeTool('alpha_echo', { text: 'back' });
+  const result = await host.runToolCall('alpha_echo', { text: 'back' });
   assert.equal(result.outcome, 'completed');
 });
 

@@ -1,6 +1,7 @@
-// The panel webview's messages and the cursor rule, in plain Node: what the
-// page may send is checked before anything acts on it, and one rule says
-// which line is the cursor for the webview and the QuickPick alike.
+// The panel webview's messages and the cursor rule, in plain Node (their
+// contract: src/vscode/panels/pageContract.ts): what the page may send is
+// checked before anything acts on it, and one rule says which line is the
+// cursor for the webview and the QuickPick alike.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ let scratch;
 let messages;
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-panels-unit-'));
-  ({ messages } = await bundleSources(scratch, 'vscode/panels', ['messages']));
+  ({ pageContract: messages } = await bundleSources(scratch, 'vscode/panels', ['pageContract']));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -40,4 +41,17 @@ test('the cursor is the one line that starts with a mark; none or several: no cu
   assert.equal(lib.cursorLine(['› a', '› b']), -1, 'two marks: no cursor');
   assert.equal(lib.cursorLine([]), -1);
   assert.equal(lib.cursorLine(['plain', 'lines']), -1);
+  for (const lines of [['  a', '› b'], ['› a', '› b'], ['● done'], []]) assert.equal(messages.cursorLine(lines), lib.cursorLine(lines), 'the page contract states the same rule');
+});
+
+test('a render for the page: whole, or the lines that changed with the cursor the rule finds and what a screen reader is to hear', () => {
+  const head = { title: 'T', footer: 'F', seq: 4 };
+  assert.deepEqual(messages.renderMessage(head, ['  a', '› b'], undefined), { type: 'render', title: 'T', footer: 'F', cursor: 1, seq: 4, lines: ['  a', '› b'] });
+  assert.deepEqual(messages.renderMessage({ ...head, widgets: [] }, [], undefined).widgets, [], 'the tree goes when it is given');
+  // The cursor moved down and the line under it changed: the moved mark is not read out, the new text is.
+  assert.deepEqual(messages.renderMessage(head, ['  a', '  b', '› c!'], ['  a', '› b', '  c']), { type: 'render', title: 'T', footer: 'F', cursor: 2, seq: 4, length: 3, changed: [[1, '  b'], [2, '› c!']], spoken: [2] });
+  // Only the mark moved, with its indentation kept: nothing to hear. A line added is heard; one taken away changes nothing.
+  assert.deepEqual(messages.renderMessage(head, ['\t> x', '  \t y'], ['\t  x', '  \t▸y']).spoken, []);
+  assert.deepEqual(messages.renderMessage(head, ['› a', 'new'], ['› a']), { type: 'render', title: 'T', footer: 'F', cursor: 0, seq: 4, length: 2, changed: [[1, 'new']], spoken: [1] });
+  assert.deepEqual(messages.renderMessage(head, ['› a', '› b'], ['› a', '  b', 'c']), { type: 'render', title: 'T', footer: 'F', cursor: -1, seq: 4, length: 2, changed: [[1, '› b']], spoken: [] });
 });

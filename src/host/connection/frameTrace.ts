@@ -24,6 +24,20 @@ export interface TraceSink {
 }
 
 export { REDACTED } from './redact.js';
+import { REDACTED } from './redact.js';
+
+/** terva's frames that carry a secret's value in `value` (docs/TERVA.md 16.12, 17.5): the trace shows them without it. */
+const SECRET_FRAMES: ReadonlySet<string> = new Set(['secret_set', 'secret_value']);
+
+function withoutSecretValue(body: string): string {
+  try {
+    const f = JSON.parse(body) as Record<string, unknown>;
+    if (typeof f.value === 'string' && f.value !== '') f.value = REDACTED;
+    return JSON.stringify(f);
+  } catch {
+    return REDACTED;
+  }
+}
 
 /** A tap that writes each frame to `sink`, with every value `sink.secrets` names hidden (the host adds the environment's). */
 export function makeTap(sink: TraceSink): FrameTap {
@@ -35,7 +49,7 @@ export function makeTap(sink: TraceSink): FrameTap {
     const what = frame ? `${frame.type}${frame.id !== undefined ? ` #${frame.id}` : ''}` : '(invalid frame)';
     let line = `${arrow} ${what} ${bytes} B`;
     if (sink.level === 'verbose') {
-      const shown = redact(body);
+      const shown = redact(SECRET_FRAMES.has(frame?.type ?? '') ? withoutSecretValue(body) : body);
       line += ` ${shown.length > TRACE_VERBOSE_MAX_CHARS ? `${shown.slice(0, TRACE_VERBOSE_MAX_CHARS)}… (${shown.length - TRACE_VERBOSE_MAX_CHARS} more characters)` : shown}`;
     }
     sink.line(extension, line);

@@ -2,7 +2,7 @@
  * Finding extensions: explicit folders, then `<project>/.zot/extensions/*`
  * of each project folder in the workspace's order, then
  * `$ZOT_HOME/extensions/*`, each root's folders in name order. That order is
- * the load order, which also settles name clashes (PROTOCOL 5a).
+ * the load order, which also settles name clashes (docs/PROTOCOL.md 5a).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readConfigFields, type ConfigField } from './settings.js';
 
 export interface Manifest {
   name: string;
@@ -15,6 +16,10 @@ export interface Manifest {
   args: string[];
   enabled: boolean;
   skills: string[];
+  /** terva's settings (docs/TERVA.md 17.1); absent when it declares none. */
+  config?: ConfigField[];
+  /** What of its `config` was dropped and why: said when it starts, never a refusal. */
+  configDropped?: string[];
 }
 
 export type ManifestResult = { ok: true; manifest: Manifest; assetsOnly: boolean } | { ok: false; error: string };
@@ -74,6 +79,9 @@ export function checkManifest(raw: unknown, dir: string, file = path.join(dir, M
   if (typeof m.description === 'string') manifest.description = m.description;
   if (typeof m.language === 'string') manifest.language = m.language;
   if (exec !== undefined) manifest.exec = exec;
+  const config = readConfigFields(m.config);
+  if (config.fields.length) manifest.config = config.fields;
+  if (config.dropped.length) manifest.configDropped = config.dropped;
   return { ok: true, manifest, assetsOnly };
 }
 

@@ -8,7 +8,7 @@ import type { EventInterceptResponseFromExt, EventPayload, FrameFromHost, JsonOb
 import type { InFlight, ReplyFrame, RequestSpec, RequestTable, StopReason } from '../connection/requests.js';
 import { replaceUndecodable, undecodableImages } from '../content.js';
 import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
-import type { PanelUI } from '../ui/port.js';
+import type { PanelUI } from '../port.js';
 
 /** What a tool call is made with beyond its name and arguments. */
 export interface ToolCallOpts {
@@ -102,7 +102,7 @@ export function* toolCallsIn(table: RequestTable): IterableIterator<ToolCall> {
   }
 }
 
-export function commandSpec(ext: string, name: string, args: string, opts: { token?: CancellationToken | undefined; timeoutMs: number }): RequestSpec<CommandOutcome> {
+export function commandSpec(ext: string, name: string, args: string, opts: { token?: CancellationToken | undefined; timeoutMs: number; onPanel?: ((panelId: string) => void) | undefined }): RequestSpec<CommandOutcome> {
   const answered = (id: string, error: string): CommandOutcome => ({ outcome: 'completed', extension: ext, response: { type: 'command_response', id, action: 'noop', error }, message: '' });
   let wireId = '';
   return {
@@ -113,7 +113,11 @@ export function commandSpec(ext: string, name: string, args: string, opts: { tok
     token: opts.token,
     timeoutMs: opts.timeoutMs,
     reply: (frame) => {
-      if (frame.type === 'command_response') return { outcome: 'completed', extension: ext, response: frame, message: '' };
+      if (frame.type === 'command_response') {
+        // Told as the response is read, before the frames after it: they may be for that panel.
+        if (frame.action === 'open_panel' && frame.open_panel) opts.onPanel?.(frame.open_panel.id);
+        return { outcome: 'completed', extension: ext, response: frame, message: '' };
+      }
       if (frame.type === 'error') return answered(wireId, frame.message || 'the extension reported an error');
       return answered(wireId, `malformed command_response: answered with "${frame.type}"`);
     },

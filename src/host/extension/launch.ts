@@ -4,6 +4,7 @@
  * live in the launch's own store and end with it. A restart makes a new
  * launch; callbacks of an old one are recognised by identity.
  */
+import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
 import { ExtensionProcess } from '../process/child.js';
 import { RequestTable } from '../connection/requests.js';
 import { FrameTransport, type TapSlot, type TransportSink } from '../connection/transport.js';
@@ -25,20 +26,29 @@ export class Launch {
   readonly transport: FrameTransport;
   readonly requests: RequestTable;
   gotHello = false;
+  /** When the process started: the bootstrap ceiling counts from here. */
+  readonly spawnedAt = Date.now();
+  /** The text of its last `bootstrap` line before hello, if any. */
+  bootstrap: string | undefined;
   /** Loading failed (no hello, a bad first frame): nothing more it says is read. */
   rejected = false;
   /** What lives as long as this launch's connection: ended at once when it closes or the process exits. */
   readonly lifetime = new DisposableStore();
-  /** Fails the launch when no hello came in time. */
+  /** Fails the launch when no hello came in time: quiet time, restarted by each `bootstrap`. */
   readonly helloTimer = this.lifetime.add(new TimerSlot());
   /** After hello, a quiet spell without `ready` counts as ready. */
   readonly autoReadyTimer = this.lifetime.add(new TimerSlot());
   /** The stop ladder of this launch, once asked. */
   ended: Promise<void> | undefined;
+  /** Cancelled when the connection ends: what answers the extension's requests stops then. */
+  readonly requestsGone: CancellationToken;
 
   constructor(readonly process: ExtensionProcess, sink: TransportSink, config: LaunchConfig, name: string) {
     this.transport = new FrameTransport(process.stdin, process.stdout, sink, { writeTimeoutMs: config.writeTimeoutMs, maxLineBytes: config.maxLineBytes, trace: config.trace, name });
     this.requests = new RequestTable(this.transport);
+    const gone = new CancellationTokenSource();
+    this.lifetime.add({ dispose: () => { gone.cancel(); gone.dispose(); } });
+    this.requestsGone = gone.token;
   }
 
   get pid(): number {

@@ -2,7 +2,14 @@
  * What one extension registered over its connection: commands, tools and
  * event subscriptions. Forgotten when the connection goes.
  */
-import { INTERCEPTABLE_EVENTS, readToolSchema, type FrameFromExt, type JsonObject } from '../../protocol/index.js';
+import { FAMILY_EVENTS, INTERCEPTABLE_EVENTS, KNOWN_EVENTS, readDisplayHints, readToolSchema, type DisplayHints, type FrameFromExt, type JsonObject } from '../../protocol/index.js';
+
+/** terva honours this many `essential` tools per extension; later ones register as ordinary tools. */
+export const MAX_ESSENTIAL_TOOLS = 3;
+/** Event names neither zot nor terva knows (a newer event, say) are kept up to this many per extension, as terva does. */
+export const MAX_UNKNOWN_EVENTS = 64;
+
+const FAMILY_EVENT_NAMES: ReadonlySet<string> = new Set([...KNOWN_EVENTS, ...FAMILY_EVENTS]);
 
 export interface CommandRegistration { name: string; description: string }
 export interface ToolRegistration {
@@ -11,6 +18,16 @@ export interface ToolRegistration {
   schema: JsonObject;
   interactive: boolean;
   deferred: boolean;
+  /**
+   * terva's hints (docs/TERVA.md 16.2): the MCP servers turn them into tool
+   * annotations (src/mcp/tools.ts). `authority` as sent: any value
+   * outside AUTHORITY_CLASSES counts as side-effecting (authorityOf).
+   */
+  readOnly: boolean;
+  authority?: string;
+  /** Asked for and honoured: one of the first MAX_ESSENTIAL_TOOLS of its extension to ask. */
+  essential: boolean;
+  display?: DisplayHints;
 }
 
 export type RegistrationFrame = Extract<FrameFromExt, { type: 'register_command' | 'register_tool' | 'subscribe' }>;
@@ -22,8 +39,12 @@ export class Registrations {
   readonly events = new Set<string>();
   readonly intercepts = new Set<string>();
 
-  /** Applies a frame; returns whether anything changed. Problems go to `problem`. */
-  apply(frame: RegistrationFrame, problem: (message: string) => void): boolean {
+  /**
+   * Applies a frame; returns whether anything changed. Problems go to
+   * `problem`; what is dropped from an accepted frame (a bad display hint,
+   * an essential tool too many) goes to `log`, as terva logs it.
+   */
+  apply(frame: RegistrationFrame, problem: (message: string) => void, log: (message: string) => void = () => undefined): boolean {
     switch (frame.type) {
       case 'register_command': {
         const name = frame.name.trim();
@@ -32,9 +53,9 @@ export class Registrations {
         return true;
       }
       case 'register_tool':
-        return this.registerTool(frame, problem);
+        return this.registerTool(frame, problem, log);
       case 'subscribe':
-        for (const e of frame.events ?? []) this.events.add(e);
+        for (const e of frame.events ?? []) this.subscribe(e, log);
         for (const e of frame.intercept ?? []) {
           if ((INTERCEPTABLE_EVENTS as readonly string[]).includes(e)) this.intercepts.add(e);
           else problem(`cannot intercept "${e}" (only ${INTERCEPTABLE_EVENTS.join(', ')}); ignored`);
@@ -53,17 +74,43 @@ export class Registrations {
     return had;
   }
 
-  private registerTool(frame: Extract<FrameFromExt, { type: 'register_tool' }>, problem: (message: string) => void): boolean {
+  private registerTool(frame: Extract<FrameFromExt, { type: 'register_tool' }>, problem: (message: string) => void, log: (message: string) => void): boolean {
     const schema = readToolSchema(frame.schema);
     if (!schema.ok) return void problem(`tool "${frame.name}" skipped: ${schema.problem}`), false;
     if (!frame.name.trim()) return void problem('register_tool with an empty name was ignored'), false;
+    const display = readDisplayHints(frame.display);
+    for (const d of display.dropped) log(`tool "${frame.name}": ${d}`);
     this.tools.set(frame.name, {
       name: frame.name,
       description: frame.description ?? '',
       schema: schema.schema,
       interactive: frame.interactive === true,
       deferred: frame.deferred === true,
+      readOnly: frame.read_only === true,
+      ...(frame.authority && { authority: frame.authority }),
+      essential: frame.essential === true && this.essentialRoom(frame.name, log),
+      ...(display.hints && { display: display.hints }),
     });
     return true;
+  }
+
+  /** Whether one more tool (or this one again) may be essential; the refusal goes to the log. */
+  private essentialRoom(name: string, log: (message: string) => void): boolean {
+    let others = 0;
+    for (const t of this.tools.values()) if (t.essential && t.name !== name) others++;
+    if (others < MAX_ESSENTIAL_TOOLS) return true;
+    log(`tool "${name}" registered as an ordinary tool: only ${MAX_ESSENTIAL_TOOLS} tools of one extension can be essential`);
+    return false;
+  }
+
+  /** Every known name is kept; unknown ones up to MAX_UNKNOWN_EVENTS, the rest dropped and logged. */
+  private subscribe(event: string, log: (message: string) => void): void {
+    if (this.events.has(event)) return;
+    if (!FAMILY_EVENT_NAMES.has(event)) {
+      let unknown = 0;
+      for (const e of this.events) if (!FAMILY_EVENT_NAMES.has(e)) unknown++;
+      if (unknown >= MAX_UNKNOWN_EVENTS) return log(`subscription to "${event.slice(0, 64)}" dropped: more than ${MAX_UNKNOWN_EVENTS} unknown event names`);
+    }
+    this.events.add(event);
   }
 }

@@ -2,22 +2,26 @@
  * One extension's life, as moves between the states of state.ts: launch,
  * handshake, its registrations, requests to it, restarts after a crash and
  * the stop. Every move goes through `transition`, which tells the host
- * `{old, new}`. The registry of all extensions lives in registry.ts.
+ * `{old, new}`. What its frames do (the handshake, their routing) is
+ * reading.ts; the registry of all extensions lives in registry.ts.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import { PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type EventInterceptResponseFromExt, type EventPayload, type FrameFromExt, type FrameFromHost, type JsonObject } from '../../protocol/index.js';
-import { isReplyType, settledRequest, type PendingRequest, type ReplyFrame } from '../connection/requests.js';
+import type { AnswerFromHost, EventInterceptResponseFromExt, EventPayload, FrameFromExt, FrameFromHost, JsonObject, RequestFromExt } from '../../protocol/index.js';
+import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
-import { askGate, type GateDecision } from '../options.js';
-import { formatMs, toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
+import { askGate, type GateDecision } from './gate.js';
+import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 import { within } from '../process/child.js';
 import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type ToolCall, type ToolCallOpts } from './calls.js';
 import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
+import type { ContextCard, FamilyChange } from './family.js';
+import { FamilyLink } from './familyLink.js';
 import { Problems, type LogLevel } from './problems.js';
-import { Registrations, type CommandRegistration, type RegistrationFrame, type ToolRegistration } from './registrations.js';
+import { armHello, onBadFrame, onFrame, type RuntimeCore, type Status } from './reading.js';
+import { Registrations, type CommandRegistration, type ToolRegistration } from './registrations.js';
 import { afterCrash, restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
-import { canStart, initialStatus, isServing, isStartable, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type ExtensionStatus, type HoldReason, type StatusView } from './state.js';
+import { canStart, initialStatus, isServing, isStartable, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type HoldReason, type StatusView } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
 
@@ -27,11 +31,16 @@ export interface RuntimeConfig extends SpawnConfig {
   zotHome: string;
   hostVersion: string;
   helloTimeoutMs: number;
+  bootstrapLimitMs: number;
   autoReadyMs: number;
   restart: RestartBudget;
   /** A policy other than the budget's (HostOptions.restartPolicy). */
   restartPolicy?: (extension: string) => RestartPolicy;
   model(): { provider: string; model: string };
+  /** The events this host emits, for hello_ack's `supported_events`. */
+  supportedEvents: readonly string[];
+  /** The extension's resolved settings for hello_ack's `config` (keys sorted), or undefined when it declares none. */
+  configFor?: (found: FoundExtension) => JsonObject | undefined;
   /**
    * Whether this code may run now (workspace trust, consent), asked before
    * every launch: the first start, Start, Restart, a crash restart, a
@@ -49,11 +58,14 @@ export interface RuntimeDelegate {
   /** The connection is gone; pending requests have already failed. */
   disconnected(rt: ExtensionRuntime): void;
   log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
+  /** What one of terva's notices changed: its context, cards, status segments or withdrawn tools. */
+  familyChanged(rt: ExtensionRuntime, what: FamilyChange): void;
+  /** The answer to one of terva's requests; `token` is cancelled when the connection goes. Never rejects. */
+  answer(rt: ExtensionRuntime, frame: RequestFromExt, token: CancellationToken): Promise<AnswerFromHost>;
 }
 
-type Status = ExtensionStatus<Launch, NodeJS.Timeout>;
-
-export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: number }
+/** `onPanel`: a command's response that opens a panel was read; told its id at once, before any frame after it. */
+export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: number; onPanel?: ((panelId: string) => void) | undefined }
 
 export class ExtensionRuntime implements ExtensionView {
   readonly logPath: string;
@@ -66,6 +78,10 @@ export class ExtensionRuntime implements ExtensionView {
   readonly problemList: Problems;
   /** Replies that matched nothing pending (late, cancelled or unknown): dropped by design, counted. */
   lateReplies = 0;
+  /** Its launcher's last `bootstrap` line of the latest launch: what it was building, even once it failed. */
+  private bootstrapText: string | undefined;
+  /** terva's side of the wire: what its notices said, its requests, the settings it was told. */
+  private readonly family: FamilyLink;
 
   private readonly cell: StateCell<Status>;
   private shown: StatusView;
@@ -73,6 +89,8 @@ export class ExtensionRuntime implements ExtensionView {
   private readonly ui: UiQueue;
   /** Launches whose stop ladder is running outside the current state (a failed handshake). */
   private readonly ending = new Set<Launch>();
+  /** What reading a launch's frames sees of this runtime (reading.ts). */
+  private readonly core: RuntimeCore;
 
   constructor(readonly found: FoundExtension, private readonly config: RuntimeConfig, private readonly delegate: RuntimeDelegate) {
     this.logPath = extensionLogPath(config.zotHome, found.name);
@@ -82,6 +100,34 @@ export class ExtensionRuntime implements ExtensionView {
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
     this.cell = new StateCell<Status>(initialStatus(found));
     this.shown = viewOf(this.cell.value);
+    this.family = new FamilyLink({
+      log: (line, level) => this.log(line, level),
+      changed: (what) => {
+        delegate.familyChanged(this, what);
+        if (what === 'withdrawn') delegate.registrationsChanged(this);
+      },
+      toolNames: () => this.registrations.tools.keys(),
+      settings: () => config.configFor?.(found),
+      answer: (frame, token) => delegate.answer(this, frame, token),
+    });
+    const rt = this;
+    this.core = {
+      name: found.name, found, logPath: this.logPath, config, registrations: this.registrations, family: this.family, ui: this.ui,
+      get current() { return rt.current; },
+      get live() { return rt.live; },
+      get connected() { return rt.connected; },
+      transition: (next) => this.transition(next),
+      failLaunch: (l, message) => this.failLaunch(l, message),
+      addProblem: (message) => this.addProblem(message),
+      log: (line, level) => this.log(line, level),
+      registrationsChanged: () => delegate.registrationsChanged(this),
+      lateReply: () => void this.lateReplies++,
+      helloSaid: (caps, version) => {
+        this.setCapabilities(caps);
+        if (version) this.version = version;
+      },
+      bootstrapped: (text) => void (this.bootstrapText = text),
+    };
   }
 
   get name(): string { return this.found.name; }
@@ -96,6 +142,12 @@ export class ExtensionRuntime implements ExtensionView {
   get events(): ReadonlySet<string> { return this.registrations.events; }
   get intercepts(): ReadonlySet<string> { return this.registrations.intercepts; }
   get problems(): readonly { time: number; message: string }[] { return this.problemList.items; }
+  get bootstrap(): string | undefined { return this.bootstrapText; }
+  get notes(): readonly string[] { return this.family.notes; }
+  get context(): string | undefined { return this.family.state.context; }
+  get cards(): ReadonlyMap<string, Readonly<ContextCard>> { return this.family.state.cards; }
+  get segments(): ReadonlyMap<string, string> { return this.family.state.segments; }
+  get withdrawn(): ReadonlySet<string> { return this.family.state.withdrawn; }
   get droppedProblems(): number { return this.problemList.dropped; }
 
   get startable(): boolean { return isStartable(this.found); }
@@ -219,6 +271,16 @@ export class ExtensionRuntime implements ExtensionView {
 
   private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
 
+  /**
+   * The user changed settings: a running extension that subscribed to
+   * config_update gets the whole new map, once per change (docs/TERVA.md 18).
+   */
+  settingsChanged(): void {
+    if (!this.serving() || !this.registrations.events.has('config_update')) return;
+    const config = this.family.changedSettings();
+    if (config) this.send({ type: 'event', event: 'config_update', config });
+  }
+
   private notRunning(): string { return `extension "${this.name}" is not running (${this.state})`; }
 
   // ---- process life ----
@@ -242,10 +304,13 @@ export class ExtensionRuntime implements ExtensionView {
 
   private spawn(): void {
     this.setCapabilities([]);
+    this.bootstrapText = undefined;
+    this.family.reset();
+    for (const d of this.found.manifest?.configDropped ?? []) this.log(`extension.json: ${d}`, 'warn');
     let l: Launch | undefined;
     const spawned = spawnLaunch({ name: this.name, dir: this.dir, manifest: this.found.manifest!, logPath: this.logPath }, this.config, {
-      frame: (f) => l && this.onFrame(l, f),
-      problem: (msg, about) => l && this.onBadFrame(l, msg, about),
+      frame: (f) => l && onFrame(this.core, l, f),
+      problem: (msg, about) => l && onBadFrame(this.core, l, msg, about),
       closed: (reason) => l && this.onDisconnect(l, reason),
       stderrLine: (line) => this.delegate.log(this, line, 'stderr', 'info'),
       note: (line) => this.delegate.log(this, line, 'host', 'info'),
@@ -260,65 +325,7 @@ export class ExtensionRuntime implements ExtensionView {
     const launch = spawned.launch;
     l = launch;
     this.transition({ kind: 'starting', launch });
-    launch.helloTimer.arm(this.config.helloTimeoutMs, () => {
-      if (this.live === launch && !launch.gotHello) this.failLaunch(launch, `did not say hello within ${formatMs(this.config.helloTimeoutMs)}; see its log at ${this.logPath}`);
-    });
-  }
-
-  private onFrame(l: Launch, frame: FrameFromExt): void {
-    if (this.live !== l || l.rejected) return;
-    if (!l.gotHello) {
-      if (this.current.kind === 'stopping') return; // a hello after a stop must not revive it (nor restart it)
-      if (frame.type !== 'hello') return this.failLaunch(l, `its first frame was "${frame.type}", not "hello"`);
-      return this.onHello(l, frame);
-    }
-    if (l.autoReadyTimer.armed) this.armAutoReady(l);
-    switch (frame.type) {
-      case 'tool_result':
-      case 'command_response':
-      case 'event_intercept_response':
-        if (!l.requests.answer(frame.id, frame)) this.lateReplies++;
-        return;
-      case 'error':
-        if (frame.id === undefined || !l.requests.answer(frame.id, frame as ReplyFrame)) this.addProblem(`the extension reported an error: ${frame.message ?? '(no message)'}`);
-        return;
-      case 'register_command':
-      case 'register_tool':
-      case 'subscribe':
-        if (this.registrations.apply(frame as RegistrationFrame, (m) => this.addProblem(m))) this.delegate.registrationsChanged(this);
-        return;
-      case 'ready': {
-        l.autoReadyTimer.clear();
-        const s = this.current;
-        if (s.kind === 'running' && s.readiness !== 'ready') this.transition({ kind: 'running', launch: l, readiness: 'ready' });
-        return;
-      }
-      case 'hello':
-        return this.addProblem('sent hello a second time; ignored');
-      case 'shutdown_ack':
-        return;
-      default:
-        this.ui.push(frame);
-    }
-  }
-
-  private onHello(l: Launch, hello: Extract<FrameFromExt, { type: 'hello' }>): void {
-    l.gotHello = true;
-    l.helloTimer.clear();
-    this.setCapabilities(hello.capabilities ?? []);
-    if (hello.version) this.version = hello.version;
-    if (hello.name !== this.name) this.addProblem(`hello names it "${hello.name}"; its manifest name "${this.name}" is used`);
-    // As zot: the extension's folder is its data_dir too.
-    l.transport.send({ type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: this.config.hostVersion, ...this.config.model(), cwd: this.found.projectDir ?? this.config.cwd, extension_dir: this.dir, data_dir: this.dir });
-    this.transition({ kind: 'running', launch: l, readiness: 'registering' });
-    this.armAutoReady(l);
-  }
-
-  private onBadFrame(l: Launch, message: string, about?: { type?: string; id?: string }): void {
-    if (this.live !== l) return;
-    // An intercept's own diagnostic says what became of the event: one is enough.
-    if (about?.id !== undefined && isReplyType(about.type) && l.requests.malformed(about.id, message) && about.type === 'event_intercept_response') return;
-    this.addProblem(message);
+    armHello(this.core, launch);
   }
 
   /** The connection is gone: fail what waits on it at once, forget registrations, make sure the process ends. */
@@ -329,6 +336,7 @@ export class ExtensionRuntime implements ExtensionView {
     // A running extension whose connection went is no longer running: views see it at once.
     if (this.current.kind === 'running') this.transition({ kind: 'lost', launch: l, reason });
     if (this.registrations.clear()) this.delegate.registrationsChanged(this);
+    this.family.forget();
     this.delegate.disconnected(this);
     if (!l.process.exit && !l.process.stopRequested) {
       l.process.note(`connection lost: ${reason}; stopping the process`);
@@ -380,16 +388,6 @@ export class ExtensionRuntime implements ExtensionView {
   }
 
   private get current(): Status { return this.cell.value; }
-
-  /** After hello, a quiet spell without `ready` counts as ready (zot: 250 ms). */
-  private armAutoReady(l: Launch): void {
-    l.autoReadyTimer.clear();
-    const waiting = (s: Status): boolean => s.kind === 'running' && s.launch === l && (s.readiness === 'registering' || s.readiness === 'timed_out');
-    if (!waiting(this.current)) return;
-    l.autoReadyTimer.arm(this.config.autoReadyMs, () => {
-      if (waiting(this.current)) this.transition({ kind: 'running', launch: l, readiness: 'auto_ready' });
-    });
-  }
 
   log(raw: string, level: LogLevel): void {
     const line = this.config.redact?.(raw) ?? raw;

@@ -20,8 +20,8 @@ export type ExtensionStatus<L = unknown, T = unknown> =
   | { kind: 'stopped' }
   /** About to launch: the host's gate (trust, consent) is asked whether this code may run. Nothing is spawned yet. */
   | { kind: 'checking' }
-  /** Spawned; hello not yet received. */
-  | { kind: 'starting'; launch: L }
+  /** Spawned; hello not yet received. `bootstrap`: its launcher's last progress line, while it builds (docs/TERVA.md 15.4). */
+  | { kind: 'starting'; launch: L; bootstrap?: string }
   /** Said hello: its connection serves calls. */
   | { kind: 'running'; launch: L; readiness: Readiness }
   /** Its connection is gone (it closed its output, or its input broke): the process is being ended, then the restart policy decides. */
@@ -103,6 +103,9 @@ export function statusMessage(s: StatusView): string | undefined {
 /** Serves calls: said hello, its connection is open, and it is not being stopped. */
 export const isServing = (s: StatusView): boolean => s.kind === 'running';
 
+/** Up and done registering: running past its registering phase (ready, auto-ready, or ready after the grace ran out). */
+export const isReady = (s: StatusView): boolean => s.kind === 'running' && s.readiness !== 'registering';
+
 /** The launch of a state that has one: a process of it exists (it may be on its way out). */
 export function launchOf<L>(s: ExtensionStatus<L>): L | undefined {
   return s.kind === 'starting' || s.kind === 'running' || s.kind === 'stopping' || s.kind === 'lost' ? s.launch : undefined;
@@ -117,6 +120,13 @@ export const canStop = (s: StatusView): boolean => s.kind === 'checking' || s.ki
 /** Still on its way: the host's ready wait is not over for it. */
 export const isSettling = (s: StatusView): boolean =>
   s.kind === 'checking' || s.kind === 'starting' || s.kind === 'restarting' || (s.kind === 'running' && s.readiness === 'registering');
+
+/**
+ * On its way from one state to another, up or down: wait before deciding what it is. Settling, or its
+ * connection lost, or being stopped: exactly the flat names `starting` (checking, starting, running while
+ * registering), `stopping` (stopping, lost) and `restarting` of `stateName`.
+ */
+export const isInTransition = (s: StatusView): boolean => isSettling(s) || s.kind === 'lost' || s.kind === 'stopping';
 
 /**
  * The current state and those waiting for a state: `set` is the one place a

@@ -36,7 +36,7 @@
 import { boundedStringify, type EventPayload, type InterceptableEvent } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
 import { zotMcpTool, type McpToolNames } from './mcpNames.js';
-import type { InterceptResult } from '../agent.js';
+import { clearToolCall, type Guards, type InterceptResult } from '../agent.js';
 import type { ExtensionView } from '../extension/view.js';
 import type { HostCalls } from '../zotHost.js';
 
@@ -44,10 +44,7 @@ export * from './hookInput.js';
 export { CLAUDE_MCP_PREFIX, vsCodeToolName } from './mcpNames.js';
 
 /** What the hook needs of a host: zot's events and intercepts, and which tools it serves over MCP. */
-export interface HookHost extends McpToolNames {
-  emit(event: string, payload?: EventPayload): void;
-  intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult>;
-}
+export interface HookHost extends McpToolNames, Guards {}
 
 /** The hook's answer: printed as one JSON line. `{}` lets the agent go on as it would. */
 export type HookOutput = Record<string, unknown>;
@@ -144,13 +141,13 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
       if (zotMcpTool(name, host)) return out;
       const toolId = input.toolUseId ?? `hook-${process.pid}-${++ids}`;
       const args = input.toolInput ?? {};
-      host.emit('tool_call', { tool_id: toolId, tool_name: name, tool_args: args });
-      const verdict = await host.intercept('tool_call', { tool_id: toolId, tool_name: name, tool_args: args });
-      if (verdict.blocked) {
-        return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: verdict.reason } };
+      // The same steps as before a zot tool call: args checked, the tool_call event, the intercepts.
+      const cleared = await clearToolCall(host, toolId, name, args);
+      if (!cleared.cleared) {
+        return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: cleared.reason } };
       }
-      const changed = verdict.payload.tool_args;
-      if (changed && boundedStringify(changed) !== boundedStringify(args)) {
+      const changed = cleared.args;
+      if (boundedStringify(changed) !== boundedStringify(args)) {
         return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a zot extension changed the arguments of this call', updatedInput: changed } };
       }
       return out;

@@ -42,6 +42,14 @@ export const FAIL_CLOSED_QUERY = '?fail-closed';
 /** A request this far from the window's clock, either way, is refused (its nonce is remembered this long). */
 export const MAX_CLOCK_SKEW_MS = 60_000;
 
+/**
+ * One window's entry: the file `<pid>.json` in the windows folder, written
+ * by the window (ownEntry, entryText) and read by `zot-host hook`
+ * (isEntryFileName, parseEntry). Its text is the JSON of these fields in
+ * this order and nothing else. There is no version field: a reader keeps
+ * the fields it knows and ignores any other, so a field may be added; a
+ * change an older reader would misread takes another file name instead.
+ */
 export interface WindowEntry {
   pid: number;
   /** `http://127.0.0.1:<port>` */
@@ -49,6 +57,35 @@ export interface WindowEntry {
   folders: string[];
   /** When the process started, where the platform says (Linux): an entry of a pid used again is not that window's. */
   started?: string;
+}
+
+/** The windows folder's name, in the editor's global storage (or in FALLBACK_HOME_FOLDER where that is not on disk). */
+export const WINDOWS_FOLDER = 'hook-windows';
+/** Where the windows folder goes, in the user's home folder, when the editor's global storage is not on disk. */
+export const FALLBACK_HOME_FOLDER = '.zot-extensions';
+/** What every entry's file name ends in (the token's file does not). */
+const ENTRY_SUFFIX = '.json';
+
+/** The windows folder: in the editor's global storage when that is a folder on disk, else in the user's home folder. */
+export function windowsFolder(globalStorage: string | undefined, home: string): string {
+  return globalStorage !== undefined ? path.join(globalStorage, WINDOWS_FOLDER) : path.join(home, FALLBACK_HOME_FOLDER, WINDOWS_FOLDER);
+}
+
+/** The file name of the entry of the window whose process is `pid`. */
+export const entryFileName = (pid: number): string => `${pid}${ENTRY_SUFFIX}`;
+
+/** Whether a file of the windows folder is an entry (and not the token). */
+export const isEntryFileName = (name: string): boolean => name.endsWith(ENTRY_SUFFIX);
+
+/** The entry of this process's window, answering at `url` for `folders`. */
+export function ownEntry(url: string, folders: string[], pid = process.pid): WindowEntry {
+  const started = processStart(pid);
+  return { pid, url, folders, ...(started !== undefined && { started }) };
+}
+
+/** The text of an entry's file (as parseEntry reads it). */
+export function entryText(entry: WindowEntry): string {
+  return JSON.stringify({ pid: entry.pid, url: entry.url, folders: entry.folders, ...(entry.started !== undefined && { started: entry.started }) });
 }
 
 const mac = (token: string, parts: readonly string[], body: string | Buffer): string =>
@@ -172,7 +209,7 @@ export function readToken(dir: string): string | undefined {
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
-/** An entry as its file holds it, or undefined when the file is not one. */
+/** An entry as its file holds it (fields it does not know are left out), or undefined when the file is not one. */
 export function parseEntry(text: string): WindowEntry | undefined {
   let w: Partial<WindowEntry>;
   try {

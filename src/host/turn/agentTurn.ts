@@ -5,17 +5,20 @@
  * checks of the model's tool calls, the same Stop and the same truth about a
  * call that was running when the user stopped.
  *
- * The order, per request: `before_agent_start` (intercept); then per model
+ * The order, per request: terva's `user_message` (intercept, then event),
+ * zot's `before_agent_start` (intercept); then per model
  * step `turn_start` (event, then intercept), the model's reply, its text
  * through the `assistant_message` intercept and event (or an
  * `assistant_message` event without text for a reply of tool calls only),
  * a `tool_call` event for every call of the step with the model's own args,
  * `turn_end` with zot's stop name, and then the calls, each through the
- * `tool_call` intercepts. A Stop while the model streams ends the step with
- * `turn_end` `aborted`; a Stop while tools run sends nothing more.
+ * `tool_call` intercepts, each followed by terva's `tool_result`. A Stop
+ * while the model streams ends the step with `turn_end` `aborted`; a Stop
+ * while tools run sends nothing more. terva's `run_end` closes every request
+ * that got past its intercepts, whatever ended it.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { EventPayload, InterceptableEvent, JsonObject } from '../../protocol/index.js';
+import type { EventPayload, InterceptableEvent } from '../../protocol/index.js';
 import type { InterceptResult, ToolCallOptions } from '../agent.js';
 import type { ToolOutcome } from '../outcomes.js';
 
@@ -38,6 +41,12 @@ export interface ModelStep {
  * turn tells it what the model said and what the calls returned.
  */
 export interface ModelPort {
+  /**
+   * The user's prompt as the `user_message` interceptors left it, before the
+   * first step: the model receives this text. A port without it put the
+   * prompt in itself (a rewrite then does not reach the model).
+   */
+  prompt?(text: string): void;
   /**
    * One model step over the conversation so far. Resolves with the whole
    * reply, or, once `token` is cancelled, with what had arrived; rejects
@@ -65,8 +74,8 @@ export interface EndedCall {
 export interface TurnView {
   /** `before_agent_start` let the request through: the steps begin. */
   started?(): void;
-  /** `before_agent_start` or `turn_start` was blocked by an interceptor. */
-  blocked?(what: 'agent' | 'turn', by: string, reason: string): void;
+  /** The prompt (`user_message`), `before_agent_start` or `turn_start` was blocked by an interceptor. */
+  blocked?(what: 'prompt' | 'agent' | 'turn', by: string, reason: string): void;
   /** Assistant text as the interceptors left it. */
   text?(shown: string): void;
   /** An interceptor hid the assistant's text. */
@@ -93,8 +102,8 @@ export interface TurnResult {
 export interface TurnHost {
   emit(event: string, payload?: EventPayload): void;
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult>;
-  announceToolCall(toolId: string, name: string, args: JsonObject | undefined): void;
-  runToolCall(name: string, args: JsonObject | undefined, opts?: ToolCallOptions): Promise<ToolOutcome>;
+  announceToolCall(toolId: string, name: string, args: unknown): boolean;
+  runToolCall(name: string, args: unknown, opts?: ToolCallOptions): Promise<ToolOutcome>;
 }
 
 export interface TurnOptions {
@@ -111,17 +120,36 @@ export interface TurnOptions {
 type StepStop = 'tool_use' | 'end' | 'error' | 'aborted';
 
 export async function runAgentTurn(host: TurnHost, port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> {
-  const { token } = opts;
-  let steps = 0;
-  const stepEnd = (stop: StepStop, error?: string): void => host.emit('turn_end', error === undefined ? { stop } : { stop, error });
-  const result = (stop: TurnStop, stoppedInCall = false): TurnResult => ({ stop, steps, stoppedInCall });
-
-  const before = await host.intercept('before_agent_start', { text: opts.prompt });
+  // terva: the user's prompt may be dropped or rewritten before anything else sees it.
+  const asked = await host.intercept('user_message', { text: opts.prompt });
+  if (asked.blocked) {
+    view.blocked?.('prompt', asked.by, asked.reason);
+    return { stop: 'blocked', steps: 0, stoppedInCall: false };
+  }
+  const prompt = asked.payload.text ?? opts.prompt;
+  host.emit('user_message', { text: prompt });
+  const before = await host.intercept('before_agent_start', { text: prompt });
   if (before.blocked) {
     view.blocked?.('agent', before.by, before.reason);
-    return result('blocked');
+    return { stop: 'blocked', steps: 0, stoppedInCall: false };
   }
+  port.prompt?.(prompt);
   view.started?.();
+  const done = await runSteps(host, port, view, opts);
+  // terva: once per prompt, after every step, with the error that ended it.
+  host.emit('run_end', done.stop === 'error' && done.error !== undefined ? { error: done.error } : done.stop === 'canceled' ? { error: 'canceled by the user' } : {});
+  return { stop: done.stop, steps: done.steps, stoppedInCall: done.stoppedInCall };
+}
+
+async function runSteps(host: TurnHost, port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult & { error?: string }> {
+  const { token } = opts;
+  let steps = 0;
+  let error: string | undefined;
+  const stepEnd = (stop: StepStop, why?: string): void => {
+    if (stop === 'error') error = why;
+    host.emit('turn_end', why === undefined ? { stop } : { stop, error: why });
+  };
+  const result = (stop: TurnStop, stoppedInCall = false): TurnResult & { error?: string } => ({ stop, steps, stoppedInCall, ...(error !== undefined && { error }) });
 
   while (steps < opts.maxSteps) {
     if (token.isCancellationRequested) return result('canceled');
@@ -161,14 +189,15 @@ export async function runAgentTurn(host: TurnHost, port: ModelPort, view: TurnVi
     port.replied(step);
     view.stepReplied?.(step);
     // As zot: every call of the step is announced with the model's args, then the step ends, then the calls run.
-    for (const call of step.calls) host.announceToolCall(call.id, call.name, plainArgs(call.input));
+    // One whose args cannot be sent is not announced; its call is refused before anything goes out.
+    for (const call of step.calls) host.announceToolCall(call.id, call.name, call.input);
     stepEnd(step.calls.length ? 'tool_use' : 'end');
     if (step.calls.length === 0) return result('end_turn');
 
     const ended: EndedCall[] = [];
     for (const [i, call] of step.calls.entries()) {
       view.callStarting?.(call);
-      const outcome = await host.runToolCall(call.name, call.input as JsonObject | undefined, { token, toolId: call.id, announced: true, lateWithinMs: opts.lateWithinMs });
+      const outcome = await host.runToolCall(call.name, call.input, { token, toolId: call.id, announced: true, lateWithinMs: opts.lateWithinMs });
       const byStop = token.isCancellationRequested;
       const done: EndedCall = { call, outcome, byStop };
       ended.push(done);
@@ -199,9 +228,4 @@ async function showText(host: TurnHost, view: TurnView, text: string): Promise<v
   const shown = verdict.payload.text ?? text;
   view.text?.(shown);
   host.emit('assistant_message', { text: shown });
-}
-
-/** The args as events carry them: an object, or `{}` for anything else (the call itself refuses those). */
-function plainArgs(input: unknown): JsonObject {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as JsonObject) : {};
 }

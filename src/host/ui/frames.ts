@@ -6,7 +6,7 @@
 import { NOTIFY_LEVELS, type FrameFromExt, type NotifyLevel } from '../../protocol/index.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { Panels } from './panels.js';
-import type { HostUI } from './port.js';
+import type { HostUI } from '../port.js';
 
 /** A notify frame's level, `info` for one zot does not know. */
 export function noteLevel(level: string | undefined): NotifyLevel {

@@ -3,11 +3,11 @@
  * The UI gets a PanelHandle: what to show, and `key`, `resize` and
  * `dismiss` to answer with; it never reaches into the host.
  */
-import type { FrameFromExt, PanelKey, PanelSpec } from '../../protocol/index.js';
+import { widgetActions, type FrameFromExt, type PanelKey, type PanelSpec, type Widget } from '../../protocol/index.js';
 import type { ToolCall } from '../extension/calls.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
 import { MAX_PANELS_PER_CALL, PanelBudget } from './panelBudget.js';
-import type { HostUI, PanelHandle, PanelUI } from './port.js';
+import type { HostUI, PanelHandle, PanelUI } from '../port.js';
 
 /**
  * A tool call in flight as its panels see it. Calls are found in their
@@ -28,6 +28,7 @@ class OpenPanel implements PanelHandle {
   title = '';
   lines: string[] = [];
   footer = '';
+  widgets: readonly Widget[] = [];
   forToolCall = false;
   boundCall: BoundCall | undefined;
 
@@ -42,6 +43,11 @@ class OpenPanel implements PanelHandle {
     this.rt.send(key === 'rune' ? { type: 'panel_key', panel_id: this.id, key, text: text ?? '' } : { type: 'panel_key', panel_id: this.id, key });
   }
 
+  /** As terva's web panel: the id as the key, no text. Only ids the panel offers now: a click on a render that is gone is not sent. */
+  action(actionId: string): void {
+    if (this.panels.isOpen(this) && widgetActions(this.widgets).includes(actionId)) this.rt.send({ type: 'panel_key', panel_id: this.id, key: actionId });
+  }
+
   /** Only to an extension that asked for sizes in its hello: zot never sends them, and its SDKs log them as unknown frames. */
   resize(width: number, height: number): void {
     if (this.panels.isOpen(this) && this.rt.capabilities.includes('panel_resize')) this.rt.send({ type: 'panel_resize', panel_id: this.id, width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) });
@@ -53,8 +59,33 @@ class OpenPanel implements PanelHandle {
   }
 }
 
+type RenderFrame = Extract<FrameFromExt, { type: 'panel_render' }>;
+
+/**
+ * A panel a command's response opens, from the moment the response is read
+ * until the front end carries it out: the extension may render or close it at
+ * once, and those frames must not be lost to the time in between (zot opens
+ * the panel as it reads the response, before the frames after it).
+ */
+interface Opening {
+  rt: ExtensionRuntime;
+  at: number;
+  /** The last render sent meanwhile (a render replaces), or the close. */
+  render: RenderFrame | undefined;
+  closed: boolean;
+}
+
+/** How long a response's panel is waited for; a front end that does not open it by then never will. */
+const OPENING_WAIT_MS = 30_000;
+/** Responses' panels waited for at once, per extension; the oldest gives way. */
+const MAX_OPENING = 8;
+
+/** A panel's key among all extensions' panels: its extension's name and its own id. */
+const uidOf = (rt: ExtensionRuntime, panelId: string): string => `${rt.name}\0${panelId}`;
+
 export class Panels {
   private readonly open = new Map<string, OpenPanel>();
+  private readonly opening = new Map<string, Opening>();
   /** The calls that have panels bound, by wire id (unique in the process). */
   private readonly bound = new Map<string, BoundCall>();
   private readonly budget = new PanelBudget();
@@ -69,9 +100,53 @@ export class Panels {
     return this.open.get(p.uid) === p;
   }
 
-  /** Opens (or replaces) a panel, binding it to the interactive call it serves. */
-  async openPanel(rt: ExtensionRuntime, spec: PanelSpec): Promise<void> {
-    const uid = `${rt.name}\0${spec.id}`;
+  /**
+   * A command's response that opens this panel was just read: until it is
+   * carried out (`openPanel` with `answered`) or given up (`settled`), the
+   * panel's renders and close wait for it.
+   */
+  expect(rt: ExtensionRuntime, panelId: string): void {
+    this.sweep(Date.now());
+    const uid = uidOf(rt, panelId);
+    this.opening.delete(uid);
+    const mine = [...this.opening].filter(([, o]) => o.rt === rt);
+    if (mine.length >= MAX_OPENING) this.opening.delete(mine[0]![0]);
+    this.opening.set(uid, { rt, at: Date.now(), render: undefined, closed: false });
+  }
+
+  /** The response was carried out, or not: its panel is no longer waited for. */
+  settled(rt: ExtensionRuntime, panelId: string): void {
+    this.opening.delete(uidOf(rt, panelId));
+  }
+
+  /** Drops what waits past OPENING_WAIT_MS. */
+  private sweep(now: number): void {
+    for (const [uid, o] of this.opening) if (now - o.at > OPENING_WAIT_MS) this.opening.delete(uid);
+  }
+
+  /** The wait for a response's panel, if one is on. */
+  private waiting(uid: string): Opening | undefined {
+    this.sweep(Date.now());
+    return this.opening.get(uid);
+  }
+
+  /** The wait for a response's panel, ended: what came for the panel meanwhile. */
+  private take(uid: string): Opening | undefined {
+    const o = this.waiting(uid);
+    this.opening.delete(uid);
+    return o;
+  }
+
+  /**
+   * Opens (or replaces) a panel, binding it to the interactive call it serves.
+   * `answered`: opened by a command's response, so what the extension sent
+   * for the panel since that response was read applies on top.
+   */
+  async openPanel(rt: ExtensionRuntime, spec: PanelSpec, answered = false): Promise<void> {
+    const uid = uidOf(rt, spec.id);
+    const since = answered ? this.take(uid) : undefined;
+    // Closed by the extension before it was shown: as zot, opened and closed at once, so nothing shows.
+    if (since?.closed) return;
     const existing = this.open.get(uid);
     const call = this.callFor(rt, spec.tool_call_id);
     if (!existing && !call) {
@@ -94,6 +169,8 @@ export class Panels {
     panel.title = spec.title ?? '';
     panel.lines = spec.lines ?? [];
     panel.footer = spec.footer ?? '';
+    panel.widgets = spec.widgets ?? [];
+    if (since?.render) applyRender(panel, since.render);
     if (call) {
       const b = this.bind(rt, call);
       if (panel.boundCall !== b) panel.boundCall?.panels.delete(panel);
@@ -108,27 +185,38 @@ export class Panels {
     await (existing ? ui.renderPanel(panel) : ui.openPanel(panel));
   }
 
-  render(rt: ExtensionRuntime, frame: Extract<FrameFromExt, { type: 'panel_render' }>): Promise<void> | void {
-    const p = this.open.get(`${rt.name}\0${frame.panel_id}`);
+  render(rt: ExtensionRuntime, frame: RenderFrame): Promise<void> | void {
+    const uid = uidOf(rt, frame.panel_id);
+    const coming = this.waiting(uid);
+    // Closed by its extension meanwhile: as zot, it was open and is shut, so a render after that is for no open panel.
+    if (coming && !coming.closed) {
+      coming.render = frame;
+      // Shown as well when it is open already (a response that replaces it): the response's spec then comes under it.
+      if (!this.open.has(uid)) return;
+    }
+    const p = this.open.get(uid);
     // As zot: extensions render after every change whether their panel is open or not.
     if (!p) return rt.log(`ignored panel_render for "${frame.panel_id}": that panel is not open`, 'info');
-    // As zot: lines and footer are replaced (zot's Go SDK leaves empty ones out); an empty title keeps the old one.
-    if (frame.title) p.title = frame.title;
-    p.lines = frame.lines ?? [];
-    p.footer = frame.footer ?? '';
+    applyRender(p, frame);
     return this.uiOf(p).renderPanel(p);
   }
 
   /** The extension closed its panel. */
   closedByExtension(rt: ExtensionRuntime, panelId: string): Promise<void> | void {
-    const p = this.open.get(`${rt.name}\0${panelId}`);
+    const coming = this.waiting(uidOf(rt, panelId));
+    if (coming) {
+      coming.closed = true;
+      coming.render = undefined;
+    }
+    const p = this.open.get(uidOf(rt, panelId));
     if (!p) return undefined;
     this.drop(p);
     return this.uiOf(p).closePanel(p);
   }
 
-  /** Its extension went away: its panels close. */
+  /** Its extension went away: its panels close, and none of its responses' panels is waited for. */
   closeAllOf(rt: ExtensionRuntime): void {
+    for (const [uid, o] of this.opening) if (o.rt === rt) this.opening.delete(uid);
     for (const p of [...this.open.values()]) if (p.rt === rt) this.closeFromHost(p);
   }
 
@@ -193,4 +281,12 @@ export class Panels {
     this.open.delete(p.uid);
     p.boundCall?.panels.delete(p);
   }
+}
+
+/** As zot: lines and footer are replaced (zot's Go SDK leaves empty ones out); an empty title keeps the old one; widgets are replaced as lines are. */
+function applyRender(p: OpenPanel, frame: RenderFrame): void {
+  if (frame.title) p.title = frame.title;
+  p.lines = frame.lines ?? [];
+  p.footer = frame.footer ?? '';
+  p.widgets = frame.widgets ?? [];
 }

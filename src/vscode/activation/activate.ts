@@ -18,12 +18,18 @@ import { HostManager } from './hostManager.js';
 import { LogChannels } from '../ui/logs.js';
 import { Notes } from '../ui/notes.js';
 import { registerChatParticipant } from '../chat/participant.js';
+import { ChatSessions } from '../chat/sessions.js';
+import { vscodeHostTools } from '../chat/hostTools.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
 import { chatMaxSteps, HOST_SETTINGS, mcpServers, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
+import { SegmentItems } from '../family/statusItems.js';
+import { VsCodeSecretStore } from '../family/secretStore.js';
+import { registerForgetSecrets } from '../family/forgetSecrets.js';
+import { ExtensionSettings, registerConfigureExtension } from '../family/extensionSettings.js';
 import { UiTrace } from '../ui/trace.js';
 import { ExtensionsTree } from '../views/tree.js';
 import { VsCodeUI } from '../ui/ui.js';
@@ -48,6 +54,9 @@ export interface Wired {
   manager: HostManager;
   tree: ExtensionsTree;
   statusBar: StatusBar;
+  /** terva's status segments, one item per extension. */
+  segmentItems: SegmentItems;
+  secretStore: VsCodeSecretStore;
   logs: LogChannels;
   trace: UiTrace;
   panels: PanelPresenter;
@@ -79,6 +88,14 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const panels = new PanelRouter(new QuickPickPanels(trace), new WebviewPanels(context.extensionUri, trace), panelStyle);
   const notes = new Notes(logs, trace, (name) => logs.show(name));
   const ui = new VsCodeUI({ notes, display, panels, trace });
+  // terva's secrets live in this profile's SecretStorage, under `ext:<manifest name>:<key>`.
+  const secretStore = new VsCodeSecretStore(context.secrets);
+  // terva's extension settings: zot.extensionSettings, and SecretStorage for secret ones; a change reaches the host.
+  const extensionSettings = new ExtensionSettings(context.secrets, (names) => mgr.host.settingsChanged(names));
+  // @zot's conversations, kept per workspace: what terva's list_sessions and read_session answer.
+  const chatSessions = new ChatSessions(context.workspaceState, projectDir);
+  // terva's host_tool_call: the window's language model tools, asked for in a modal question, never zot's own.
+  const hostTools = vscodeHostTools({ zotToolNames: () => mgr.host.tools().map((tool) => tool.name), log: (line) => logs.hostLog(line) });
 
   // Values nothing the host writes may show (the MCP server's bearer token, once it runs), for every host of this window.
   const secrets = new Set<string>();
@@ -103,6 +120,8 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
       timing: settings.timing,
       ui,
       gate: gate.gate,
+      services: { secrets: secretStore, sessions: chatSessions, hostTools },
+      settings: extensionSettings,
       ...(trace && { trace }),
     });
     for (const value of secrets) host.keepSecret(value);
@@ -114,6 +133,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   const tree = new ExtensionsTree(mgr, (name) => gate.canAllow(name), gate.onDidChange);
   const statusBar = new StatusBar(mgr);
+  const segmentItems = new SegmentItems(mgr);
 
   // State changes go to each extension's channel; the host channel gets the big events.
   const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${rt.state}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
@@ -121,7 +141,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
 
-  registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: trace });
+  registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: trace, sessions: chatSessions });
   // Agent mode reaches zot tools through an MCP server that runs here, started on first use.
   const mcp = new ZotMcpProvider({
     extensionPath: context.extensionPath,
@@ -154,8 +174,11 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   };
 
   context.subscriptions.push(
-    trace, logs, display, panels, notes, gate, tree, statusBar, stateLog, hostLog, reportUpdates,
+    trace, logs, display, panels, notes, gate, tree, statusBar, segmentItems, stateLog, hostLog, reportUpdates,
     ...commands.register(),
+    registerForgetSecrets(secretStore, trace),
+    extensionSettings,
+    registerConfigureExtension(mgr, extensionSettings),
     registerNewExtension(mgr),
     registerManifestDiagnostics(),
     new ExtensionWatch({ manager: mgr, logs }),
@@ -185,11 +208,12 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   );
 
   const activateMs = performance.now() - started;
-  instruments.wired?.({ manager: mgr, tree, statusBar, logs, trace, panels, mcp, activateMs, activatedAt: performance.timeOrigin + started });
+  instruments.wired?.({ manager: mgr, tree, statusBar, segmentItems, secretStore, logs, trace, panels, mcp, activateMs, activatedAt: performance.timeOrigin + started });
 
   // In the background: activation never waits for an extension.
   const loadStart = performance.now();
-  void mgr.start().then(
+  // The settings' secrets are read first: a hello_ack carries the settings at once.
+  void extensionSettings.loadAll().catch((err: unknown) => logs.hostLog(`the extension settings' secrets could not be read: ${(err as Error).message}`, 'warn')).then(() => mgr.start()).then(
     () => {
       const exts = mgr.view.extensions;
       logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${r.state})`).join(', ') || 'none'}`);

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultZotHome, type Timing, type TraceLevel } from '../../host/index.js';
-import { parseJsonc } from '../../host/jsonc.js';
+import { parseJsonc } from './jsonc.js';
 
 export const SECTION = 'zot';
 

@@ -5,8 +5,7 @@
  * model can do about it. The host's outcome is read only in `callEnd`.
  */
 import type { ContentBlock } from '../../protocol/index.js';
-import type { ToolOutcome } from '../../host/index.js';
-import { NEVER_STARTED_OUTCOME } from '../../host/turn/agentTurn.js';
+import { NEVER_STARTED_OUTCOME, type ToolOutcome } from '../../host/index.js';
 import { STOP_SETTLE_MS } from './limits.js';
 
 export type CallEnd =

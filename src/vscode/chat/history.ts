@@ -21,6 +21,8 @@ export interface ZotTurnMetadata {
   rounds?: Round[];
   /** The turn told the user that not every tool was sent. */
   toolsNote?: boolean;
+  /** The conversation's session (terva's session_id), minted at its first request. */
+  sessionId?: string;
 }
 
 export interface ChatHistory {

@@ -9,7 +9,7 @@
  * with how they really ended.
  */
 import * as vscode from 'vscode';
-import type { HostCalls, ModelPort, ToolEntry, TurnView } from '../../host/index.js';
+import { displaySubject, isOffered, type HostCalls, type JsonObject, type ModelPort, type ToolEntry, type TurnResult, type TurnView } from '../../host/index.js';
 import { callEnd } from './callOutcome.js';
 import { readHistory, type ZotTurnMetadata } from './history.js';
 import { MAX_TOOLS_PER_REQUEST, STOP_SETTLE_MS } from './limits.js';
@@ -17,6 +17,7 @@ import { resultForModel, seenParts, type LivePart, type ModelAbilities } from '.
 import { keepForHistory, type Round } from './rounds.js';
 import { chooseTools, mostRecentFirst } from './toolChoice.js';
 import { chatToolName, describeEnding, toModelParts } from './toolResults.js';
+import { watchWorkspace } from './workspaceWatch.js';
 import { t } from '../l10n.js';
 
 export interface LoopDeps {
@@ -44,7 +45,7 @@ export async function runModelLoop(
   let toolsNote = false;
 
   const history = readHistory(chatContext);
-  const choice = chooseTools(host.tools().filter((t) => t.active), prompt, mostRecentFirst([history.recentTools, deps.recentTools]), MAX_TOOLS_PER_REQUEST);
+  const choice = chooseTools(host.tools().filter(isOffered), prompt, mostRecentFirst([history.recentTools, deps.recentTools]), MAX_TOOLS_PER_REQUEST);
   // Tools as the model sees them; chat names must be plain, so keep a map back to zot's names.
   const byChatName = new Map<string, string>();
   const taken = new Set<string>();
@@ -54,7 +55,9 @@ export async function runModelLoop(
     return { name, description: t.description || `${t.name} (from the zot extension ${t.extension})`, inputSchema: t.schema };
   });
   const abilities = modelAbilities(model);
-  const messages = [...history.messages, vscode.LanguageModelChatMessage.User(prompt)];
+  // terva's standing model context of the running extensions leads the conversation, as a system prompt's static part.
+  const standing = host.modelContext();
+  const messages = [...(standing ? [vscode.LanguageModelChatMessage.User(standing)] : []), ...history.messages];
   /** The model's own parts of the current step, by call id, for the conversation. */
   let parts = new Map<string, vscode.LanguageModelToolCallPart>();
   /** What the model sees of each ended call of the step, by call id: made once, for the conversation and the history. */
@@ -62,11 +65,17 @@ export async function runModelLoop(
   let round: Round = { text: '', calls: [] };
 
   const port: ModelPort = {
+    // The prompt as the user_message interceptors left it is what the model receives.
+    prompt(text) {
+      messages.push(vscode.LanguageModelChatMessage.User(text));
+    },
     async step(stepToken) {
       let text = '';
       const calls: vscode.LanguageModelToolCallPart[] = [];
+      // terva's context cards: the live state, last in each request and never kept in the conversation.
+      const cards = host.contextCards();
       try {
-        const response = await model.sendRequest(messages, { tools, justification: 'zot extensions provide the tools for this request' }, stepToken as vscode.CancellationToken);
+        const response = await model.sendRequest(cards ? [...messages, vscode.LanguageModelChatMessage.User(cards)] : messages, { tools, justification: 'zot extensions provide the tools for this request' }, stepToken as vscode.CancellationToken);
         for await (const part of response.stream) {
           if (part instanceof vscode.LanguageModelTextPart) text += part.value;
           else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
@@ -88,7 +97,7 @@ export async function runModelLoop(
 
   const view: TurnView = {
     started: () => noteOnce(),
-    blocked: (what, by, reason) => stream.markdown(`**${what === 'agent' ? t('Blocked by the zot extension {0}:', `\`${by}\``) : t('Turn blocked by the zot extension {0}:', `\`${by}\``)}** ${reason}`),
+    blocked: (what, by, reason) => stream.markdown(`**${what === 'turn' ? t('Turn blocked by the zot extension {0}:', `\`${by}\``) : t('Blocked by the zot extension {0}:', `\`${by}\``)}** ${reason}`),
     text: (shown) => stream.markdown(shown),
     hidden: (by, reason) => stream.markdown(`*(${t('A message was hidden by the zot extension {0}: {1}', `\`${by}\``, reason)})*\n\n`),
     cutShort: (text) => rounds.push({ text, calls: [] }),
@@ -97,7 +106,13 @@ export async function runModelLoop(
       round = { text: step.text, calls: [] };
       rounds.push(round);
     },
-    callStarting: (call) => stream.progress(t('Running {0}…', call.name)),
+    callStarting: (call) => {
+      // terva's display.subject: what the call is about, as plain text with its secrets masked.
+      const tool = host.findTool(call.name);
+      const subject = tool?.display?.subject && typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input)
+        ? displaySubject(tool.display.subject, call.input as JsonObject, tool.display.redact) : '';
+      stream.progress(subject ? t('Running {0}: {1}…', call.name, subject) : t('Running {0}…', call.name));
+    },
     callEnded: (e) => {
       const ending = callEnd(e.outcome);
       const live = resultForModel(ending, e.byStop, abilities);
@@ -119,7 +134,16 @@ export async function runModelLoop(
     toolsNote = true;
   }
 
-  const turn = await host.runTurn(port, view, { prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage });
+  // terva's workspace_changed: the folder is watched while the request runs, and its net change follows run_end.
+  const watch = watchWorkspace(host, deps.log);
+  let ran = false;
+  let turn: TurnResult;
+  try {
+    turn = await host.runTurn(port, view, { prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage });
+    ran = !(turn.stop === 'blocked' && turn.steps === 0);
+  } finally {
+    watch?.end(ran);
+  }
   if (turn.stop === 'blocked' && turn.steps === 0) return { metadata: { stop: 'blocked', steps: 0, toolCalls } };
   if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown(`\n\n${t('Stopped.')}`);
   if (turn.stop === 'max_steps') stream.markdown(`\n\n${t('Stopped after {0} steps (the {1} setting).', deps.maxSteps, '`zot.chat.maxSteps`')}`);

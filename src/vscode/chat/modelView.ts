@@ -5,7 +5,7 @@
  * that did not simply complete, the words that say how it ended.
  */
 import type { ContentBlock } from '../../protocol/index.js';
-import { blocksText, decodableImage, decodedBytes } from '../../host/content.js';
+import { blocksText, decodableImage, decodedBytes } from '../../host/index.js';
 import { cutParts, formatBytes, RESULT_TEXT_MAX_BYTES, type TextPart } from './limits.js';
 import { wordsForModel, type CallEnding } from './callOutcome.js';
 import type { SeenPart } from './rounds.js';

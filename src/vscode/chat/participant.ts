@@ -4,11 +4,12 @@
  * request's model (modelLoop.ts).
  */
 import * as vscode from 'vscode';
-import type { HostCalls, HostReader } from '../../host/index.js';
+import { isOffered, isServing, type HostCalls, type HostReader } from '../../host/index.js';
 import { outcomeWord } from '../views/presentation.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
 import { runModelLoop } from './modelLoop.js';
+import type { ChatSessions } from './sessions.js';
 import { t } from '../l10n.js';
 
 export const PARTICIPANT_ID = 'zot.chat';
@@ -22,6 +23,8 @@ export interface ChatDeps {
   log?(line: string): void;
   /** Where each reply's markdown is recorded (the UI trace; nothing listens to it in the product). */
   replies: UiTrace;
+  /** Conversations as terva's sessions; without it, session_start carries no identity. */
+  sessions?: ChatSessions;
 }
 
 export interface ZotChatResult extends vscode.ChatResult {
@@ -31,10 +34,19 @@ export interface ZotChatResult extends vscode.ChatResult {
 export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatDeps): vscode.ChatParticipant {
   // zot tools @zot called in this window, the newest first: they are sent first when not all tools fit.
   const recentTools: string[] = [];
+  /** The session of the conversation that asked last. */
+  const current: { id?: string } = {};
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
     // The same path in every bundle: the reply's markdown is kept for the trace as it is written.
     const written: string[] = [];
+    // The built-ins are no part of a conversation with the model: they start no session.
+    const sessionId = request.command === 'help' || request.command === 'reload' ? undefined : await enterSession(deps, current, request, chatContext);
     const result = await handleRequest(deps, recentTools, request, chatContext, recordingMarkdown(stream, written), token);
+    if (sessionId) {
+      result.metadata.sessionId = sessionId;
+      const { prompt, modelText } = result.metadata;
+      if (prompt !== undefined) deps.sessions?.record(sessionId, [{ role: 'user', text: prompt }, { role: 'assistant', text: modelText ?? '' }]);
+    }
     deps.replies.record('chat-reply', { command: request.command ?? null, prompt: request.prompt, stop: result.metadata.stop, markdown: written.join('') });
     return result;
   });
@@ -66,13 +78,10 @@ async function handleRequest(
     stream.progress(t('Reloading zot extensions…'));
     await deps.reload();
     const after = deps.host().extensions;
-    const running = after.filter((e) => e.connected).length;
+    const running = after.filter((e) => isServing(e.status)).length;
     stream.markdown(t('Reloaded: {0} of {1} extension(s) running.', running, after.length));
     return done('reload');
   }
-
-  // A chat with no history is a new session.
-  if (chatContext.history.length === 0) host.emit('session_start');
 
   let prompt = request.prompt;
   const slash = /^\s*\/([^\s/]+)\s*([\s\S]*)$/.exec(prompt);
@@ -107,6 +116,38 @@ async function handleRequest(
 }
 
 /**
+ * The session of this request's conversation, announced when it changes: a
+ * chat with no history is a new session; one whose replies name a session
+ * other than the last one asked is a switch, announced again as terva does.
+ */
+async function enterSession(deps: ChatDeps, current: { id?: string }, request: vscode.ChatRequest, chatContext: vscode.ChatContext): Promise<string | undefined> {
+  const host = deps.host();
+  await host.whenLoaded();
+  const sessions = deps.sessions;
+  if (chatContext.history.length === 0) {
+    const started = sessions?.begin(request.prompt);
+    current.id = started?.id;
+    host.emit('session_start', started?.identity);
+    return started?.id;
+  }
+  const named = sessions?.resume(lastSessionId(chatContext));
+  if (named && named.id !== current.id) {
+    current.id = named.id;
+    host.emit('session_start', named.identity);
+  }
+  return named?.id;
+}
+
+/** The session id the conversation's latest reply carries in its metadata. */
+function lastSessionId(chatContext: vscode.ChatContext): unknown {
+  for (let i = chatContext.history.length - 1; i >= 0; i--) {
+    const turn = chatContext.history[i];
+    if (turn instanceof vscode.ChatResponseTurn) return (turn.result.metadata as { sessionId?: unknown } | undefined)?.sessionId;
+  }
+  return undefined;
+}
+
+/**
  * The stream, with every markdown part also kept in `into`. A plain object of
  * bound methods, not a Proxy: VS Code hands out a frozen stream, and a Proxy
  * of a frozen object may not change what its properties are.
@@ -138,7 +179,7 @@ function commandList(host: HostReader): string {
 function helpText(host: HostReader): string {
   const lines = [t('{0} runs zot extensions\' commands and gives their tools to the model.', '**@zot**'), ''];
   const cmds = host.commands().filter((c) => c.active);
-  const tools = host.tools().filter((tool) => tool.active);
+  const tools = host.tools().filter(isOffered);
   lines.push(cmds.length ? t('**Commands** (type them after `@zot`):') : t('No zot extension provides commands right now.'));
   for (const c of cmds) lines.push(`- \`/${c.name}\`${c.description ? ` — ${c.description}` : ''} *(${c.extension})*`);
   lines.push('', tools.length ? t('**Tools** the model can call:') : t('No zot extension provides tools right now.'));

@@ -1,7 +1,8 @@
 /**
  * Which zot tools one @zot request carries when there are more than a
- * request can hold: first the tools of extensions the prompt names, then the
- * most recently used, then the rest in the registry's order.
+ * request can hold: first terva's essential tools (at most 3 per extension,
+ * which the registry enforces), then the tools of extensions the prompt
+ * names, then the most recently used, then the rest in the registry's order.
  */
 export interface ToolChoice<T> {
   chosen: T[];
@@ -11,7 +12,7 @@ export interface ToolChoice<T> {
   named: string[];
 }
 
-export function chooseTools<T extends { name: string; extension: string }>(
+export function chooseTools<T extends { name: string; extension: string; essential?: boolean }>(
   tools: readonly T[],
   prompt: string,
   /** Tool names, the most recently used first. */
@@ -26,6 +27,7 @@ export function chooseTools<T extends { name: string; extension: string }>(
   });
   const order = tools.map((t, i) => ({ t, i }));
   const key = (x: { t: T; i: number }): [number, number] => {
+    if (x.t.essential === true) return [-1, x.i];
     if (named.includes(x.t.extension)) return [0, x.i];
     const r = rank.get(x.t.name);
     return r !== undefined ? [1, r] : [2, x.i];

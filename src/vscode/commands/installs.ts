@@ -1,12 +1,12 @@
 /**
  * Installs into $ZOT_HOME/extensions: a folder the user picks (asking before
  * replacing one of the same name) and the samples shipped in the VSIX. The
- * copying is the host's (src/host/discovery/install.ts); the questions are asked here.
+ * copying is install.ts beside it; the questions are asked here.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { globalExtensionsDir } from '../../host/index.js';
-import { checkInstall, copyInto, installSamples, type SamplesResult } from '../../host/discovery/install.js';
+import { checkInstall, copyInto, installSamples, type SamplesResult } from './install.js';
 import type { CommandKit } from './kit.js';
 import { t } from '../l10n.js';
 

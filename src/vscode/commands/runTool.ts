@@ -5,7 +5,7 @@
  * one shows its own panel, and dismissing that panel cancels the call.
  */
 import * as vscode from 'vscode';
-import { blocksText, type ToolOutcome } from '../../host/index.js';
+import { blocksText, isOffered, type ToolOutcome } from '../../host/index.js';
 import { describeOutcome } from '../chat/toolResults.js';
 import type { HostManager } from '../activation/hostManager.js';
 import type { UiTrace } from '../ui/trace.js';
@@ -30,7 +30,7 @@ async function runTool(manager: HostManager, display: DisplayDocuments, trace: U
   let name = typeof nameArg === 'string' ? nameArg : undefined;
   if (!name) {
     const picked = await vscode.window.showQuickPick(
-      host.tools().filter((tool) => tool.active).map((tool) => ({ label: tool.name, description: tool.extension, detail: `${tool.interactive ? `$(comment-discussion) ${t('asks you')} · ` : ''}${tool.description}` })),
+      host.tools().filter(isOffered).map((tool) => ({ label: tool.name, description: tool.extension, detail: `${tool.interactive ? `$(comment-discussion) ${t('asks you')} · ` : ''}${tool.description}` })),
       { title: t('Run Extension Tool'), placeHolder: host.tools().length ? t('Pick a zot tool to call') : t('No zot extension provides tools right now'), matchOnDescription: true, matchOnDetail: true },
     );
     if (!picked) return undefined;

@@ -16,7 +16,7 @@ import type { HostManager } from '../activation/hostManager.js';
 import { hooksFailClosed, projectDirs, userZotHome } from '../activation/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
-import { newToken, processStart, readToken, TOKEN_FILE, type WindowEntry } from '../../host/hooks/windows.js';
+import { entryFileName, entryText, newToken, ownEntry, readToken, TOKEN_FILE, windowsFolder } from '../../host/hooks/index.js';
 import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, readOurs, writeConfined } from './hookFile.js';
 import { t } from '../l10n.js';
 
@@ -141,7 +141,7 @@ export class AgentHooks implements vscode.Disposable {
   /** Where windows that answer hooks list themselves: this extension's global storage on disk. */
   private windowsDir(): string {
     const storage = this.d.context.globalStorageUri;
-    return storage.scheme === 'file' ? path.join(storage.fsPath, 'hook-windows') : path.join(os.homedir(), '.zot-extensions', 'hook-windows');
+    return windowsFolder(storage.scheme === 'file' ? storage.fsPath : undefined, os.homedir());
   }
 
   /** The windows folder, private to the user, and the token every window of it shares (made by the first). */
@@ -185,10 +185,8 @@ export class AgentHooks implements vscode.Disposable {
     const server = await this.d.mcp.ensureServer();
     const dir = this.windowsDir();
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-    this.entry = path.join(dir, `${process.pid}.json`);
-    const started = processStart(process.pid);
-    const entry: WindowEntry = { pid: process.pid, url: new URL(server.url).origin, folders: projectDirs(), ...(started !== undefined && { started }) };
-    await fsp.writeFile(this.entry, JSON.stringify(entry), { mode: 0o600 });
+    this.entry = path.join(dir, entryFileName(process.pid));
+    await fsp.writeFile(this.entry, entryText(ownEntry(new URL(server.url).origin, projectDirs())), { mode: 0o600 });
   }
 
   private async stopServing(): Promise<void> {

@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { HOOK_TIMEOUT_S, WINDOWS_VAR } from '../../host/hooks/windows.js';
-import { hostProgram } from '../../host/process/resolveExec.js';
+import { HOOK_TIMEOUT_S, WINDOWS_VAR } from '../../host/hooks/index.js';
+import { hostProgram } from '../../host/index.js';
 
 /** The hooks zot installs: the two where a guard decides (the events cost a start each and decide nothing). */
 export const INSTALLED_HOOKS = ['PreToolUse', 'UserPromptSubmit'] as const;

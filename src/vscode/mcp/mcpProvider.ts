@@ -19,12 +19,12 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionView } from '../../host/index.js';
+import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
 import type { HostSource } from '../../mcp/bridge.js';
 import type { McpHttpServer } from '../../mcp/http.js';
 import { LAUNCH_HEADER } from '../../mcp/launch.js';
 import { listKeys } from '../../mcp/source.js';
-import { ServerLifecycle, UNSETTLED } from './serverLifecycle.js';
+import { ServerLifecycle } from './serverLifecycle.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';
 /** Definitions are offered again at most this often while extensions start and register. */
@@ -176,7 +176,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     const entries: [string, string][] = [];
     for (const rt of host.extensions) {
       const told = this.told.get(rt.name);
-      if (UNSETTLED.has(rt.state)) {
+      if (isInTransition(rt.status)) {
         if (told !== undefined) entries.push([rt.name, told]);
       } else if (serving.has(rt)) entries.push([rt.name, this.versionOf(rt)]);
     }
@@ -192,7 +192,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   private served(): ExtensionView[] {
     const host = this.d.source.host;
     const registered = new Set([...host.tools(), ...host.commands()].filter((e) => e.active).map((e) => e.extension));
-    return host.extensions.filter((rt) => rt.connected && registered.has(rt.name));
+    return host.extensions.filter((rt) => isServing(rt.status) && registered.has(rt.name));
   }
 
   /** Changes with the extension's tools and commands (and the product's version): VS Code then lists them again. */

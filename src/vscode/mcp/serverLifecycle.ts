@@ -30,7 +30,7 @@
  * before; only a stop made in VS Code's MCP UI keeps it listed.
  */
 import { randomUUID } from 'node:crypto';
-import type { ExtensionState, ExtensionView } from '../../host/index.js';
+import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
 
 /** A stop and the start that makes it a restart come closer together than this. */
 export const RESTART_WINDOW_MS = 1_500;
@@ -38,8 +38,8 @@ export const RESTART_WINDOW_MS = 1_500;
 export const SETTLE_MS = 15_000;
 /** Launches remembered at most; VS Code holds one per running server. */
 const MAX_LAUNCHES = 256;
-/** States on the way to another: a start waits them out, and a definition keeps what VS Code was told during them. */
-export const UNSETTLED: ReadonlySet<ExtensionState> = new Set(['starting', 'stopping', 'restarting']);
+/** Serving calls (isServing); false for one that is gone. */
+const serving = (rt: ExtensionView | undefined): boolean => rt !== undefined && isServing(rt.status);
 
 export interface LifecycleDeps {
   startExtension(name: string): Promise<void>;
@@ -106,7 +106,7 @@ export class ServerLifecycle {
     // Not in the middle of a restart asked for elsewhere, which passes through "stopped".
     await this.d.settled();
     const rt = await this.settled(name);
-    if (!rt?.connected) {
+    if (!serving(rt)) {
       this.d.log(`MCP: the server of "${name}" cannot start: the extension is ${rt ? rt.state : 'gone'}${rt?.error ? ` (${rt.error})` : ''}`);
       return undefined;
     }
@@ -129,7 +129,7 @@ export class ServerLifecycle {
       this.d.log(`MCP: VS Code ended a session of the server of "${name}" after its definition changed (from ${version}, change ${launch.generation}, to ${this.d.versionNow(name) ?? 'none'}, change ${this.gen(name)}); the extension is left as it is`);
       return;
     }
-    if (!this.d.extension(name)?.connected) return;
+    if (!serving(this.d.extension(name))) return;
     const newer = this.launches.get(this.latest.get(name) ?? '');
     if (newer && this.latest.get(name) !== launchId) {
       // Started again before this end arrived: a restart.
@@ -148,7 +148,7 @@ export class ServerLifecycle {
     for (const name of [...this.stoppedHere.keys()]) {
       if (this.stopping.has(name)) continue;
       const rt = this.d.extension(name);
-      if (!rt || rt.connected) this.stoppedHere.delete(name);
+      if (!rt || isServing(rt.status)) this.stoppedHere.delete(name);
     }
   }
 
@@ -166,7 +166,7 @@ export class ServerLifecycle {
     const deadline = Date.now() + SETTLE_MS;
     for (;;) {
       const rt = this.d.extension(name);
-      if (!rt || rt.connected || !UNSETTLED.has(rt.state) || Date.now() >= deadline) return rt;
+      if (!rt || isServing(rt.status) || !isInTransition(rt.status) || Date.now() >= deadline) return rt;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -181,7 +181,7 @@ export class ServerLifecycle {
     this.ending.delete(name);
     // Its definition keeps the version VS Code has now.
     const version = this.d.versionNow(name);
-    if (version === undefined || !this.d.extension(name)?.connected) return;
+    if (version === undefined || !serving(this.d.extension(name))) return;
     this.d.log(`MCP: VS Code stopped the server of "${name}": stopping the extension`);
     this.stoppedHere.set(name, version);
     this.stopping.add(name);

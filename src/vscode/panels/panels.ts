@@ -5,11 +5,16 @@
  * (and not kept in the box), Escape closes the panel. The extension re-renders
  * after each key, as it does in zot's terminal UI.
  *
+ * A panel with terva's widgets shows them as text instead of its lines
+ * (src/host/ui/widgetText.ts). Their rows are not the extension's cursor:
+ * moving among them sends no keys; Enter on an action's row sends that
+ * action, on any other row `enter`.
+ *
  * A simple, working presenter; a richer one (a webview) can replace it behind
  * the same PanelPresenter interface.
  */
 import * as vscode from 'vscode';
-import { cursorLine, type Panel } from '../../host/index.js';
+import { cursorLine, widgetLines, type Panel, type WidgetLine } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';
 
@@ -45,14 +50,18 @@ const ECHO_MS = 400;
 
 interface LineItem extends vscode.QuickPickItem {
   index: number;
+  /** On a row of the widgets' text: the action it activates, if any. */
+  action?: string;
 }
 
 class PanelView implements vscode.Disposable {
   readonly qp: vscode.QuickPick<LineItem>;
   active = 0;
   private items: LineItem[] = [];
-  /** The lines the items were made of. */
-  private shown: readonly string[] = [];
+  /** The rows the items were made of. */
+  private shown: readonly WidgetLine[] = [];
+  /** The items are the widgets' text, not the extension's lines. */
+  private widgetRows = false;
   private expectActive: { index: number; until: number } | undefined;
   private consumed = '';
   /** Hidden by us (closed by the extension or the host, or covered by another panel), not by the user. */
@@ -69,7 +78,7 @@ class PanelView implements vscode.Disposable {
     const esc = escButton();
     this.subs.push(
       this.qp.onDidChangeActive((items) => this.onActive(items)),
-      this.qp.onDidAccept(() => this.send(this.panel, 'enter')),
+      this.qp.onDidAccept(() => this.onAccept()),
       this.qp.onDidChangeValue((v) => this.onValue(v)),
       this.qp.onDidHide(() => this.onHide()),
       this.qp.onDidTriggerButton((b) => b === esc && this.send(this.panel, 'esc')),
@@ -90,14 +99,15 @@ class PanelView implements vscode.Disposable {
     if (this.qp.title !== title) this.qp.title = title;
     const placeholder = panel.footer || t('Esc to close');
     if (this.qp.placeholder !== placeholder) this.qp.placeholder = placeholder;
-    const lines = panel.lines.length ? panel.lines : [''];
-    const same = lines.length === this.shown.length && lines.every((line, i) => line === this.shown[i]);
-    const cursor = cursorLine(panel.lines);
-    const active = cursor >= 0 ? cursor : Math.min(this.active, lines.length - 1);
+    this.widgetRows = panel.widgets.length > 0;
+    const rows: readonly WidgetLine[] = this.widgetRows ? widgetLines(panel.widgets) : (panel.lines.length ? panel.lines : ['']).map((text) => ({ text }));
+    const same = rows.length === this.shown.length && rows.every((row, i) => row.text === this.shown[i]!.text && row.action === this.shown[i]!.action);
+    const cursor = this.widgetRows ? -1 : cursorLine(panel.lines);
+    const active = cursor >= 0 ? cursor : Math.min(this.active, rows.length - 1);
     if (same && active === this.active) return;
     if (!same) {
-      this.shown = [...lines];
-      this.items = lines.map((line, index) => ({ label: toLabel(line), index, alwaysShow: true }));
+      this.shown = rows;
+      this.items = rows.map((row, index) => ({ label: toLabel(row.text), index, alwaysShow: true, ...(row.action !== undefined && { action: row.action }) }));
       this.qp.items = this.items;
     }
     this.active = active;
@@ -142,8 +152,16 @@ class PanelView implements vscode.Disposable {
     this.expectActive = undefined;
     const delta = item.index - this.active;
     this.active = item.index;
+    // The widgets' rows are the page of a terva panel, not its cursor.
+    if (this.widgetRows) return;
     const key = delta < 0 ? 'up' : 'down';
     for (let i = 0; i < Math.abs(delta); i++) this.send(this.panel, key);
+  }
+
+  private onAccept(): void {
+    const action = this.widgetRows ? this.qp.activeItems[0]?.action : undefined;
+    if (action !== undefined) this.panel.action(action);
+    else this.send(this.panel, 'enter');
   }
 
   private onValue(value: string): void {

@@ -1,15 +1,17 @@
 /**
  * Extension panels as webviews in the editor area: the title, the lines in a
  * monospace block with their spacing and box-drawing characters intact, and
- * the footer, in the theme's colours. Keys are forwarded while the panel has
- * focus; Esc or closing the tab closes it. A strict content security policy
- * allows only the nonce'd script from media/, and extension text is only ever
- * set as text.
+ * the footer, in the theme's colours; a panel with terva's widgets shows them
+ * instead of its lines, as elements of the page (media/panel/widgets.js),
+ * their actions as buttons. Keys are forwarded while the panel has focus;
+ * Esc or closing the tab closes it. A strict content security policy allows
+ * only the nonce'd scripts from media/, and extension text is only ever set
+ * as text.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { cursorLine, type Panel } from '../../host/index.js';
-import { fromWebview, type ToWebview } from './messages.js';
+import type { Panel } from '../../host/index.js';
+import { fromWebview, renderMessage } from './pageContract.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';
@@ -21,6 +23,8 @@ class WebviewPanelView implements vscode.Disposable {
   readonly webview: vscode.WebviewPanel;
   /** The lines the page has, to send only those that changed; undefined: send them all. */
   private shown: readonly string[] | undefined;
+  /** The widget tree the page has, as JSON: it goes again only when it changed. */
+  private shownWidgets = '';
   private closedByUs = false;
   /** The number of the last key the page sent that went on to the extension (0 after the page loads). */
   private lastKey = 0;
@@ -53,8 +57,10 @@ class WebviewPanelView implements vscode.Disposable {
     const lines = panel.lines;
     const shown = this.shown;
     this.shown = [...lines];
-    const head = { type: 'render', title: panel.title, footer: panel.footer, cursor: cursorLine(lines), seq: this.lastKey } as const;
-    const message: ToWebview = shown ? { ...head, length: lines.length, changed: changedLines(shown, lines) } : { ...head, lines };
+    const widgets = JSON.stringify(panel.widgets);
+    const widgetsChanged = !shown || widgets !== this.shownWidgets;
+    this.shownWidgets = widgets;
+    const message = renderMessage({ title: panel.title, footer: panel.footer, seq: this.lastKey, ...(widgetsChanged && { widgets: panel.widgets }) }, lines, shown);
     // Not delivered (the page is gone or reloading): the next one is whole.
     this.webview.webview.postMessage(message).then((ok) => ok || (this.shown = undefined), () => (this.shown = undefined));
   }
@@ -81,6 +87,10 @@ class WebviewPanelView implements vscode.Disposable {
         this.trace.record('panel-key', () => ({ extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) }));
         this.lastKey = m.seq;
         this.panel.key(m.key, m.text);
+        return;
+      case 'action':
+        this.trace.record('panel-action', () => ({ extension: this.panel.extension.name, panel: this.panel.id, action: m.id }));
+        this.panel.action(m.id);
         return;
       case 'resize':
         this.trace.record('panel-resize', () => ({ extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height }));
@@ -141,13 +151,6 @@ export class WebviewPanels implements PanelPresenter {
   }
 }
 
-/** [index, text] of each line of `next` that differs from `prev`. */
-function changedLines(prev: readonly string[], next: readonly string[]): [number, string][] {
-  const changed: [number, string][] = [];
-  for (let i = 0; i < next.length; i++) if (prev[i] !== next[i]) changed.push([i, next[i]!]);
-  return changed;
-}
-
 function titleOf(panel: Panel): string {
   return panel.title || `${panel.extension.name}: ${panel.id}`;
 }
@@ -161,6 +164,7 @@ function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): st
   const nonce = randomBytes(16).toString('base64');
   const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.css'));
   const js = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.js'));
+  const widgetsJs = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'widgets.js'));
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(vscode.env.language)}">
 <head>
@@ -173,9 +177,11 @@ function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): st
 <body>
 <div id="title"></div>
 <div id="lines" tabindex="0" role="listbox" aria-label="${escapeHtml(t('Panel'))}"></div>
+<div id="widgets" tabindex="0" role="region" aria-label="${escapeHtml(t('Panel'))}" hidden></div>
 <div id="footer"></div>
 <div id="announce" class="sr-only" role="status" aria-live="polite"></div>
 <span id="measure" aria-hidden="true"></span>
+<script nonce="${nonce}" src="${widgetsJs}"></script>
 <script nonce="${nonce}" src="${js}"></script>
 </body>
 </html>`;

@@ -5,8 +5,10 @@
  * the test bundle only (./extension.ts).
  */
 import * as vscode from 'vscode';
+import { isOffered } from '../../host/index.js';
 import type { Wired } from '../activation/activate.js';
 import type { PanelSnapshot } from '../panels/panels.js';
+import type { SegmentItemView } from '../family/statusItems.js';
 import type { TraceEvent } from '../ui/trace.js';
 import type { ExtensionsTree, Node } from '../views/tree.js';
 import type { ConsentQuestions } from './consentQuestions.js';
@@ -41,6 +43,12 @@ export interface TestApi {
   mcpDefinitions(): Promise<McpDefinitionView[]>;
   /** Resolves the definition labelled `label` as VS Code does when it starts that server. */
   resolveMcpDefinition(label: string): Promise<McpDefinitionView | undefined>;
+  /** The status bar items of terva's status segments: text, name, tooltip, click. */
+  segmentItems(): SegmentItemView[];
+  /** Whether an extension has a secret under `key`; never the value (that goes only to the extension). */
+  hasSecret(extension: string, key: string): Promise<boolean>;
+  /** The names of an extension's secrets, sorted. */
+  secretKeys(extension: string): Promise<string[]>;
 }
 
 export type Snapshot = ReturnType<typeof snapshot>;
@@ -74,6 +82,9 @@ export function createTestApi(d: Wired, consent: ConsentQuestions): { api: TestA
       const def = (await d.mcp.peekDefinitions()).find((x) => x.label === label);
       return def && defView(await d.mcp.peekResolve(def));
     },
+    segmentItems: () => d.segmentItems.describe(),
+    hasSecret: async (extension, key) => (await d.secretStore.get(extension, key)) !== undefined,
+    secretKeys: (extension) => d.secretStore.keys(extension),
   };
   return { api, disposables };
 }
@@ -110,7 +121,7 @@ function snapshot(d: Wired) {
       logPath: rt.logPath,
     })),
     commands: host.commands().map((c) => ({ ...c })),
-    tools: host.tools().map((t) => ({ name: t.name, extension: t.extension, interactive: t.interactive, active: t.active })),
+    tools: host.tools().map((t) => ({ name: t.name, extension: t.extension, interactive: t.interactive, active: t.active, withdrawn: t.withdrawn, offered: isOffered(t) })),
     tree: tree(d.tree, undefined, 0),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The host's `gate`: workspace trust and per-extension consent for code the
- * workspace brings (decisions in src/host/trust). Asking never blocks loading:
+ * workspace brings (decisions in consent.ts and fingerprint.ts beside it). Asking never blocks loading:
  * the extension is held at once and a non-modal notification offers "Allow";
  * the answer (or the view's inline Allow action) starts it later.
  */
@@ -10,8 +10,8 @@ import type { FoundExtension, GateDecision } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import {
   consentKey, decide, needsConsent, REASON_DENIED, type ConsentRecord, type ConsentStore,
-} from '../../host/trust/consent.js';
-import { describeRun, runFingerprint } from '../../host/trust/fingerprint.js';
+} from './consent.js';
+import { describeRun, runFingerprint } from './fingerprint.js';
 import type { LogChannels } from '../ui/logs.js';
 import type { ZotSettings } from '../activation/settings.js';
 import type { UiTrace } from '../ui/trace.js';

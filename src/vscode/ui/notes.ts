@@ -13,7 +13,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionRef, NotifyLevel } from '../../host/index.js';
 import type { LogChannels } from './logs.js';
-import { MAX_SHOWN, NoteLimiter, WINDOW_MS } from '../../host/ui/noteLimiter.js';
+import { MAX_SHOWN, NoteLimiter, WINDOW_MS } from './noteLimiter.js';
 import type { UiTrace } from './trace.js';
 import { t } from '../l10n.js';
 

@@ -67,9 +67,6 @@ export function affordances(rt: ExtensionView, canAllow: boolean): Affordances {
   };
 }
 
-/** Registered and serving: running past its registering phase. */
-export const isRunning = (rt: ExtensionView): boolean => rt.status.kind === 'running' && rt.status.readiness !== 'registering';
-
 /** Inline code for markdown, whatever backticks the text holds. */
 export function code(text: string): string {
   const ticks = text.match(/`+/g)?.reduce((n, t) => Math.max(n, t.length), 0) ?? 0;

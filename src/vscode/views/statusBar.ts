@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { HostManager } from '../activation/hostManager.js';
-import { isRunning, stateLook } from './presentation.js';
+import { isReady, isSettling } from '../../host/index.js';
+import { stateLook } from './presentation.js';
 import { VIEW_ID } from './tree.js';
 import { t } from '../l10n.js';
 
@@ -50,10 +51,10 @@ export class StatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const running = exts.filter(isRunning).length;
+    const running = exts.filter((r) => isReady(r.status)).length;
     const failed = exts.filter((r) => r.status.kind === 'failed').length;
     const held = exts.filter((r) => r.status.kind === 'held').length;
-    const starting = exts.some((r) => r.state === 'starting' || r.status.kind === 'restarting');
+    const starting = exts.some((r) => isSettling(r.status));
     if (failed) this.item.text = `$(error) ${t('Zot {0} failed', failed)}`;
     else if (starting || (this.manager.loading && running === 0)) this.item.text = `$(loading~spin) Zot ${running}`;
     else this.item.text = `$(plug) Zot ${running}${held ? ` $(shield) ${held}` : ''}`;

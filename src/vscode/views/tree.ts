@@ -6,10 +6,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionView, HostReader } from '../../host/index.js';
+import { isReady, isServing, isSettling, type ExtensionView, type HostReader, type StatusKind } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { groupOf, groupsOf, type Group } from './groups.js';
-import { affordances, code, escapeMarkdown, isRunning, stateIcon, stateLook } from './presentation.js';
+import { affordances, code, escapeMarkdown, stateIcon, stateLook } from './presentation.js';
 import { t } from '../l10n.js';
 
 export const VIEW_ID = 'zotExtensions';
@@ -20,9 +20,9 @@ const MAX_PROBLEMS_SHOWN = 10;
 export type Node =
   | { kind: 'group'; group: Group }
   | { kind: 'extension'; name: string; dir: string }
-  | { kind: 'status'; extension: string; dir: string; text: string; state: string }
+  | { kind: 'status'; extension: string; dir: string; text: string; status: StatusKind }
   | { kind: 'command'; extension: string; dir: string; name: string; description: string; active: boolean; shadowedBy?: string }
-  | { kind: 'tool'; extension: string; dir: string; name: string; description: string; interactive: boolean; active: boolean; shadowedBy?: string }
+  | { kind: 'tool'; extension: string; dir: string; name: string; description: string; interactive: boolean; active: boolean; withdrawn: boolean; shadowedBy?: string }
   | { kind: 'problem'; extension: string; dir: string; message: string; index: number }
   | { kind: 'more-problems'; extension: string; dir: string; count: number };
 
@@ -109,8 +109,8 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       case 'status': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.id = `${this.keyOf(node.extension, node.dir)}/status`;
-        item.iconPath = new vscode.ThemeIcon(node.state === 'held' ? 'shield' : node.state === 'disabled' ? 'circle-slash' : node.state === 'restarting' ? 'sync' : 'error',
-          new vscode.ThemeColor(node.state === 'failed' ? 'testing.iconFailed' : 'list.warningForeground'));
+        item.iconPath = new vscode.ThemeIcon(node.status === 'held' ? 'shield' : node.status === 'disabled' ? 'circle-slash' : node.status === 'restarting' ? 'sync' : 'error',
+          new vscode.ThemeColor(node.status === 'failed' ? 'testing.iconFailed' : 'list.warningForeground'));
         item.tooltip = node.text;
         item.contextValue = 'zotStatus';
         return item;
@@ -128,11 +128,12 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       case 'tool': {
         const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
         item.id = `${this.keyOf(node.extension, node.dir)}/tool/${node.name}`;
-        const flags = [node.interactive ? t('interactive') : '', node.active ? '' : t('inactive: shadowed by {0}', node.shadowedBy ?? '')].filter(Boolean).join(', ');
+        const flags = [node.interactive ? t('interactive') : '', node.active ? '' : t('inactive: shadowed by {0}', node.shadowedBy ?? ''), node.withdrawn ? t('withdrawn by its extension') : ''].filter(Boolean).join(', ');
         item.description = [flags && `(${flags})`, node.description].filter(Boolean).join(' ');
-        item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(node.name)}** — ${t('tool of {0}', code(node.extension))}${node.interactive ? ` ${t('(interactive: waits for you, no reply deadline)')}` : ''}\n\n${escapeMarkdown(node.description || t('(no description)'))}`);
-        item.iconPath = new vscode.ThemeIcon(node.interactive ? 'comment-discussion' : 'tools', node.active ? undefined : new vscode.ThemeColor('disabledForeground'));
-        item.contextValue = 'zotTool';
+        item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(node.name)}** — ${t('tool of {0}', code(node.extension))}${node.interactive ? ` ${t('(interactive: waits for you, no reply deadline)')}` : ''}\n\n${escapeMarkdown(node.description || t('(no description)'))}${node.withdrawn ? `\n\n${t('Withdrawn by {0} for now: no tool list offers it and calls to it are refused, until the extension offers it again.', code(node.extension))}` : ''}`);
+        // Dimmed like an inactive tool while its extension withdraws it.
+        item.iconPath = new vscode.ThemeIcon(node.interactive ? 'comment-discussion' : 'tools', node.active && !node.withdrawn ? undefined : new vscode.ThemeColor('disabledForeground'));
+        item.contextValue = node.withdrawn ? 'zotToolWithdrawn' : 'zotTool';
         return item;
       }
       case 'problem': {
@@ -164,12 +165,12 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     const owner = { extension: rt.name, dir: rt.dir };
     // Registrations are by name: only the active extension of a name has them.
     const active = this.host.get(rt.name) === rt;
-    if (rt.error && !isRunning(rt)) nodes.push({ kind: 'status', ...owner, text: rt.error, state: rt.state });
+    if (rt.error && !isReady(rt.status)) nodes.push({ kind: 'status', ...owner, text: rt.error, status: rt.status.kind });
     for (const c of active ? this.host.commands() : []) {
       if (c.extension === rt.name) nodes.push({ kind: 'command', ...owner, name: c.name, description: c.description, active: c.active, ...(c.shadowedBy && { shadowedBy: c.shadowedBy }) });
     }
     for (const t of active ? this.host.tools() : []) {
-      if (t.extension === rt.name) nodes.push({ kind: 'tool', ...owner, name: t.name, description: t.description, interactive: t.interactive, active: t.active, ...(t.shadowedBy && { shadowedBy: t.shadowedBy }) });
+      if (t.extension === rt.name) nodes.push({ kind: 'tool', ...owner, name: t.name, description: t.description, interactive: t.interactive, active: t.active, withdrawn: t.withdrawn, ...(t.shadowedBy && { shadowedBy: t.shadowedBy }) });
     }
     // The status line already says why it failed; do not repeat that problem.
     const problems = rt.problems.filter((p) => p.message !== rt.error);
@@ -195,12 +196,12 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     if (!rt) return new vscode.TreeItem(path.basename(dir));
     const name = rt.name;
     // Expandable while it is on its way to registering something, so an expanded item stays expanded across a restart.
-    const expandable = this.childrenOf(rt).length > 0 || rt.state === 'starting' || rt.status.kind === 'restarting';
+    const expandable = this.childrenOf(rt).length > 0 || isSettling(rt.status);
     const item = new vscode.TreeItem(name, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     // The active one keeps the plain id (expansion state survives reloads); a shadowed namesake gets its folder in it.
     item.id = `ext/${this.keyOf(name, rt.dir)}`;
     const where = rt.found.source === 'project' ? t('workspace') : rt.found.source === 'explicit' ? t('path') : '';
-    const guards = this.guarding() && rt.connected && rt.intercepts.has('tool_call');
+    const guards = this.guarding() && isServing(rt.status) && rt.intercepts.has('tool_call');
     item.description = [stateLook(rt.state).label, where, guards && t('guards agent tools')].filter(Boolean).join(' · ');
     item.iconPath = stateIcon(rt.state);
     item.tooltip = extensionTooltip(rt);

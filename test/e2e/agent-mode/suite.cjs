@@ -110,7 +110,8 @@ test('Stop, Start and Restart of a zot server in VS Code\'s MCP UI act on its ex
   await stop();
   await exec('workbench.mcp.startServer', id);
   await waitState('agent-tools', ['ready', 'auto_ready'], 20_000);
-  assert.equal(hellos(), started + 2, 'Start started it');
+  // The fixture says ready before it has read the host's hello_ack, which it records: wait for the record.
+  await waitFor('Start to have started it: one hello_ack more', () => hellos() === started + 2, 10_000);
 
   await exec('workbench.mcp.restartServer', id);
   await waitFor('a new process of agent-tools', () => hellos() === started + 3, 20_000);

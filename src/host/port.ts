@@ -3,7 +3,7 @@
  * (zot's Go host calls this role HostHooks). The VS Code layer implements it
  * with VS Code UI; the CLI implements it headlessly.
  */
-import type { NotifyLevel, PanelKey } from '../../protocol/index.js';
+import type { NotifyLevel, PanelKey, Widget } from '../protocol/index.js';
 
 /** What a UI needs to know about the extension behind a request. */
 export interface ExtensionRef {
@@ -16,6 +16,8 @@ export interface PanelContent {
   readonly title: string;
   readonly lines: readonly string[];
   readonly footer: string;
+  /** terva's widgets, validated; empty when the extension sent none. A UI that draws them shows them instead of `lines`. */
+  readonly widgets: readonly Widget[];
 }
 
 /** A panel as the UI gets it: what to show, and how to answer. */
@@ -28,6 +30,12 @@ export interface PanelHandle extends PanelContent {
   readonly forToolCall: boolean;
   /** A key the user pressed. */
   key(key: PanelKey, text?: string): void;
+  /**
+   * The user activated a widget action (a button, or a list item with an
+   * `action_id`): the extension gets `panel_key` with that id as the key
+   * (terva 17.7). An id the panel's widgets do not offer now is dropped.
+   */
+  action(actionId: string): void;
   /** The panel's size in columns and rows. */
   resize(width: number, height: number): void;
   /** The user closed it: the extension is told, and the call it served is cancelled. */
@@ -54,32 +62,3 @@ export interface HostUI {
 
 /** What shows the panels of one tool call, when its caller has a UI of its own (an MCP client that elicits). */
 export type PanelUI = Pick<HostUI, 'interactive' | 'openPanel' | 'renderPanel' | 'closePanel'>;
-
-/** A UI for scripts and tests: nothing interactive, everything reported as a line. */
-export class HeadlessUI implements HostUI {
-  readonly interactive: boolean = false;
-  constructor(private readonly report: (line: string) => void = () => undefined) {}
-  notify(ext: ExtensionRef, level: NotifyLevel, message: string): void {
-    this.report(`[${ext.name}] ${level}: ${message}`);
-  }
-  clearNotes(): void {}
-  submit(ext: ExtensionRef, text: string): void {
-    this.report(`[${ext.name}] asked to submit a prompt; not interactive, ignored: ${text}`);
-  }
-  insert(ext: ExtensionRef, text: string): void {
-    this.report(`[${ext.name}] insert: ${text}`);
-  }
-  display(ext: ExtensionRef, text: string): void {
-    this.report(`[${ext.name}] ${text}`);
-  }
-  openPanel(panel: PanelHandle): void {
-    this.report(`[${panel.extension.name}] opened panel "${panel.id}" (not interactive: it cannot take keys here)\n${renderPanelText(panel)}`);
-  }
-  renderPanel(): void {}
-  closePanel(): void {}
-}
-
-/** A plain-text rendering of a panel: title, lines, footer. */
-export function renderPanelText(panel: PanelContent): string {
-  return [panel.title && `── ${panel.title} ──`, ...panel.lines, panel.footer && `(${panel.footer})`].filter((l) => l !== '').join('\n');
-}

@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { readManifest } from './manifest.js';
-import { globalExtensionsDir } from './paths.js';
+import { globalExtensionsDir, readManifest } from '../../host/index.js';
 
 export type InstallCheck =
   | { ok: true; name: string; folder: string; target: string; exists: boolean }

@@ -14,7 +14,7 @@ import { bundleSources, lib, ROOT, sleep, startHost, tmpdir, waitFor } from '../
 let consent;
 let fingerprint;
 before(async () => {
-  ({ consent, fingerprint } = await bundleSources(tmpdir('zot-consent-bundle-'), 'host', ['trust/consent', 'trust/fingerprint']));
+  ({ consent, fingerprint } = await bundleSources(tmpdir('zot-consent-bundle-'), 'vscode/trust', ['consent', 'fingerprint']));
 });
 
 /** The decision the editor's gate makes, over a store the test can read: every call is counted. */
@@ -90,7 +90,7 @@ describe('consent is checked at every launch', () => {
     const { host, dir, marks, ran, gate } = await allowedV1(t);
     const askedBefore = gate.asked;
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
-    const outcome = await host.invokeTool('crash', {});
+    const outcome = await host.runToolCall('crash', {});
     assert.equal(outcome.outcome, 'disconnected');
     const rt = await waitFor('held after the crash', () => heldAsChanged(host), 5000);
     assert.match(rt.error, /changed since you allowed it/);
@@ -132,7 +132,7 @@ describe('consent is checked at every launch', () => {
 
   test('allowed again, the new code starts; unchanged code restarts after a crash without a question', async (t) => {
     const { host, dir, marks, ran, gate } = await allowedV1(t);
-    await host.invokeTool('crash', {});
+    await host.runToolCall('crash', {});
     await waitFor('restarted', () => ran().length === 1 && host.get('proj').state === 'ready' && host.get('proj').pid, 5000);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await host.restartExtension('proj');
@@ -208,12 +208,12 @@ describe('data is not code', () => {
     await gate.allow(host.get('todo').found);
     await host.startExtension('todo');
     await waitFor('todo ready', () => host.get('todo').state === 'ready' || host.get('todo').state === 'auto_ready', 5000);
-    const added = await host.invokeTool('todo_add', { text: 'buy milk' });
+    const added = await host.runToolCall('todo_add', { text: 'buy milk' });
     assert.equal(added.outcome, 'completed', JSON.stringify(added));
     assert.ok(fs.existsSync(path.join(dir, 'todos.json')), 'it saved its data in its own folder (data_dir)');
     await host.restartExtension('todo');
     await waitFor('todo ready again', () => ['ready', 'auto_ready'].includes(host.get('todo').state), 5000);
-    const list = await host.invokeTool('todo_list', {});
+    const list = await host.runToolCall('todo_list', {});
     assert.match(JSON.stringify(list.content), /buy milk/, 'the same data, read back after the restart');
     fs.appendFileSync(path.join(dir, 'index.mjs'), '\n// changed\n');
     await host.restartExtension('todo');

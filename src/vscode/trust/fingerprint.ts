@@ -35,7 +35,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { hostProgram, resolveExec, type FoundExtension } from '../index.js';
+import { hostProgram, resolveExec, type FoundExtension } from '../../host/index.js';
 
 /** Bump when the fingerprint's inputs change, so old consents ask again. */
 const FINGERPRINT_VERSION = 3;

@@ -13,7 +13,7 @@ import { bundleSources, tmpdir } from '../helpers.mjs';
 
 let fingerprint;
 before(async () => {
-  ({ fingerprint } = await bundleSources(tmpdir('zot-fp-bytes-bundle-'), 'host', ['trust/fingerprint']));
+  ({ fingerprint } = await bundleSources(tmpdir('zot-fp-bytes-bundle-'), 'vscode/trust', ['fingerprint']));
 });
 
 const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });

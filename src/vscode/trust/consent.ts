@@ -11,8 +11,7 @@
  * in args inside the folder) asks again.
  */
 import * as path from 'node:path';
-import type { FoundExtension } from '../discovery/discover.js';
-import type { HoldReason } from '../extension/state.js';
+import type { FoundExtension, HoldReason } from '../../host/index.js';
 
 export interface ConsentRecord {
   fingerprint: string;
