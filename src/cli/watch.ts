@@ -13,7 +13,7 @@ import type { Session } from './session.js';
 
 export async function watch({ host }: Session): Promise<number> {
   const watcher = new FolderWatcher(
-    (name, files) => void enqueue(() => onChange(name, files)),
+    (name, files) => enqueue(() => onChange(name, files)),
     (name, message) => err(`${name}: ${message}`),
   );
   let queue: Promise<void> = Promise.resolve();

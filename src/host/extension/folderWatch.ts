@@ -9,15 +9,19 @@
  *
  * A restart storm is bounded: an extension that writes into its own folder
  * (zot's `data_dir` is that folder) would be restarted by every write its
- * start makes. After MAX_STORM_REPORTS reports within STORM_WINDOW_MS its
- * watch pauses, saying so, until its folder has been quiet for
- * STORM_WINDOW_MS; the next change after that is reported again.
+ * start makes. A change that comes while the reaction to the last one (the
+ * restart) is still running, or within STORM_WINDOW_MS after it ended, follows
+ * on from it; after MAX_STORM_REPORTS reports in a row of which each but the
+ * first followed on, the watch pauses, saying so, until its folder has been
+ * quiet for STORM_WINDOW_MS; the next change after that is reported again.
+ * Counting from the end of each restart, not by the clock alone, keeps the
+ * bound the same on a slow or loaded machine, where a restart takes longer.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export const WATCH_DEBOUNCE_MS = 300;
-/** Reports (restarts) within STORM_WINDOW_MS past which an extension's watch pauses. */
+/** Reports (restarts) in a row, each following on from the one before, past which an extension's watch pauses. */
 export const MAX_STORM_REPORTS = 8;
 export const STORM_WINDOW_MS = 5_000;
 /** Folders watched per extension on Linux; deeper or further ones are not, and the watcher says so once. */
@@ -136,8 +140,14 @@ interface Watched {
   tree: TreeWatch;
   timer: NodeJS.Timeout | undefined;
   files: Set<string>;
-  /** When its last reports went out, within the storm window. */
-  reports: number[];
+  /** Reactions to its reports still running (a restart takes a while). */
+  reacting: number;
+  /** When the last reaction ended (0: none yet). */
+  reactedAt: number;
+  /** Whether the pending burst began while a reaction ran, or within the storm window after one. */
+  followsOn: boolean;
+  /** Reports in a row, each but the first following on from the one before. */
+  streak: number;
   /** Paused by a restart storm: resumes when this quiet timer fires. */
   paused: NodeJS.Timeout | undefined;
 }
@@ -146,7 +156,8 @@ export class FolderWatcher {
   private readonly watched = new Map<string, Watched>();
 
   constructor(
-    private readonly changed: (name: string, files: string[]) => void,
+    /** The reaction to a change; a promise, when given, says when it has ended. */
+    private readonly changed: (name: string, files: string[]) => unknown,
     private readonly onError: (name: string, message: string) => void = () => undefined,
     private readonly debounceMs = WATCH_DEBOUNCE_MS,
     private readonly storm = { max: MAX_STORM_REPORTS, windowMs: STORM_WINDOW_MS },
@@ -170,7 +181,7 @@ export class FolderWatcher {
   /** Starts watching one folder; false (and `onError`) when it cannot be watched. */
   add({ name, dir }: WatchTarget): boolean {
     if (this.watched.has(name)) return true;
-    const w: Watched = { dir, tree: undefined as unknown as TreeWatch, timer: undefined, files: new Set(), reports: [], paused: undefined };
+    const w: Watched = { dir, tree: undefined as unknown as TreeWatch, timer: undefined, files: new Set(), reacting: 0, reactedAt: 0, followsOn: false, streak: 0, paused: undefined };
     w.tree = new TreeWatch(dir, (rel) => this.onChange(name, w, rel), (message) => {
       this.onError(name, message);
       if (!w.tree.folders) this.remove(name);
@@ -208,6 +219,7 @@ export class FolderWatcher {
       w.paused = this.quietTimer(name, w);
       return;
     }
+    if (w.files.size === 0) w.followsOn = w.reacting > 0 || (w.reactedAt > 0 && Date.now() - w.reactedAt < this.storm.windowMs);
     w.files.add(rel || '.');
     // One report per burst of saves: an editor's save is often several events.
     if (w.timer) clearTimeout(w.timer);
@@ -219,17 +231,28 @@ export class FolderWatcher {
     const files = [...w.files].sort();
     w.files.clear();
     if (this.watched.get(name) !== w) return;
-    const now = Date.now();
-    w.reports = w.reports.filter((t) => now - t < this.storm.windowMs);
-    if (w.reports.length >= this.storm.max) {
-      w.reports = [];
+    const followsOn = w.followsOn;
+    w.followsOn = false;
+    if (followsOn && w.streak >= this.storm.max) {
+      w.streak = 0;
       w.paused = this.quietTimer(name, w);
       const seconds = this.storm.windowMs / 1000;
-      this.onError(name, `watch paused: its folder changed ${this.storm.max} times within ${seconds} s, each time restarting it (last: ${files.join(', ')}); it may be writing into its own folder. Watching resumes once the folder has been quiet for ${seconds} s`);
+      this.onError(name, `watch paused: its folder changed ${this.storm.max} times in a row while restarting it or within ${seconds} s after (last: ${files.join(', ')}); it may be writing into its own folder. Watching resumes once the folder has been quiet for ${seconds} s`);
       return;
     }
-    w.reports.push(now);
-    this.changed(name, files);
+    w.streak = followsOn ? w.streak + 1 : 1;
+    w.reacting++;
+    const ended = (): void => {
+      w.reacting--;
+      w.reactedAt = Date.now();
+    };
+    let reaction: unknown;
+    try {
+      reaction = this.changed(name, files);
+    } finally {
+      if (!(reaction instanceof Promise)) ended();
+    }
+    if (reaction instanceof Promise) reaction.then(ended, ended);
   }
 
   private quietTimer(name: string, w: Watched): NodeJS.Timeout {

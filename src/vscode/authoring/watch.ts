@@ -27,7 +27,7 @@ export class ExtensionWatch implements vscode.Disposable {
 
   constructor(private readonly d: WatchDeps) {
     this.watcher = new FolderWatcher(
-      (name, files) => void this.enqueue(() => this.changed(name, files)),
+      (name, files) => this.enqueue(() => this.changed(name, files)),
       (name, message) => d.logs.extensionLog(name, message, 'warn'),
     );
     this.subs = [
