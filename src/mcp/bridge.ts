@@ -5,8 +5,9 @@
  * and prompts (tools.ts, prompts.ts). The same bridge serves stdio
  * (`zot-host mcp`) and, inside VS Code, a Streamable HTTP endpoint for agent
  * mode. Each MCP
- * tool call goes the agent's way (the tool_call event, intercepts, the call),
- * and MCP cancellation cancels the zot call. zot commands are its prompts
+ * tool call goes the agent's way (callPath.ts: the host's one door, with the
+ * tool_call event, intercepts, the call), and MCP cancellation cancels the
+ * zot call. zot commands are its prompts
  * (prompts.ts). An extension's notes reach the client: a note sent while the
  * extension handles a call whose client asked for progress is that call's
  * `notifications/progress`; any other note is a log message
@@ -15,12 +16,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { preview } from '../protocol/index.js';
+import { NoteRouter, prepareCall } from './callPath.js';
 import { ElicitingPanels } from './elicit.js';
 import { registerPrompts } from './prompts.js';
 import { Instructions } from './instructions.js';
 import { onListsChanged, withSignal, type HostSource } from './source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, toCallToolResult, withdrawnResult } from './tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, toCallToolResult } from './tools.js';
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
@@ -34,8 +35,10 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   const ownInstructions = instructions ? undefined : new Instructions(source, log);
   const identity = (instructions ?? ownInstructions!).identity(scope);
   const server = new Server(identity.info, { capabilities: SERVER_CAPABILITIES, instructions: identity.instructions });
-  /** Calls in flight whose client asked for progress, by the extension that runs them. */
-  const progressing = new Map<string, Set<(message: string) => void>>();
+  // A note goes to the calls of its extension whose client asked for progress, else to the log.
+  const notes = new NoteRouter(source, scope, (note) => {
+    if (initialized) server.sendLoggingMessage({ level: LOG_LEVEL[note.level], logger: note.extension, data: note.message }, server.transport?.sessionId).catch(() => undefined);
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
@@ -44,29 +47,16 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const host = source.host;
-    await host.whenLoaded();
-    const args = request.params.arguments ?? {};
-    const name = resolveToolName(host, request.params.name, clientElicits(), scope);
-    if (name === undefined) return errorResult(`no tool named "${preview(request.params.name, 80)}"`);
-    const withdrawn = withdrawnResult(host, name);
-    if (withdrawn) return withdrawn;
+    const call = await prepareCall(source, request.params, `mcp-${String(extra.requestId)}`, clientElicits(), scope);
+    if ('refused' in call) return call.refused;
     // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
-    const panelUi = !host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
-    const owner = host.findTool(name)?.extension;
+    const panelUi = !source.host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
     const progressToken = request.params._meta?.progressToken;
-    let progress: ((message: string) => void) | undefined;
-    if (owner !== undefined && progressToken !== undefined) {
-      let n = 0;
-      progress = (message) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message } }).catch(() => undefined);
-      progressing.set(owner, (progressing.get(owner) ?? new Set()).add(progress));
-    }
-    try {
-      const outcome = await withSignal(extra.signal, (token) => host.runToolCall(name, args, { token, toolId: `mcp-${String(extra.requestId)}`, ...(panelUi && { panelUi }) }));
-      return toCallToolResult(outcome);
-    } finally {
-      if (progress) progressing.get(owner!)?.delete(progress);
-    }
+    let n = 0;
+    const progress = progressToken === undefined
+      ? undefined
+      : (_level: unknown, message: string): void => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message } }).catch(() => undefined);
+    return notes.hear(call.owner, progress, async () => toCallToolResult(await withSignal(extra.signal, (token) => call.run(token, panelUi))));
   });
 
   registerPrompts(server, source, scope);
@@ -91,15 +81,6 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
       if (initialized) server.sendPromptListChanged().catch(() => undefined);
     },
   );
-  const notes = source.onNote((note) => {
-    if (!initialized || (scope !== undefined && note.extension !== scope)) return;
-    const calls = progressing.get(note.extension);
-    if (calls?.size) {
-      for (const send of calls) send(note.message);
-      return;
-    }
-    server.sendLoggingMessage({ level: LOG_LEVEL[note.level], logger: note.extension, data: note.message }, server.transport?.sessionId).catch(() => undefined);
-  });
   return {
     server,
     dispose: () => {

@@ -16,14 +16,13 @@
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-import type { CancellationToken } from 'vscode-jsonrpc/node';
 import { preview } from '../protocol/index.js';
-import type { PanelUI, ToolOutcome } from '../host/index.js';
+import { NoteRouter, prepareCall, type NoteSender } from './callPath.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { Instructions } from './instructions.js';
 import { InteractiveCalls } from './rounds.js';
 import { withSignal, type HostSource } from './source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, resolveToolName, toCallToolResult, withdrawnResult } from './tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, toCallToolResult } from './tools.js';
 
 /** How long an interactive call waits for its client to answer a question before it is cancelled. */
 export const ANSWER_WAIT_MS = 10 * 60_000;
@@ -60,57 +59,38 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
   const waitMs = options.answerWaitMs ?? ANSWER_WAIT_MS;
   const calls = new InteractiveCalls(waitMs, options.maxWaitingCalls ?? MAX_WAITING_CALLS);
   const waitFor = waitMs >= 60_000 ? `${Math.round(waitMs / 60_000)} minutes` : waitMs >= 1000 ? `${Math.round(waitMs / 1000)} s` : `${waitMs} ms`;
-  /** Where each extension's notes go now: the calls of it whose request is open. */
-  const listening = new Map<string, Set<(level: keyof typeof LOG_LEVEL, message: string) => void>>();
-  const notes = source.onNote((note) => {
-    if (scope !== undefined && note.extension !== scope) return;
-    for (const send of listening.get(note.extension) ?? []) send(note.level, note.message);
-  });
+  // A note outside any call has no response stream to go to in this revision.
+  const notes = new NoteRouter(source, scope);
 
-  /** Runs `work` with the extension's notes going to this request: progress if asked for, else log messages. */
-  async function hearing<T>(owner: string | undefined, ctx: ServerContext, work: () => Promise<T>): Promise<T> {
-    if (owner === undefined) return work();
+  /** Where this request sends its extension's notes: progress if it gave a token, else its log. */
+  function sender(ctx: ServerContext, owner: string | undefined): NoteSender {
     const token = ctx.mcpReq._meta?.progressToken;
     let n = 0;
-    const send = (level: keyof typeof LOG_LEVEL, message: string): void => {
+    return (level, message) => {
       const sent = token !== undefined
         ? ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++n, message } })
         : ctx.mcpReq.log(LOG_LEVEL[level], message, owner);
       void sent.catch(() => undefined);
     };
-    const set = listening.get(owner) ?? new Set();
-    listening.set(owner, set.add(send));
-    try {
-      return await work();
-    } finally {
-      set.delete(send);
-      if (set.size === 0) listening.delete(owner);
-    }
   }
 
   async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean): Promise<CallToolResult | InputRequiredResult> {
-    const host = source.host;
-    await host.whenLoaded();
-    const args = params.arguments ?? {};
-    const name = resolveToolName(host, params.name, elicits, scope);
-    if (name === undefined) return errorResult(`no tool named "${preview(params.name, 80)}"`);
-    const withdrawn = withdrawnResult(host, name);
-    if (withdrawn) return withdrawn;
-    const owner = host.findTool(name)?.extension;
-    const toolId = `mcp-${String(ctx.mcpReq.id)}`;
-    const run = (token: CancellationToken, panelUi?: PanelUI): Promise<ToolOutcome> => host.runToolCall(name, args, { token, toolId, ...(panelUi && { panelUi }) });
+    const call = await prepareCall(source, params, `mcp-${String(ctx.mcpReq.id)}`, elicits, scope);
+    if ('refused' in call) return call.refused;
+    const { name, owner, run } = call;
+    const send = sender(ctx, owner);
     // The editor's host shows panels itself; a host without a UI asks a client that can elicit.
-    if (host.interactive || !elicits) return hearing(owner, ctx, async () => toCallToolResult(await withSignal(ctx.mcpReq.signal, (token) => run(token))));
+    if (source.host.interactive || !elicits) return notes.hear(owner, send, async () => toCallToolResult(await withSignal(ctx.mcpReq.signal, (token) => run(token))));
 
     const key = `${scope ?? ''}\0${name}`;
     const state = ctx.mcpReq.requestState<unknown>();
-    let call;
-    if (state === undefined) call = calls.start(key, (panels, token) => run(token, panels));
+    let waiting;
+    if (state === undefined) waiting = calls.start(key, (panels, token) => run(token, panels));
     else {
-      call = typeof state === 'string' ? calls.resume(state, key, ctx.mcpReq.inputResponses, ANSWER) : undefined;
-      if (!call) return errorResult(`this call of "${preview(params.name, 80)}" is no longer waiting for an answer (it was answered, cancelled, or not answered within ${waitFor}); call the tool again`);
+      waiting = typeof state === 'string' ? calls.resume(state, key, ctx.mcpReq.inputResponses, ANSWER) : undefined;
+      if (!waiting) return errorResult(`this call of "${preview(params.name, 80)}" is no longer waiting for an answer (it was answered, cancelled, or not answered within ${waitFor}); call the tool again`);
     }
-    const round = await hearing(owner, ctx, () => calls.round(call, ctx.mcpReq.signal));
+    const round = await notes.hear(owner, send, () => calls.round(waiting, ctx.mcpReq.signal));
     if ('outcome' in round) return toCallToolResult(round.outcome);
     const { form } = round.question;
     return inputRequired({ inputRequests: { [ANSWER]: inputRequired.elicit({ message: form.message, requestedSchema: form.schema }) }, requestState: round.state });
