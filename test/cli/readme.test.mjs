@@ -55,7 +55,7 @@ test('every path the Development section names exists', () => {
 test('the test scripts run what the README says, each test bounded', () => {
   assert.match(scripts.build, /^node scripts\/check-layers\.mjs && npm run typecheck && node esbuild\.mjs$/, 'build: the layer check, the type check, the bundle');
   assert.equal(scripts.watch, 'node esbuild.mjs --watch');
-  assert.deepEqual(scripts['test:host'].match(/test\/\S+\*\.test\.mjs/g), ['test/build/*.test.mjs', 'test/protocol/*.test.mjs', 'test/host/*.test.mjs', 'test/fidelity/*.test.mjs', 'test/vscode-unit/*.test.mjs', 'test/cli/*.test.mjs']);
+  assert.deepEqual(scripts['test:host'].match(/test\/\S+\*\.test\.mjs/g), ['test/build/*.test.mjs', 'test/protocol/*.test.mjs', 'test/host/*.test.mjs', 'test/fidelity/*.test.mjs', 'test/vscode-unit/*.test.mjs', 'test/cli/*.test.mjs', 'test/mcp/*.test.mjs']);
   assert.deepEqual(scripts['test:e2e'].match(/test\/\S+\*\.test\.mjs/g), ['test/e2e/*.test.mjs']);
   // npm test's runner bounds each lane's files and each test as the scripts do.
   assert.match(scripts.test, /node scripts\/test\.mjs$/);
