@@ -22,6 +22,7 @@ export type { CommandEntry, ToolEntry } from './registry.js';
 export { isOffered } from './registry.js';
 export * from './port.js';
 export * from './ui/headless.js';
+export { END_SIGNALS, HeadlessHost, type HeadlessBoot } from './headlessHost.js';
 export * from './extension/gate.js';
 export { widgetLines, type WidgetLine } from './ui/widgetText.js';
 export * from './version.js';

@@ -4,16 +4,13 @@
  * bearer token on stdout, then serves until SIGINT, SIGTERM or SIGHUP, and
  * stops every extension before it returns.
  */
-import { HeadlessUI, ZotHost, type HostOptions } from '../host/index.js';
+import { HeadlessHost, type HostOptions } from '../host/index.js';
 import { startMcpHttpServer, type McpHttpServer } from './http.js';
 
 export async function runMcpHttp(options: HostOptions, port: number, print: (line: string) => void, log: (line: string) => void): Promise<number> {
-  const host = new ZotHost({ ...options, ui: new HeadlessUI(log) });
-  host.onLog((e) => e.kind === 'host' && log(`[${e.extension}] ${e.line}`));
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const s of signals) process.once(s, stop);
+  const boot = new HeadlessHost(options, { log, hostLines: true });
+  const { host } = boot;
+  const stopped = new Promise<void>((resolve) => boot.onEndSignal(() => resolve(), { once: true }));
   try {
     let server: McpHttpServer;
     try {
@@ -24,7 +21,7 @@ export async function runMcpHttp(options: HostOptions, port: number, print: (lin
     }
     // Extensions start while the client connects; requests wait for loading themselves.
     // The life of the server is one session, announced once after the ready wait.
-    void host.start().then(() => host.emit('session_start'));
+    void boot.begin();
     host.keepSecret(server.token);
     print(JSON.stringify({ url: server.url, token: server.token }));
     await stopped;
@@ -32,7 +29,6 @@ export async function runMcpHttp(options: HostOptions, port: number, print: (lin
     await server.close();
     return 0;
   } finally {
-    await host.dispose();
-    for (const s of signals) process.off(s, stop);
+    await boot.dispose();
   }
 }

@@ -9,7 +9,7 @@
 import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StdioServerTransport as ModernStdioTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { HeadlessUI, ZotHost, type HostOptions } from '../host/index.js';
+import { HeadlessHost, type HostOptions } from '../host/index.js';
 import { createBridgeServer, hostSource } from './bridge.js';
 import { modernServers } from './modern.js';
 import { onListsChanged } from './source.js';
@@ -23,8 +23,8 @@ const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** `log` gets every human line; stdout carries MCP, so it must not write there. */
 export async function runMcpStdio(options: HostOptions, log: (line: string) => void): Promise<number> {
-  const host = new ZotHost({ ...options, ui: new HeadlessUI(log) });
-  host.onLog((e) => e.kind === 'host' && log(`[${e.extension}] ${e.line}`));
+  const boot = new HeadlessHost(options, { log, hostLines: true });
+  const { host } = boot;
   const source = hostSource(host);
   // The life of the server is one session, announced once after the ready wait.
   let started = false;
@@ -33,7 +33,7 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
     if (started) return;
     started = true;
     if (client && options.provider === undefined) host.setModel(client, options.model ?? '');
-    void host.start().then(() => host.emit('session_start'));
+    void boot.begin();
   };
   // Without --provider, extensions are told the client's name: they start once the client gave it.
   const waiting = options.provider === undefined ? setTimeout(start, CLIENT_NAME_WAIT_MS) : undefined;
@@ -41,9 +41,7 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
 
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', () => resolve());
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGHUP', () => resolve());
+    boot.onEndSignal(() => resolve(), { once: true });
   });
   const first = await Promise.race([firstLine(process.stdin), closed.then(() => undefined)]);
   const input = new PassThrough();
@@ -112,7 +110,7 @@ export async function runMcpStdio(options: HostOptions, log: (line: string) => v
     await server.close().catch(() => undefined);
   }
   clearTimeout(waiting);
-  await host.dispose();
+  await boot.dispose();
   return 0;
 }
 
