@@ -23,7 +23,7 @@ import { err, out } from './output.js';
  * editor answers loads neither the host's process side nor vscode-jsonrpc.
  */
 const session = (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js');
-const toolNames = (): typeof import('../mcp/toolNames.js') => require('../mcp/toolNames.js') as typeof import('../mcp/toolNames.js');
+const toolNames = (): typeof import('../mcp/shared/toolNames.js') => require('../mcp/shared/toolNames.js') as typeof import('../mcp/shared/toolNames.js');
 
 export async function hook(p: Parsed): Promise<number> {
   const event = p.positional[0] as HookEvent;

@@ -5,6 +5,6 @@
  * verb, so every other verb (a hook on each tool call above all) starts
  * without reading the SDK.
  */
-export * from './http.js';
-export { runMcpStdio } from './stdio.js';
-export { runMcpHttp } from './serveHttp.js';
+export * from './transport/http.js';
+export { runMcpStdio } from './transport/stdio.js';
+export { runMcpHttp } from './transport/serveHttp.js';

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { builtinsLoadedBy, CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
-/** @type {typeof import('../../out/types/mcp/http.js')} */
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const GUARD = path.join(COMPAT, 'guard');
 

@@ -18,7 +18,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
-/** @type {typeof import('../../out/types/mcp/http.js')} */
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 
 const ASK = path.join(ROOT, 'samples', 'ask-user');
@@ -117,7 +117,7 @@ for (const how of ['stdio', 'http']) {
 }
 
 test('an answer\'s keys go out in batches of 256, a turn of the event loop apart, and stop once the panel closes', async () => {
-  const { elicit } = await bundleSources(tmpdir(), 'mcp', ['elicit']);
+  const { elicit } = await bundleSources(tmpdir(), 'mcp/shared', ['elicit']);
   const panel = (onKey) => ({ uid: 'e\0p', id: 'p', extension: { name: 'e', dir: '' }, title: 'Type it', lines: ['a line'], footer: '', forToolCall: true, key: onKey, resize() {}, dismiss() {} });
   const text = textOf(4096);
   /** @type {([string] | [string, string])[]} */

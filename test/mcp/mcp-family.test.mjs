@@ -21,7 +21,7 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 const { ToolListChangedNotificationSchema, PromptListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 const modern = require('@modelcontextprotocol/client');
 const { StdioClientTransport: ModernStdioClientTransport } = require('@modelcontextprotocol/client/stdio');
-/** @type {typeof import('../../out/types/mcp/http.js')} */
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 
 const MODERN = '2026-07-28';

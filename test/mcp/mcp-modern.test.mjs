@@ -17,7 +17,7 @@ import { TYPIST_TOOL, textOf as textOfLength, typistExtension } from './typist.m
 const require = createRequire(import.meta.url);
 const { Client, StreamableHTTPClientTransport, LOG_LEVEL_META_KEY } = require('@modelcontextprotocol/client');
 const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio');
-/** @type {typeof import('../../out/types/mcp/http.js')} */
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 
 const MODERN = '2026-07-28';

@@ -15,7 +15,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
-/** @type {typeof import('../../out/types/mcp/http.js')} */
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 
 const NOTES = [{ level: 'info', message: 'reading files' }, { level: 'warn', message: 'one file was skipped' }, { level: 'success', message: 'indexed' }];

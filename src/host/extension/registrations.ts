@@ -20,7 +20,7 @@ export interface ToolRegistration {
   deferred: boolean;
   /**
    * terva's hints (docs/TERVA.md 16.2): the MCP servers turn them into tool
-   * annotations (src/mcp/tools.ts). `authority` as sent: any value
+   * annotations (src/mcp/shared/tools.ts). `authority` as sent: any value
    * outside AUTHORITY_CLASSES counts as side-effecting (authorityOf).
    */
   readOnly: boolean;

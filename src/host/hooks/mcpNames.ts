@@ -18,7 +18,7 @@ export interface McpToolNames {
 
 /**
  * The names VS Code's agent knows zot's MCP servers by, as it makes its tool
- * names of them: the server's announced title (src/mcp/tools.ts
+ * names of them: the server's announced title (src/mcp/shared/tools.ts
  * serverIdentity), else its label (src/vscode/mcp/mcpProvider.ts), which it
  * lower-cases: "zot extensions" for the one server of every extension,
  * "zot: <extension>" for an extension's own.

@@ -56,7 +56,7 @@ export interface HostToolDeps {
   deadlineMs?: number;
 }
 
-/** The safe form a name takes as an MCP tool name (src/mcp/toolNames.ts), lower case. */
+/** The safe form a name takes as an MCP tool name (src/mcp/shared/toolNames.ts), lower case. */
 function mcpForm(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]+/g, '_').toLowerCase();
 }

@@ -20,10 +20,10 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
-import type { HostSource } from '../../mcp/bridge.js';
-import type { McpHttpServer } from '../../mcp/http.js';
+import type { HostSource } from '../../mcp/era2025/bridge.js';
+import type { McpHttpServer } from '../../mcp/transport/http.js';
 import { LAUNCH_HEADER } from '../../mcp/launch.js';
-import { listKeys } from '../../mcp/source.js';
+import { listKeys } from '../../mcp/shared/source.js';
 import { ServerLifecycle } from './serverLifecycle.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';

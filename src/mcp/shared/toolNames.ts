@@ -10,7 +10,7 @@
  * already has is refused, never merged.
  */
 import { createHash } from 'node:crypto';
-import { isOffered, type HostReader, type ToolEntry } from '../host/index.js';
+import { isOffered, type HostReader, type ToolEntry } from '../../host/index.js';
 
 export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX = 64;

@@ -4,7 +4,7 @@
  * MCP request's abort signal becomes a host cancellation token.
  */
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
-import { authorityOf, isOffered, type FamilyEvent, type HostCalls, type NoteEvent } from '../host/index.js';
+import { authorityOf, isOffered, type FamilyEvent, type HostCalls, type NoteEvent } from '../../host/index.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
 export interface HostSource {

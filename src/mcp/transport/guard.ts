@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type * as http from 'node:http';
-import { MAX_JSON_DEPTH, deeperThan } from '../protocol/index.js';
+import { MAX_JSON_DEPTH, deeperThan } from '../../protocol/index.js';
 
 /**
  * The most a request body may hold, at initialize as later: the MCP SDK's own

@@ -9,10 +9,10 @@
 import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StdioServerTransport as ModernStdioTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { HeadlessHost, type HostOptions } from '../host/index.js';
-import { createBridgeServer, hostSource } from './bridge.js';
-import { modernServers } from './modern.js';
-import { onListsChanged } from './source.js';
+import { HeadlessHost, type HostOptions } from '../../host/index.js';
+import { createBridgeServer, hostSource } from '../era2025/bridge.js';
+import { modernServers } from '../era2026/modern.js';
+import { onListsChanged } from '../shared/source.js';
 
 /** How long extensions wait for the client to name itself before they start without its name. */
 const CLIENT_NAME_WAIT_MS = 2000;

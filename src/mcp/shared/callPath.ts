@@ -9,8 +9,8 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { preview } from '../protocol/index.js';
-import type { NoteEvent, NotifyLevel, PanelUI, ToolOutcome } from '../host/index.js';
+import { preview } from '../../protocol/index.js';
+import type { NoteEvent, NotifyLevel, PanelUI, ToolOutcome } from '../../host/index.js';
 import type { HostSource } from './source.js';
 import { errorResult, resolveToolName, withdrawnResult } from './tools.js';
 

@@ -16,12 +16,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { NoteRouter, prepareCall } from './callPath.js';
-import { ElicitingPanels } from './elicit.js';
-import { registerPrompts } from './prompts.js';
-import { Instructions } from './instructions.js';
-import { onListsChanged, withSignal, type HostSource } from './source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, toCallToolResult } from './tools.js';
+import { NoteRouter, prepareCall } from '../shared/callPath.js';
+import { ElicitingPanels } from '../shared/elicit.js';
+import { registerPrompts } from '../shared/prompts.js';
+import { Instructions } from '../shared/instructions.js';
+import { onListsChanged, withSignal, type HostSource } from '../shared/source.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, toCallToolResult } from '../shared/tools.js';
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
@@ -92,4 +92,4 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   };
 }
 
-export { hostSource, type HostSource } from './source.js';
+export { hostSource, type HostSource } from '../shared/source.js';

@@ -5,8 +5,8 @@
  * name stands for, and a zot outcome as an MCP result.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { authorityOf, preview, type AuthorityClass, type ContentBlock } from '../protocol/index.js';
-import { blocksText, decodableImage, HOST_VERSION, type HostReader, type NotifyLevel, outcomeLabel, type ToolEntry, type ToolOutcome } from '../host/index.js';
+import { authorityOf, preview, type AuthorityClass, type ContentBlock } from '../../protocol/index.js';
+import { blocksText, decodableImage, HOST_VERSION, type HostReader, type NotifyLevel, outcomeLabel, type ToolEntry, type ToolOutcome } from '../../host/index.js';
 import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
 
 /**

@@ -8,7 +8,7 @@
  * when its context changes while a client told other text is connected; once
  * a client connects again, the next change is told again.
  */
-import { isServing } from '../host/index.js';
+import { isServing } from '../../host/index.js';
 import type { HostSource } from './source.js';
 import { serverIdentity } from './tools.js';
 

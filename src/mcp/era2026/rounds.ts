@@ -15,8 +15,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
-import type { PanelHandle, PanelUI, ToolOutcome } from '../host/index.js';
-import { answer, formOf, questionOf, type Form } from './elicit.js';
+import type { PanelHandle, PanelUI, ToolOutcome } from '../../host/index.js';
+import { answer, formOf, questionOf, type Form } from '../shared/elicit.js';
 
 export interface Question {
   panel: PanelHandle;

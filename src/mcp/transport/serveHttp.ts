@@ -4,7 +4,7 @@
  * bearer token on stdout, then serves until SIGINT, SIGTERM or SIGHUP, and
  * stops every extension before it returns.
  */
-import { HeadlessHost, type HostOptions } from '../host/index.js';
+import { HeadlessHost, type HostOptions } from '../../host/index.js';
 import { startMcpHttpServer, type McpHttpServer } from './http.js';
 
 export async function runMcpHttp(options: HostOptions, port: number, print: (line: string) => void, log: (line: string) => void): Promise<number> {

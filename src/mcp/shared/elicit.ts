@@ -17,7 +17,7 @@
  * thousands of frames queued in one go.
  */
 import { ElicitResultSchema, type ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
-import { CURSOR_MARK, cursorLine, type PanelHandle, type PanelUI } from '../host/index.js';
+import { CURSOR_MARK, cursorLine, type PanelHandle, type PanelUI } from '../../host/index.js';
 
 /**
  * The longest free-text answer, in characters (what JSON Schema's

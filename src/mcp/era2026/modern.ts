@@ -16,13 +16,13 @@
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-import { preview } from '../protocol/index.js';
-import { NoteRouter, prepareCall, type NoteSender } from './callPath.js';
-import { getPrompt, listPrompts } from './prompts.js';
-import { Instructions } from './instructions.js';
+import { preview } from '../../protocol/index.js';
+import { NoteRouter, prepareCall, type NoteSender } from '../shared/callPath.js';
+import { getPrompt, listPrompts } from '../shared/prompts.js';
+import { Instructions } from '../shared/instructions.js';
 import { InteractiveCalls } from './rounds.js';
-import { withSignal, type HostSource } from './source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, toCallToolResult } from './tools.js';
+import { withSignal, type HostSource } from '../shared/source.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, toCallToolResult } from '../shared/tools.js';
 
 /** How long an interactive call waits for its client to answer a question before it is cancelled. */
 export const ANSWER_WAIT_MS = 10 * 60_000;

@@ -9,7 +9,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
-import { carryOut, outcomeLabel, type CommandOutcome, type HostCalls } from '../host/index.js';
+import { carryOut, outcomeLabel, type CommandOutcome, type HostCalls } from '../../host/index.js';
 import { withSignal, type HostSource } from './source.js';
 
 /** The active commands as prompts; only those of extension `scope` when given. */
