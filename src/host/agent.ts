@@ -131,9 +131,18 @@ export class AgentPath {
     }
     const outcome = await this.callTool(name, cleared.args, opts);
     // terva's tool_result event, after each call the agent made (docs/TERVA.md 18): the result's text and whether it failed.
-    const text = outcome.content.length ? blocksText(outcome.content) : outcome.message;
-    this.emit('tool_result', { tool_id: toolId, tool_name: name, text, ...((outcome.outcome !== 'completed' || outcome.isError) && { is_error: true }) });
+    // Its text is joined only when someone listens: most calls have no subscriber.
+    if (this.heard('tool_result')) {
+      const text = outcome.content.length ? blocksText(outcome.content) : outcome.message;
+      this.emit('tool_result', { tool_id: toolId, tool_name: name, text, ...((outcome.outcome !== 'completed' || outcome.isError) && { is_error: true }) });
+    }
     return outcome;
+  }
+
+  /** Whether any extension subscribes to `event`. */
+  private heard(event: string): boolean {
+    for (const rt of this.registry.all) if (rt.events.has(event)) return true;
+    return false;
   }
 
   /** Fire-and-forget: queued to every subscriber, never awaited. */
@@ -149,7 +158,7 @@ export class AgentPath {
    * A subscriber that does not answer in time counts as allow.
    */
   async intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> {
-    let current: EventPayload = { ...payload };
+    let current = payload;
     for (const rt of this.registry.all) {
       if (!rt.intercepts.has(event) || !rt.connected) continue;
       const answer = await rt.intercept(event, current, this.timing.interceptTimeoutMs);
