@@ -17,7 +17,8 @@
  *
  * Peers. Four ways to make the same call, "echo a small text", from this process
  * to a child process over stdio:
- *   host    ZotHost.invokeTool('echo') to bench/fixtures/zot-echo (a minimal
+ *   host    ZotHost.runToolCall('echo'), the one door (arguments checked, the tool_call
+ *           event and intercepts, the call), to bench/fixtures/zot-echo (a minimal
  *           zot extension in plain Node);
  *   floor   the same extension script spawned here with child_process, and a
  *           bare NDJSON client: write a tool_call line, split stdout into lines,
