@@ -46,7 +46,16 @@ export const OLDEST = { codeServer: '4.133.0', vscode: '1.133.0', nodeMajor: 24 
 /** A failure the user can act on: printed as one line, without a stack. */
 export class EnvError extends Error {}
 
-/** The machine-wide cache folder (outside any clone). */
+/** @typedef {(msg: string) => void} Log */
+/** @typedef {{ codeServer: string, nodeMajor: number }} BuildName A build: its code-server and the major of its Node. */
+/** @typedef {ReturnType<typeof buildPaths>} Build */
+/** @typedef {Record<string, { npm: string, at: string }>} Receipts */
+/** @typedef {{ name: string, debian: string, why: string }} SystemPackage */
+
+/**
+ * The machine-wide cache folder (outside any clone).
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 export function cacheRoot(env = process.env) {
   if (env.ZOT_VSCODE_TEST_CACHE) return path.resolve(env.ZOT_VSCODE_TEST_CACHE);
   if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'zot-extensions');
@@ -60,6 +69,9 @@ export function cacheRoot(env = process.env) {
  * what node-gyp needs as `nodedir`), its code-server (whose bin is a JS file
  * with a `#!/usr/bin/env node` shebang: run it as `nodeBin codeServerBin ...`
  * so it never picks up the system Node) and the marker of a complete install.
+ * @param {string} root
+ * @param {BuildName} build
+ * @param {string} markerName
  */
 function buildPaths(root, { codeServer, nodeMajor }, markerName) {
   const nodeHome = path.join(root, `node${nodeMajor}`, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
@@ -75,9 +87,13 @@ function buildPaths(root, { codeServer, nodeMajor }, markerName) {
   };
 }
 
+/** @param {NodeJS.ProcessEnv} [env] */
 const currentPaths = (env) => buildPaths(cacheRoot(env), { codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR }, 'env.json');
 
-/** Absolute paths of the environment's tools (whether installed or not). */
+/**
+ * Absolute paths of the environment's tools (whether installed or not).
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 export function envPaths(env = process.env) {
   const current = currentPaths(env);
   return {
@@ -92,24 +108,38 @@ export function envPaths(env = process.env) {
   };
 }
 
-/** The same for the oldest build: its own Node and code-server beside the current ones. */
+/**
+ * The same for the oldest build: its own Node and code-server beside the current ones.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 export function oldestPaths(env = process.env) {
   return buildPaths(cacheRoot(env), OLDEST, `env-${OLDEST.codeServer}.json`);
 }
 
-/** The receipts of installs into an empty folder under `npm run`, by build. */
+/**
+ * The receipts of installs into an empty folder under `npm run`, by build.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 export function receiptsPath(env = process.env) {
   return path.join(cacheRoot(env), 'receipts.json');
 }
 
-/** The key of a build's receipt. */
+/**
+ * The key of a build's receipt.
+ * @type {(build: BuildName) => string}
+ */
 export const receiptKey = (build) => `code-server ${build.codeServer} on Node ${build.nodeMajor}`;
 
-/** The receipts in the cache: `{ [receiptKey]: { npm, at } }`; none when the file is missing or unreadable. */
+/**
+ * The receipts in the cache: `{ [receiptKey]: { npm, at } }`; none when the file is missing or unreadable.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Receipts}
+ */
 export function readReceipts(env = process.env) {
   try {
+    /** @type {unknown} */
     const r = JSON.parse(readFileSync(receiptsPath(env), 'utf8'));
-    return r && typeof r === 'object' && !Array.isArray(r) ? r : {};
+    return r && typeof r === 'object' && !Array.isArray(r) ? /** @type {Receipts} */ (r) : {};
   } catch {
     return {};
   }
@@ -120,6 +150,9 @@ export function readReceipts(env = process.env) {
  * outer `npm run` (whose npm_* variables the inner installs must not
  * inherit), by the npm named in its user agent. Called under the install
  * lock, or by the test that checked such an install.
+ * @param {BuildName[]} builds
+ * @param {string} npmAgent
+ * @param {NodeJS.ProcessEnv} [env]
  */
 export async function recordReceipts(builds, npmAgent, env = process.env) {
   const receipts = readReceipts(env);
@@ -128,19 +161,26 @@ export async function recordReceipts(builds, npmAgent, env = process.env) {
   await writeFile(receiptsPath(env), JSON.stringify(receipts, null, 2) + '\n');
 }
 
+/** @type {Partial<Record<NodeJS.Platform, string[]>>} */
 const CHROMIUM_CANDIDATES = {
   linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'],
   darwin: ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'],
 };
 
-/** The browser the tests drive: $ZOT_CHROMIUM, else the first one installed. */
+/**
+ * The browser the tests drive: $ZOT_CHROMIUM, else the first one installed.
+ * @param {NodeJS.ProcessEnv} env
+ */
 function findChromium(env) {
   if (env.ZOT_CHROMIUM) return env.ZOT_CHROMIUM;
   const candidates = CHROMIUM_CANDIDATES[process.platform] ?? [];
   return candidates.find((file) => existsSync(file)) ?? candidates[0] ?? 'chromium';
 }
 
-/** The `go` command: on PATH, else where Debian's golang-go or the upstream tarball puts it; undefined when absent. */
+/**
+ * The `go` command: on PATH, else where Debian's golang-go or the upstream tarball puts it; undefined when absent.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 export function findGo(env = process.env) {
   const onPath = (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'go'));
   return [...onPath, '/usr/lib/go/bin/go', '/usr/local/go/bin/go'].find((file) => existsSync(file));
@@ -151,8 +191,11 @@ export function findGo(env = process.env) {
  * run's own configuration (npm reads every `npm_config_*` variable as its
  * configuration, and install scripts read `npm_config_user_agent`, which
  * names the outer Node), with `extra` on top.
+ * @param {Record<string, string>} [extra]
+ * @param {NodeJS.ProcessEnv} [base]
  */
 export function innerNpmEnv(extra = {}, base = process.env) {
+  /** @type {NodeJS.ProcessEnv} */
   const env = {};
   for (const [key, value] of Object.entries(base)) {
     if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE') continue;
@@ -161,6 +204,7 @@ export function innerNpmEnv(extra = {}, base = process.env) {
   return { ...env, ...extra };
 }
 
+/** @type {Log} */
 const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
 
 /**
@@ -176,6 +220,7 @@ const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
 export async function ensureEnv({ browser = true, go = false, oldest = false, log = defaultLog } = {}) {
   const paths = envPaths();
   const builds = [currentPaths(), ...(oldest ? [oldestPaths()] : [])];
+  /** @param {ReturnType<typeof envPaths>} p */
   const withOldest = (p) => (oldest ? { ...p, oldest: oldestPaths() } : p);
   if (builds.every(isComplete) && systemMissing({ browser, go }).length === 0) {
     return withOldest(paths);
@@ -197,7 +242,9 @@ export async function ensureEnv({ browser = true, go = false, oldest = false, lo
   return withOldest(envPaths());
 }
 
+/** @param {Build} build */
 function isComplete(build) {
+  /** @type {{ codeServer?: unknown, nodeMajor?: unknown } | null | undefined} */
   let marker;
   try {
     marker = JSON.parse(readFileSync(build.marker, 'utf8'));
@@ -211,6 +258,7 @@ function isComplete(build) {
  * Go alone, installed like the other system packages when it is missing:
  * the host tests build the Go fixture extension with it. Returns the `go`
  * command; throws an EnvError saying how to install it where it cannot be.
+ * @param {{ log?: Log }} [options]
  */
 export async function ensureGo({ log = defaultLog } = {}) {
   await ensureSystemPackages({ browser: false, go: true, codeServer: false }, log);
@@ -222,6 +270,7 @@ export async function ensureGo({ log = defaultLog } = {}) {
  * code-server's `kerberos` module compiles against the Kerberos headers on
  * Linux (its prebuilt download is unreachable on machines without general
  * network); macOS has them in the system.
+ * @satisfies {Record<string, SystemPackage>}
  */
 export const SYSTEM_PACKAGES = {
   go: { name: 'Go', debian: 'golang-go', why: 'the tests build the Go fixture extension with it' },
@@ -230,7 +279,12 @@ export const SYSTEM_PACKAGES = {
   chromium: { name: 'Chromium', debian: 'chromium', why: 'the end-to-end tests open VS Code in it, headless' },
 };
 
+/**
+ * @param {{ browser: boolean, go?: boolean, codeServer?: boolean }} wanted
+ * @returns {SystemPackage[]}
+ */
 export function systemMissing({ browser, go = false, codeServer = true }) {
+  /** @type {SystemPackage[]} */
   const missing = [];
   if (go && !findGo()) missing.push(SYSTEM_PACKAGES.go);
   // The debug test starts a Python extension under debugpy; only Linux has a
@@ -253,6 +307,8 @@ export function systemMissing({ browser, go = false, codeServer = true }) {
 /**
  * What to do about missing system packages: install them with apt-get (root on
  * a Debian-like Linux), or the message that says how to. Pure, for the tests.
+ * @param {SystemPackage[]} missing
+ * @param {{ platform?: NodeJS.Platform, aptGet?: boolean, uid?: number }} [machine]
  */
 export function installPlan(missing, { platform = process.platform, aptGet = existsSync('/usr/bin/apt-get'), uid = process.getuid?.() } = {}) {
   const list = missing.map((m) => `${m.name} (${m.why})`).join('; ');
@@ -266,11 +322,15 @@ export function installPlan(missing, { platform = process.platform, aptGet = exi
   return { aptGet: missing.map((m) => m.debian), list };
 }
 
+/**
+ * @param {Parameters<typeof systemMissing>[0]} wanted
+ * @param {Log} log
+ */
 async function ensureSystemPackages(wanted, log) {
   const missing = systemMissing(wanted);
   if (missing.length === 0) return;
   const plan = installPlan(missing);
-  if (plan.error) throw new EnvError(plan.error);
+  if (plan.error !== undefined) throw new EnvError(plan.error);
   const { list } = plan;
   const debian = plan.aptGet.join(' ');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -281,6 +341,11 @@ async function ensureSystemPackages(wanted, log) {
   if (still.length) throw new EnvError(`apt-get finished but ${still.map((m) => m.name).join(', ')} still missing`);
 }
 
+/**
+ * @param {Build} build
+ * @param {string} cacheDir
+ * @param {Log} log
+ */
 async function ensureNode(build, cacheDir, log) {
   const major = build.nodeMajor;
   let version = existsSync(build.nodeBin) ? await capture(build.nodeBin, ['--version']) : '';
@@ -294,6 +359,10 @@ async function ensureNode(build, cacheDir, log) {
   return version;
 }
 
+/**
+ * @param {Build} build
+ * @param {Log} log
+ */
 async function installCodeServer(build, log) {
   // No marker, so whatever is there may be a broken install (an interrupted
   // native build): npm would call it up to date and skip the install scripts.
@@ -318,14 +387,21 @@ async function installCodeServer(build, log) {
     const xdg = { XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch, XDG_STATE_HOME: scratch };
     const output = await capture(build.nodeBin, [build.codeServerBin, '--version'], { ...process.env, ...xdg });
     // The last line reads "4.139.1 <commit> with Code 1.139.1".
-    const version = output.split('\n').at(-1);
+    const version = output.split('\n').at(-1) ?? '';
     if (!version.startsWith(`${build.codeServer} `)) throw new EnvError(`code-server --version printed "${output}", expected ${build.codeServer}`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-/** Runs `body` holding a lock folder; waits while a live process holds it. */
+/**
+ * Runs `body` holding a lock folder; waits while a live process holds it.
+ * @template T
+ * @param {string} lockDir
+ * @param {Log} log
+ * @param {() => Promise<T>} body
+ * @returns {Promise<T>}
+ */
 async function withLock(lockDir, log, body) {
   const owner = path.join(lockDir, 'pid');
   let waited = false;
@@ -335,7 +411,7 @@ async function withLock(lockDir, log, body) {
       await writeFile(owner, String(process.pid));
       break;
     } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
       const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
       if (pid && !alive(pid)) {
         await rm(lockDir, { recursive: true, force: true });
@@ -353,16 +429,24 @@ async function withLock(lockDir, log, body) {
   }
 }
 
+/** @param {number} pid */
 function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
 }
 
-/** Runs a command with inherited stdio; rejects with `what failed` on a non-zero exit. */
+/**
+ * Runs a command with inherited stdio; rejects with `what failed` on a non-zero exit.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} options
+ * @param {string} what
+ * @returns {Promise<void>}
+ */
 function run(command, args, options, what) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'inherit', ...options });
@@ -374,7 +458,13 @@ function run(command, args, options, what) {
   });
 }
 
-/** Runs a command and returns its trimmed stdout; rejects on a non-zero exit. */
+/**
+ * Runs a command and returns its trimmed stdout; rejects on a non-zero exit.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Promise<string>}
+ */
 function capture(command, args, env = process.env) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
@@ -385,9 +475,12 @@ function capture(command, args, env = process.env) {
   });
 }
 
-/** One line for any failure: the message for an expected one, a stack only for a bug. */
+/**
+ * One line for any failure: the message for an expected one, a stack only for a bug.
+ * @param {unknown} error
+ */
 export function describeFailure(error) {
-  return error instanceof EnvError ? error.message : (error?.stack ?? String(error));
+  return error instanceof EnvError ? error.message : (/** @type {{ stack?: string } | null | undefined} */ (error)?.stack ?? String(error));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

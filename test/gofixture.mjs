@@ -12,6 +12,7 @@ import { describeFailure, ensureGo, EnvError } from '../scripts/vscode-test-env.
 import { RecordingUI, ROOT, startHost, tmpdir, waitFor } from './helpers.mjs';
 
 const SOURCE = path.join(ROOT, 'test', 'fixtures', 'go');
+/** @type {ReturnType<typeof build> | undefined} */
 let built;
 
 /**
@@ -45,13 +46,19 @@ async function build() {
   try {
     await promisify(execFile)(go, ['build', '-o', partial, '.'], { cwd: SOURCE, env });
   } catch (error) {
-    throw new Error(`building the Go fixture in ${SOURCE} failed:\n${error.stderr || error.message}`);
+    const failed = /** @type {Error & { stderr?: string }} */ (error);
+    throw new Error(`building the Go fixture in ${SOURCE} failed:\n${failed.stderr || failed.message}`);
   }
   fs.renameSync(partial, bin);
   return { bin };
 }
 
-/** Writes an extension folder whose program is the Go fixture, under that name. */
+/**
+ * Writes an extension folder whose program is the Go fixture, under that name.
+ * @param {string} root
+ * @param {string} bin
+ * @param {string} [name]
+ */
 export function makeGoExt(root, bin, name = 'gofix') {
   const dir = path.join(root, name);
   fs.mkdirSync(dir, { recursive: true });
@@ -59,7 +66,12 @@ export function makeGoExt(root, bin, name = 'gofix') {
   return dir;
 }
 
-/** A host with a recording UI over the Go fixture: its list panel opened, the rune `key` pressed in it, and the render that answered. */
+/**
+ * A host with a recording UI over the Go fixture: its list panel opened, the rune `key` pressed in it, and the render that answered.
+ * @param {import('node:test').TestContext} t
+ * @param {string} bin
+ * @param {string} key
+ */
 export async function goPanelAfterKey(t, bin, key) {
   const ui = new RecordingUI();
   const host = await startHost(t, [makeGoExt(tmpdir(), bin)], { ui });

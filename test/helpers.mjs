@@ -7,6 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 
+/** @typedef {import('../out/types/host/index.js').FrameFromHost} FrameFromHost */
+/** @typedef {{ type: string, [key: string]: unknown }} JsonFrame A frame as JSON: its type, and whatever else it holds. */
+/** @typedef {{ name: string, dir: 'ext_to_host' | 'host_to_ext' | 'both', frame: JsonFrame }} TervaExample */
+
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 /** @type {typeof import('../out/types/host/index.js')} */
@@ -15,14 +19,25 @@ export const BEHAVE = path.join(ROOT, 'test', 'fixtures', 'node', 'behave.js');
 export const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
 /** The terva extension written from docs/TERVA.md alone (test/fixtures/terva/index.js). */
 export const TERVA = path.join(ROOT, 'test', 'fixtures', 'terva', 'index.js');
-/** One example of every frame of terva's, `{name, dir, frame}` (docs/TERVA.md section 21), as the fixture sends them. */
+/**
+ * One example of every frame of terva's, `{name, dir, frame}` (docs/TERVA.md section 21), as the fixture sends them.
+ * @type {TervaExample[]}
+ */
 export const TERVA_EXAMPLES = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'terva', 'examples.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 
 /**
  * Bundles modules of `src/<folder>` (names relative to it, e.g. 'trust/consent')
  * into `outdir` with esbuild and loads them, keyed by base name: for unit tests
- * of modules the product bundles into a larger file.
+ * of modules the product bundles into a larger file. Each module has its own
+ * type, read from src/ (test/bundled.d.ts names the modules tests bundle).
+ * @template {string} F
+ * @template {string} N
+ * @param {string} outdir
+ * @param {F} folder
+ * @param {N[]} names
+ * @param {{ external?: string[] }} [options]
+ * @returns {Promise<import('./bundled').Bundled<F, N>>}
  */
 export async function bundleSources(outdir, folder, names, { external = [] } = {}) {
   const { build } = await import('esbuild');
@@ -30,14 +45,20 @@ export async function bundleSources(outdir, folder, names, { external = [] } = {
     entryPoints: Object.fromEntries(names.map((n) => [path.basename(n), path.join(ROOT, 'src', folder, `${n}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external, logLevel: 'warning',
   });
-  return Object.fromEntries(names.map((n) => [path.basename(n), require(path.join(outdir, `${path.basename(n)}.js`))]));
+  return /** @type {import('./bundled').Bundled<F, N>} */ (Object.fromEntries(names.map((n) => [path.basename(n), require(path.join(outdir, `${path.basename(n)}.js`))])));
 }
 
 export function tmpdir(prefix = 'zot-test-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Writes an extension folder whose program is the scriptable fixture. */
+/**
+ * Writes an extension folder whose program is the scriptable fixture.
+ * @param {string} root
+ * @param {string} folder
+ * @param {{ name?: string, [key: string]: unknown }} [cfg] the fixture's config (test/fixtures/node/behave.js)
+ * @param {Record<string, unknown>} [manifest] fields over the manifest's
+ */
 export function makeExt(root, folder, cfg = {}, manifest = {}) {
   const dir = path.join(root, folder);
   fs.mkdirSync(dir, { recursive: true });
@@ -46,7 +67,12 @@ export function makeExt(root, folder, cfg = {}, manifest = {}) {
   return dir;
 }
 
-/** Writes an extension folder whose program is the terva fixture with this config (see its header). */
+/**
+ * Writes an extension folder whose program is the terva fixture with this config (see its header).
+ * @param {string} root
+ * @param {string} name
+ * @param {Record<string, unknown>} [cfg]
+ */
 export function makeTervaExt(root, name, cfg = {}) {
   const dir = path.join(root, name);
   fs.mkdirSync(dir, { recursive: true });
@@ -75,7 +101,7 @@ export function builtinsLoadedBy() {
   fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
   return {
     env: { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` },
-    loaded: () => new Set(JSON.parse(fs.readFileSync(list, 'utf8')).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
+    loaded: () => new Set(/** @type {string[]} */ (JSON.parse(fs.readFileSync(list, 'utf8'))).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
   };
 }
 
@@ -113,7 +139,9 @@ export async function serveMcpHttp(t, args) {
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   t.after(() => child.exitCode === null && child.kill('SIGKILL'));
   const line = await waitFor('the line with url and token', () => stdout.includes('\n') && stdout, 10_000);
-  return { child, info: JSON.parse(line), stdout: () => stdout, stderr: () => stderr, exited };
+  /** @type {{ url: string, token: string }} */
+  const info = JSON.parse(line);
+  return { child, info, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** @typedef {NonNullable<import('../out/types/host/index.js').HostOptions['gate']>} Gate Whether an extension may start. */
@@ -129,11 +157,11 @@ export function passed(verdict) {
 }
 
 /**
- * @typedef {InstanceType<typeof lib.ZotHost> & {
+ * @typedef {import('../out/types/host/index.js').ZotHost & {
  *   logs: import('../out/types/host/index.js').LogEvent[],
  *   stderrOf(name: string): string[],
- *   received(name: string, type?: string): any[],
- * }} TestHost A host that keeps its log, with the fixture's record of what it received.
+ *   received<T extends FrameFromHost['type'] = FrameFromHost['type']>(name: string, type?: T): Extract<FrameFromHost, { type: T }>[],
+ * }} TestHost A host that keeps its log, with the fixture's record of what it received (the frames of `type`, or all).
  */
 
 /**
@@ -146,6 +174,7 @@ export function passed(verdict) {
 export async function startHost(t, extensionPaths, opts = {}) {
   const zotHome = opts.zotHome ?? tmpdir('zot-home-');
   const host = new lib.ZotHost({ cwd: opts.cwd ?? zotHome, zotHome, extensionPaths, discover: opts.discover ?? false, ...opts, timing: { ...FAST, ...opts.timing } });
+  /** @type {import('../out/types/host/index.js').LogEvent[]} */
   const logs = [];
   host.onLog((e) => logs.push(e));
   /** @type {(name: string) => string[]} */
@@ -153,8 +182,13 @@ export async function startHost(t, extensionPaths, opts = {}) {
   const test = Object.assign(host, {
     logs,
     stderrOf,
-    /** @type {(name: string, type?: string) => any[]} */
-    received: (name, type) => stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type),
+    /**
+     * @template {FrameFromHost['type']} [T=FrameFromHost['type']]
+     * @param {string} name
+     * @param {T} [type]
+     * @returns {Extract<FrameFromHost, { type: T }>[]}
+     */
+    received: (name, type) => stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => /** @type {Extract<FrameFromHost, { type: T }>} */ (JSON.parse(l.slice(5)))).filter((f) => !type || f.type === type),
   });
   t.after(() => host.dispose());
   if (opts.noStart !== true) await host.start();
@@ -162,9 +196,12 @@ export async function startHost(t, extensionPaths, opts = {}) {
 }
 
 /** Polls fn every `everyMs` until it returns a truthy value, which it returns; fails naming `what` after `ms` (test/kit.cjs). */
-export const { waitFor, sleep } = require('./kit.cjs');
+export const { waitFor, sleep } = /** @type {typeof import('./kit.cjs')} */ (require('./kit.cjs'));
 
-/** Whether a process is alive and not a zombie. */
+/**
+ * Whether a process is alive and not a zombie.
+ * @param {number} pid
+ */
 export function alive(pid) {
   try {
     process.kill(pid, 0);
@@ -179,30 +216,82 @@ export function alive(pid) {
   }
 }
 
-/** A UI that records every call, for asserting what the host asked of it. */
+/** @typedef {import('../out/types/host/index.js').HostUI} HostUI */
+/** @typedef {import('../out/types/host/index.js').ExtensionRef} ExtensionRef */
+/** @typedef {import('../out/types/host/index.js').PanelHandle} PanelHandle */
+/** @typedef {import('../out/types/host/index.js').PanelContent & Pick<PanelHandle, 'uid' | 'id' | 'forToolCall'> & { extension: string }} RecordedPanel A panel as the UI recorded it: its fields, its extension by name. */
+/**
+ * The arguments each call of the UI is recorded with.
+ * @typedef {{
+ *   notify: [ext: string, level: import('../out/types/host/index.js').NotifyLevel, message: string],
+ *   clearNotes: [ext: string],
+ *   submit: [ext: string, text: string],
+ *   insert: [ext: string, text: string],
+ *   display: [ext: string, text: string],
+ *   openPanel: [uid: string, panel: RecordedPanel],
+ *   renderPanel: [uid: string, panel: RecordedPanel],
+ *   closePanel: [uid: string],
+ * }} UICalls
+ */
+/**
+ * One recorded call, by kind.
+ * @template {keyof UICalls} [K=keyof UICalls]
+ * @typedef {{ [P in K]: { kind: P, args: UICalls[P] } }[K]} UICall
+ */
+
+/**
+ * A UI that records every call, for asserting what the host asked of it.
+ * @implements {HostUI}
+ */
 export class RecordingUI {
   interactive = true;
-  /** @type {{ kind: string, args: any[] }[]} */
+  /** @type {UICall[]} */
   calls = [];
-  /** @type {Map<string, any> | undefined} */
+  /** @type {Map<string, PanelHandle> | undefined} */
   handles;
+  /** @param {Partial<HostUI>} [overrides] */
   constructor(overrides = {}) {
     Object.assign(this, overrides);
   }
+  /**
+   * @template {keyof UICalls} K
+   * @param {K} kind
+   * @param {UICalls[K]} args
+   */
   record(kind, ...args) {
-    this.calls.push({ kind, args });
+    this.calls.push(/** @type {UICall} */ ({ kind, args }));
   }
+  /** @param {ExtensionRef} ext @param {import('../out/types/host/index.js').NotifyLevel} level @param {string} message */
   notify(ext, level, message) { this.record('notify', ext.name, level, message); }
+  /** @param {ExtensionRef} ext */
   clearNotes(ext) { this.record('clearNotes', ext.name); }
+  /** @param {ExtensionRef} ext @param {string} text */
   submit(ext, text) { this.record('submit', ext.name, text); }
+  /** @param {ExtensionRef} ext @param {string} text */
   insert(ext, text) { this.record('insert', ext.name, text); }
+  /** @param {ExtensionRef} ext @param {string} text */
   display(ext, text) { this.record('display', ext.name, text); }
+  /** @param {PanelHandle} p */
   openPanel(p) { (this.handles ??= new Map()).set(p.uid, p); this.record('openPanel', p.uid, { ...p, extension: p.extension.name }); }
+  /** @param {PanelHandle} p */
   renderPanel(p) { this.record('renderPanel', p.uid, { ...p, extension: p.extension.name }); }
+  /** @param {PanelHandle} p */
   closePanel(p) { this.record('closePanel', p.uid); }
-  of(kind) { return this.calls.filter((c) => c.kind === kind); }
-  /** The live handle of a panel the UI was given, to answer through. */
-  panel(uid) { return this.handles?.get(uid); }
+  /**
+   * @template {keyof UICalls} K
+   * @param {K} kind
+   * @returns {UICall<K>[]}
+   */
+  of(kind) { return /** @type {UICall<K>[]} */ (this.calls.filter((c) => c.kind === kind)); }
+  /**
+   * The live handle of a panel the UI was given, to answer through; fails the test when it was given none.
+   * @param {string} uid
+   */
+  panel(uid) {
+    const handle = this.handles?.get(uid);
+    assert.ok(handle, `no panel ${uid} was opened`);
+    return handle;
+  }
 }
 
 /**
@@ -223,7 +312,7 @@ export function firstText(outcome) {
  */
 export function failed(result) {
   assert.equal(result.ok, false, `expected a failure, got ${JSON.stringify(result)}`);
-  return /** @type {any} */ (result);
+  return /** @type {Extract<T, { ok: false }>} */ (result);
 }
 
 /**
@@ -234,5 +323,5 @@ export function failed(result) {
  */
 export function succeeded(result) {
   assert.equal(result.ok, true, `expected success, got ${JSON.stringify(result)}`);
-  return /** @type {any} */ (result);
+  return /** @type {Extract<T, { ok: true }>} */ (result);
 }

@@ -5,6 +5,11 @@ import { ROOT } from './helpers.mjs';
 
 export const HOSTILE = path.join(ROOT, 'test', 'fixtures', 'node', 'hostile.js');
 
+/**
+ * @param {string} root
+ * @param {string} folder
+ * @param {Record<string, unknown>} [cfg] the fixture's config (test/fixtures/node/hostile.js)
+ */
 export function makeHostile(root, folder, cfg = {}) {
   const dir = path.join(root, folder);
   fs.mkdirSync(dir, { recursive: true });

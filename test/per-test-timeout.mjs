@@ -13,14 +13,17 @@ const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
   const require = createRequire(import.meta.url);
   const nt = require('node:test');
+  /** @typedef {Pick<typeof nt.test, 'skip' | 'todo' | 'only'>} Modifiers */
+  /** @param {Function & Modifiers} fn test() or it() */
   const withTimeout = (fn) => {
-    const wrapped = function (...args) {
+    const wrapped = /** @type {((this: unknown, ...args: unknown[]) => Promise<void>) & Partial<Modifiers>} */ (function (...args) {
       if (typeof args[0] !== 'string' && typeof args[0] !== 'object') args.unshift(undefined);
       if (typeof args[1] !== 'object' || args[1] === null) args.splice(1, 0, {});
-      if (args[1].timeout === undefined) args[1] = { ...args[1], timeout: PER_TEST_MS };
+      const options = /** @type {{ timeout?: number }} */ (args[1]);
+      if (options.timeout === undefined) args[1] = { ...options, timeout: PER_TEST_MS };
       return fn.apply(this, args);
-    };
-    for (const k of ['skip', 'todo', 'only']) if (fn[k]) wrapped[k] = fn[k];
+    });
+    for (const k of /** @type {const} */ (['skip', 'todo', 'only'])) if (fn[k]) wrapped[k] = fn[k];
     return wrapped;
   };
   nt.test = /** @type {typeof nt.test} */ (withTimeout(nt.test));

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const checkBundle = path.join(repoRoot, 'scripts', 'check-bundle.mjs');
+/** @type {string} */
 let scratch;
 
 before(() => {
@@ -20,12 +21,17 @@ before(() => {
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * @param {string} name
+ * @param {...string} flags
+ */
 function build(name, ...flags) {
   const outdir = path.join(scratch, name);
   execFileSync(process.execPath, ['esbuild.mjs', '--production', ...flags, '--outdir', outdir], { cwd: repoRoot, stdio: 'pipe' });
   return path.join(outdir, 'extension.js');
 }
 
+/** @param {string} file */
 const check = (file) => spawnSync(process.execPath, [checkBundle, file], { encoding: 'utf8' });
 
 test('the production bundle has no zot._test command and no test API', () => {
@@ -46,6 +52,7 @@ test('the test bundle has the test API, and the check names what it found', () =
 });
 
 test('npm run package runs the check before it makes the VSIX', () => {
+  /** @type {{ scripts: Record<string, string> }} */
   const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
   const steps = scripts.package.split('&&').map((s) => s.trim());
   const checkAt = steps.findIndex((s) => s === 'node scripts/check-bundle.mjs dist/extension.js');

@@ -11,10 +11,18 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bundleSources } from '../helpers.mjs';
 
+/**
+ * What is read here of package.json.
+ * @typedef {{ displayName: string, description: string, l10n: string, contributes: { views: Record<string, { name: string }[]>, [key: string]: unknown } }} Manifest
+ */
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** @param {...string} p */
 const read = (...p) => readFileSync(path.join(repoRoot, ...p), 'utf8');
+/** @param {...string} p */
 const json = (...p) => JSON.parse(read(...p));
 
+/** @param {string} dir */
 function sources(dir) {
   return readdirSync(path.join(repoRoot, dir), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
@@ -23,6 +31,7 @@ function sources(dir) {
 
 /** Each `t(` call of the VS Code layer: its file and its first argument's literal, or null when it is not one. */
 function calls() {
+  /** @type {{ file: string, message: string | null }[]} */
   const out = [];
   for (const file of sources('src/vscode').filter((f) => !f.endsWith(`${path.sep}l10n.ts`))) {
     const text = readFileSync(file, 'utf8');
@@ -34,6 +43,7 @@ function calls() {
   return out;
 }
 
+/** @param {string} s */
 const placeholders = (s) => [...new Set(s.match(/\{\d+\}/g) ?? [])].sort();
 /** German words that are the same as the English ones. */
 const SAME_IN_GERMAN = new Set(['Global', 'Panel', 'global ($ZOT_HOME/extensions)']);
@@ -43,6 +53,7 @@ test('every message of the code is a literal, and the English bundle holds exact
   assert.ok(all.length > 150, `found ${all.length} t() calls`);
   assert.deepEqual(all.filter((c) => c.message === null).map((c) => c.file), [], 't() with something other than a string literal cannot be collected for translation');
   const messages = [...new Set(all.map((c) => c.message))].sort();
+  /** @type {Record<string, string>} */
   const english = json('l10n', 'bundle.l10n.json');
   assert.deepEqual(Object.keys(english).sort(), messages);
   for (const [k, v] of Object.entries(english)) assert.equal(v, k);
@@ -50,6 +61,7 @@ test('every message of the code is a literal, and the English bundle holds exact
 
 test('the German bundle translates every message, with the same placeholders', () => {
   const english = Object.keys(json('l10n', 'bundle.l10n.json'));
+  /** @type {Record<string, string>} */
   const german = json('l10n', 'bundle.l10n.de.json');
   assert.deepEqual(Object.keys(german).sort(), [...english].sort());
   for (const [en, de] of Object.entries(german)) {
@@ -61,9 +73,14 @@ test('the German bundle translates every message, with the same placeholders', (
   }
 });
 
-/** Every string of contributes a user reads, by path. */
+/**
+ * Every string of contributes a user reads, by path.
+ * @param {Manifest} manifest
+ */
 function shownStrings(manifest) {
+  /** @type {[string, string][]} */
   const out = [];
+  /** @type {(node: unknown, where: string, key: string) => void} */
   const visit = (node, where, key) => {
     if (Array.isArray(node)) node.forEach((v, i) => visit(v, `${where}[${i}]`, key));
     else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) visit(v, `${where}.${k}`, k);
@@ -77,11 +94,15 @@ function shownStrings(manifest) {
 }
 
 test('the manifest shows only %keys% of package.nls.json, and German has each of them', () => {
+  /** @type {Manifest} */
   const manifest = json('package.json');
+  /** @type {Record<string, string>} */
   const nls = json('package.nls.json');
+  /** @type {Record<string, string>} */
   const de = json('package.nls.de.json');
   const shown = shownStrings(manifest);
   assert.ok(shown.length >= 55, `found ${shown.length} strings`);
+  /** @type {string[]} */
   const keys = [];
   for (const [where, value] of shown) {
     const m = /^%(.+)%$/.exec(value);
@@ -100,7 +121,9 @@ test('the manifest shows only %keys% of package.nls.json, and German has each of
   assert.equal(manifest.l10n, './l10n');
 });
 
+/** @type {string} */
 let scratch;
+/** @type {import('../bundled').BundledSources['vscode/l10n']} */
 let l10n;
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-l10n-'));
@@ -115,6 +138,7 @@ test('outside the editor t() is the English message with its arguments, as vscod
   assert.equal(l10n.t('{1} missing', 'x'), '{1} missing');
   assert.equal(l10n.t('Stopped.'), 'Stopped.');
   // activate() hands over VS Code's translator; every later call goes through it.
+  /** @type {[string, unknown[]][]} */
   const seen = [];
   l10n.useTranslator((m, ...a) => { seen.push([m, a]); return `<${m}>`; });
   assert.equal(l10n.t('Run'), '<Run>');

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const script = path.join(repoRoot, 'scripts', 'check-layers.mjs');
+/** @type {string} */
 let scratch;
 
 before(() => {
@@ -20,9 +21,14 @@ before(() => {
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** @param {string} [root] */
 const check = (root) => spawnSync(process.execPath, [script, ...(root ? [root] : [])], { encoding: 'utf8' });
 
-/** A copy of src with one more file, checked. */
+/**
+ * A copy of src with one more file, checked.
+ * @param {string} file
+ * @param {string} text
+ */
 function withProbe(file, text) {
   const root = mkdtempSync(path.join(scratch, 'copy-'));
   cpSync(path.join(repoRoot, 'src'), path.join(root, 'src'), { recursive: true });
@@ -37,6 +43,7 @@ test('the real tree keeps the rule', () => {
 });
 
 test('npm run build and npm run package check the layers first', () => {
+  /** @type {{ scripts: Record<string, string> }} */
   const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
   assert.match(scripts.build, /^node scripts\/check-layers\.mjs && /);
   assert.match(scripts.package, /^node scripts\/check-layers\.mjs && /);

@@ -4,6 +4,7 @@
 // from, through what `ovsx publish` checks before it uploads (publisher, name,
 // version, and a license: the `license` field or a LICENSE file) and what its
 // registry shows on the extension's page.
+/// <reference path="./vsce-zip.d.ts" />
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -20,12 +21,21 @@ const { readZip, readVSIXPackage } = require('@vscode/vsce/out/zip.js');
 // The Marketplace's categories (Open VSX takes the same names); an unknown one is dropped from the page.
 const CATEGORIES = new Set(['Azure', 'Data Science', 'Debuggers', 'Education', 'Extension Packs', 'Formatters', 'Keymaps', 'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing', 'Themes', 'Visualization', 'AI', 'Chat', 'Other']);
 
-/** The PNG's width and height, from its IHDR chunk. */
+/**
+ * What is read here of package.json.
+ * @typedef {{ publisher: string, name: string, version: string, keywords: string[], categories: string[], engines: { vscode: string }, galleryBanner: { color: string, theme: string } }} Manifest
+ */
+
+/**
+ * The PNG's width and height, from its IHDR chunk.
+ * @param {Buffer} bytes
+ */
 function pngSize(bytes) {
   assert.equal(bytes.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'a PNG file');
   return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
 }
 
+/** @type {Promise<string> | undefined} */
 let vsix;
 async function packaged() {
   vsix ??= extensionVsix(mkdtempSync(path.join(os.tmpdir(), 'zot-marketplace-')));
@@ -36,7 +46,9 @@ async function packaged() {
 test('the VSIX has what a marketplace page needs: names in English, icon, banner, categories, keywords, license, changelog', { timeout: 120_000 }, async () => {
   const file = await packaged();
   const { manifest, xmlManifest } = await readVSIXPackage(file);
+  /** @type {Manifest} */
   const source = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  /** @type {Record<string, string>} */
   const nls = JSON.parse(readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
   // What `ovsx publish` refuses without: publisher, name, version; and a license.
   for (const field of ['publisher', 'name', 'version']) assert.ok(manifest[field], `${field} is set`);
@@ -60,16 +72,23 @@ test('the VSIX has what a marketplace page needs: names in English, icon, banner
   const assets = Object.fromEntries(xmlManifest.PackageManifest.Assets[0].Asset.map((a) => [a.$.Type, a.$.Path]));
   const files = await readZip(file, () => true);
   // vsce's reader keys the entries by their lower-cased names.
+  /** @param {string} p */
   const at = (p) => files.get(p.toLowerCase());
+  /** @param {string} p */
+  const bytesOf = (p) => {
+    const bytes = at(p);
+    assert.ok(bytes, `${p} is in the VSIX`);
+    return bytes;
+  };
   for (const type of ['Microsoft.VisualStudio.Services.Icons.Default', 'Microsoft.VisualStudio.Services.Content.License', 'Microsoft.VisualStudio.Services.Content.Changelog', 'Microsoft.VisualStudio.Services.Content.Details']) {
     assert.ok(assets[type], `${type} is an asset`);
     assert.ok(at(assets[type]), `${assets[type]} is in the VSIX`);
   }
-  const [w, h] = pngSize(at(assets['Microsoft.VisualStudio.Services.Icons.Default']));
+  const [w, h] = pngSize(bytesOf(assets['Microsoft.VisualStudio.Services.Icons.Default']));
   assert.ok(w >= 128 && w === h, `a square icon of at least 128 px (${w} × ${h})`);
-  assert.match(at(assets['Microsoft.VisualStudio.Services.Content.License']).toString('utf8'), /^MIT License/);
+  assert.match(bytesOf(assets['Microsoft.VisualStudio.Services.Content.License']).toString('utf8'), /^MIT License/);
   // The changelog has an entry for the version it ships.
-  assert.match(at(assets['Microsoft.VisualStudio.Services.Content.Changelog']).toString('utf8'), new RegExp(`^## ${source.version.replace(/\./g, '\\.')}\\b`, 'm'));
+  assert.match(bytesOf(assets['Microsoft.VisualStudio.Services.Content.Changelog']).toString('utf8'), new RegExp(`^## ${source.version.replace(/\./g, '\\.')}\\b`, 'm'));
   // The page says what the extension collects: nothing.
-  assert.match(at(assets['Microsoft.VisualStudio.Services.Content.Details']).toString('utf8'), /^No telemetry: neither the extension nor `zot-host` collects or sends anything\./m);
+  assert.match(bytesOf(assets['Microsoft.VisualStudio.Services.Content.Details']).toString('utf8'), /^No telemetry: neither the extension nor `zot-host` collects or sends anything\./m);
 });

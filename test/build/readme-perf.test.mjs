@@ -11,8 +11,11 @@ import { after, before, test } from 'node:test';
 import { differences, extract, README, RESULTS, render, ROOT, SIZE_MARGIN, sizeDrift } from '../../scripts/readme-perf.mjs';
 
 
+/** @type {import('../../scripts/readme-perf.mjs').BenchDoc} */
 const doc = JSON.parse(readFileSync(RESULTS, 'utf8'));
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let production;
 before(() => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-readme-perf-'));
@@ -23,10 +26,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('bench/results.json is a full run: every section measured, reference counts', () => {
   assert.equal(doc.meta.quick, false, 'bench/results.json is a --quick run; its figures are not the reference ones');
-  for (const key of ['roundtrip_us', 'throughput_64', 'instructions_per_call', 'cancel_ms', 'startup_ms', 'big_frame_ms', 'panel_latency_ms', 'panel_seen_ms', 'panel_seen_floor_ms', 'panel_seen_browser_ms', 'panel_latency_quickpick_ms', 'time_to_tools_ms']) {
+  for (const key of /** @type {const} */ (['roundtrip_us', 'throughput_64', 'instructions_per_call', 'cancel_ms', 'startup_ms', 'big_frame_ms', 'panel_latency_ms', 'panel_seen_ms', 'panel_seen_floor_ms', 'panel_seen_browser_ms', 'panel_latency_quickpick_ms', 'time_to_tools_ms'])) {
     for (const [k, v] of Object.entries(doc[key])) assert.notEqual(v, null, `bench/results.json: ${key}.${k} is null (${JSON.stringify(doc.reasons)})`);
   }
-  for (const key of ['rss_growth_mb', 'idle_extension_kb', 'bundle_kb', 'vsix_kb', 'activate_ms']) assert.notEqual(doc[key], null, `bench/results.json: ${key} is null`);
+  for (const key of /** @type {const} */ (['rss_growth_mb', 'idle_extension_kb', 'bundle_kb', 'vsix_kb', 'activate_ms'])) assert.notEqual(doc[key], null, `bench/results.json: ${key} is null`);
   assert.ok(doc.meta.load_average && Number.isFinite(doc.meta.load_average.max), 'bench/results.json records no load average');
   assert.deepEqual(doc.bars.filter((b) => b.status === 'SKIP').map((b) => b.name), [], 'bars not measured in bench/results.json');
 });
@@ -39,6 +42,7 @@ test("README's performance figures are what bench/results.json gives", () => {
 
 test('a changed figure is named by its row and column', () => {
   const changed = structuredClone(doc);
+  assert.ok(doc.cancel_ms.p99 !== null, 'bench/results.json has cancel_ms.p99');
   changed.cancel_ms.p99 = doc.cancel_ms.p99 + 1;
   changed.bars = doc.bars.map((b) => (b.name === 'activate() ≤ 25 ms' ? { ...b, status: b.status === 'PASS' ? 'FAIL' : 'PASS' } : b));
   const diff = differences(render(doc), render(changed));

@@ -11,11 +11,40 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CODE_SERVER_VERSION, OLDEST } from '../../scripts/vscode-test-env.mjs';
 
+/**
+ * What is read here of package.json.
+ * @typedef {{
+ *   engines: { node: string, vscode: string },
+ *   extensionKind: string[],
+ *   scripts: Record<string, string>,
+ *   contributes: {
+ *     configuration: { properties: Record<string, { default?: unknown }> },
+ *     commands: { command: string, title: string, category?: string }[],
+ *     menus: Record<string, { command: string, when: string, group: string }[]>,
+ *   },
+ * }} Manifest
+ */
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+/** @type {Manifest} */
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 
-/** The text of a `## ` section, up to the next one. */
+/**
+ * The match of `re` in `text`, failing the test when there is none.
+ * @param {RegExp} re
+ * @param {string} text
+ */
+function matched(re, text) {
+  const m = re.exec(text);
+  assert.ok(m, `${re} matches ${JSON.stringify(text.slice(0, 200))}`);
+  return m;
+}
+
+/**
+ * The text of a `## ` section, up to the next one.
+ * @param {string} title
+ */
 function section(title) {
   const start = readme.indexOf(`\n## ${title}\n`);
   assert.ok(start >= 0, `README has a "## ${title}" section`);
@@ -23,7 +52,10 @@ function section(title) {
   return readme.slice(start, end < 0 ? undefined : end);
 }
 
-/** A default as the README's table writes it. */
+/**
+ * A default as the README's table writes it.
+ * @param {unknown} value
+ */
 function shown(value) {
   if (value === '') return 'empty';
   if (typeof value === 'number') return String(value);
@@ -41,16 +73,17 @@ test('the settings table lists every setting of package.json with its default, a
 
 test('every command the README names is a command of package.json, by its title', () => {
   // Titles are %keys% of package.nls.json, the English the palette shows.
+  /** @type {Record<string, string>} */
   const nls = JSON.parse(readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
-  const titles = new Set(pkg.contributes.commands.map((c) => `${c.category}: ${nls[/^%(.+)%$/.exec(c.title)[1]]}`));
+  const titles = new Set(pkg.contributes.commands.map((c) => `${c.category}: ${nls[matched(/^%(.+)%$/, c.title)[1]]}`));
   // *Zot: Title* anywhere (a title may wrap), except the output channels' *Zot: <name>*.
   const named = [...readme.matchAll(/\*Zot: ([^*<]+)\*/g)].map((m) => `Zot: ${m[1].replace(/\s+/g, ' ')}`);
   // The command palette list under "Using it" names them without the category; "A / B / C Extension" is three.
-  const palette = /- \*\*Command palette\*\*[\s\S]*?\n- \*\*/.exec(section('Using it'))[0];
+  const palette = matched(/- \*\*Command palette\*\*[\s\S]*?\n- \*\*/, section('Using it'))[0];
   for (const [, title] of palette.matchAll(/(?<!\*)\*([^*]+?)\*(?!\*)/g)) {
     if (title === 'Zot') continue;
     const parts = title.replace(/\s+/g, ' ').split(' / ');
-    const last = parts.at(-1).split(' ');
+    const last = parts[parts.length - 1].split(' ');
     for (const p of parts) named.push(`Zot: ${p.includes(' ') ? p : `${p} ${last.slice(1).join(' ')}`}`);
   }
   assert.ok(named.length >= 15, `found ${named.length} command names`);
@@ -59,7 +92,7 @@ test('every command the README names is a command of package.json, by its title'
 
 test('the view\'s inline actions are the ones the README lists, keyed to what the tree offers', () => {
   const inline = pkg.contributes.menus['view/item/context'].filter((m) => m.group.startsWith('inline') && /viewItem =~/.test(m.when));
-  const byCommand = Object.fromEntries(inline.map((m) => [m.command, /viewItem =~ \/;(\w+);\//.exec(m.when)[1]]));
+  const byCommand = Object.fromEntries(inline.map((m) => [m.command, matched(/viewItem =~ \/;(\w+);\//, m.when)[1]]));
   assert.deepEqual(byCommand, {
     'zot.allowExtension': 'allow',
     'zot.startExtension': 'start',
@@ -79,19 +112,20 @@ test('the view\'s inline actions are the ones the README lists, keyed to what th
 });
 
 test('the prerequisite Node.js version is the one package.json declares', () => {
-  const [, major] = /^>=(\d+)$/.exec(pkg.engines.node);
+  const [, major] = matched(/^>=(\d+)$/, pkg.engines.node);
   assert.match(readme, new RegExp(`Prerequisites: Node\\.js ${major} or later with npm`));
 });
 
 test('Install: the VS Code version, where the extension runs, and the samples', () => {
   const install = section('Install');
-  const [, major, minor] = /^\^(\d+)\.(\d+)\.0$/.exec(pkg.engines.vscode);
+  const [, major, minor] = matched(/^\^(\d+)\.(\d+)\.0$/, pkg.engines.vscode);
   assert.match(install, new RegExp(`VS Code ${major}\\.${minor} or later`));
   // The tested range: the oldest build the e2e suite runs (test/e2e/oldest.test.mjs) and the current one.
   assert.match(install.replace(/\s+/g, ' '), new RegExp(`Tested on VS Code ${OLDEST.vscode.replace(/\./g, '\\.')}, the oldest it admits, and ${CODE_SERVER_VERSION.replace(/^4\./, '1.').replace(/\./g, '\\.')}`));
   assert.deepEqual(pkg.extensionKind, ['workspace']);
   assert.match(install, /`extensionKind`\s+workspace/);
   assert.deepEqual(readdirSync(path.join(repoRoot, 'samples')).sort(), ['ask-user', 'todo', 'word-count']);
+  /** @type {{ exec: string, args?: string[] }} */
   const py = JSON.parse(readFileSync(path.join(repoRoot, 'samples', 'word-count', 'extension.json'), 'utf8'));
   assert.match(`${py.exec} ${(py.args ?? []).join(' ')}`, /python|\.py\b/);
   assert.match(readme.split('\n## ')[0], /three sample zot extensions/);
@@ -119,6 +153,7 @@ test('the two commands: npm test runs every test folder after installing what is
 });
 
 test('npm start -- --help lists its options and exits 0; an unknown option is refused', () => {
+  /** @param {...string} args */
   const start = (...args) => spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), ...args], { encoding: 'utf8', timeout: 30_000 });
   const help = start('--help');
   assert.equal(help.status, 0, help.stderr);

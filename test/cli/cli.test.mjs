@@ -25,6 +25,15 @@ function run(args, { input, env, onSpawn } = {}) {
   });
 }
 
+/**
+ * What zot-host prints with --json, as these tests read it: doctor's report, a tool's outcome, a command's response.
+ * @typedef {{
+ *   extensions: Omit<import('../../out/types/host/index.js').ExtensionReport, 'pid'>[],
+ *   outcome: string, is_error: boolean, content: import('../../out/types/protocol/index.js').TextBlock[], message: string,
+ *   action: string, open_panel: { id: string },
+ * }} CliJson
+ */
+/** @type {(r: { stdout: string }) => CliJson} */
 const json = (r) => JSON.parse(r.stdout);
 
 test('usage errors exit 2 and say what is wrong', async () => {
@@ -67,6 +76,7 @@ test('doctor --json lists every folder found, bad manifests as failed entries na
   assert.deepEqual(good.subscriptions, { events: ['turn_end'], intercept: ['tool_call'] });
   assert.equal(good.log, path.join(home, 'logs', 'ext-good.log'));
   assert.equal(good.error, null);
+  assert.ok(extensions[1].error, 'the broken one has an error');
   assert.match(extensions[1].error, /extension\.json is not valid JSON/);
   const text = await run(['doctor', '--cwd', project], { env: { ZOT_HOME: home } });
   assert.match(text.stdout, /good 1\.2\.3: ready/);

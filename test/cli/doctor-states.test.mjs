@@ -7,7 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, makeExt, ROOT, tmpdir, waitFor } from '../helpers.mjs';
 
-/** doctor --json over the given folders; `onSpawn` may signal it. */
+/**
+ * doctor --json over the given folders; `onSpawn` may signal it.
+ * @param {string[]} dirs
+ * @param {(child: import('node:child_process').ChildProcess, home: string) => void} [onSpawn]
+ * @returns {Promise<{ code: number | null, stderr: string, states: [string, string][] }>}
+ */
 function doctor(dirs, onSpawn) {
   const home = tmpdir('zot-home-');
   return new Promise((resolve) => {
@@ -16,7 +21,7 @@ function doctor(dirs, onSpawn) {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stderr, states: JSON.parse(stdout).extensions.map((e) => [e.name, e.state]) }));
+    child.on('close', (code) => resolve({ code, stderr, states: /** @type {{ extensions: import('../../out/types/host/index.js').ExtensionReport[] }} */ (JSON.parse(stdout)).extensions.map((e) => [e.name, e.state]) }));
     onSpawn?.(child, home);
   });
 }
@@ -32,7 +37,8 @@ function readmeStates() {
 /** ExtensionState in src/host/extension/state.ts: every state a report can carry. */
 function reportStates() {
   const src = fs.readFileSync(path.join(ROOT, 'src', 'host', 'extension', 'state.ts'), 'utf8');
-  const union = /export type ExtensionState =([^;]+);/.exec(src)[1];
+  const union = /export type ExtensionState =([^;]+);/.exec(src)?.[1];
+  assert.ok(union, 'state.ts declares ExtensionState');
   return [...union.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
 }
 

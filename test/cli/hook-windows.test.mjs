@@ -18,6 +18,13 @@ const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const GUARD = path.join(COMPAT, 'guard');
 const TOKEN = 'k'.repeat(43);
 
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/**
+ * The hook's answer on stdout, as these tests read it (an answer carries only some of these).
+ * @typedef {{ hookSpecificOutput: { hookEventName: string, permissionDecision: string, permissionDecisionReason: string }, systemMessage: string, decision: string }} HookAnswer
+ */
+
 /**
  * `zot-host hook <event>` with `input` on stdin and the windows folder `windows`.
  * @param {string} event
@@ -39,11 +46,13 @@ function hook(event, input, { windows = '', exts = [GUARD], env = {}, args = [] 
   });
 }
 
+/** @type {(r: { code: number | null, stdout: string, stderr: string }) => HookAnswer} */
 const answer = (r) => {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim());
 };
 
+/** @type {(command: string, cwd: string) => object} */
 const pre = (command, cwd) => ({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command }, tool_use_id: 'c1', cwd });
 const DENIED = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' };
 
@@ -55,12 +64,19 @@ function windowsFolder() {
   return dir;
 }
 
+/** @type {(dir: string, fields: import('../../out/types/host/index.js').WindowEntry) => void} */
 const entry = (dir, fields) => fs.writeFileSync(path.join(dir, `${fields.pid}.json`), JSON.stringify(fields));
 
-/** A listener on 127.0.0.1 that is not a window: it records what reaches it and answers with `respond`. */
+/**
+ * A listener on 127.0.0.1 that is not a window: it records what reaches it and answers with `respond`.
+ * @param {import('node:test').TestContext} t
+ * @param {(req: IncomingMessage, res: ServerResponse) => void} respond
+ */
 async function impostor(t, respond) {
+  /** @type {{ url: string | undefined, headers: import('node:http').IncomingHttpHeaders, body: string }[]} */
   const seen = [];
   const server = http.createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -76,6 +92,10 @@ async function impostor(t, respond) {
   return { seen, url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}` };
 }
 
+/**
+ * @param {IncomingMessage} _req
+ * @param {ServerResponse} res
+ */
 const approve = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
 
 test('the entry contract (src/host/hooks/windows.ts): the text a window writes is today\'s, byte for byte, and an older entry reads back', () => {
@@ -153,7 +173,11 @@ test('a windows folder other users may write is not used, and that is said', { s
   assert.equal(fake.seen.length, 0);
 });
 
-/** An editor's side: a host running the guard, its loopback server answering hooks with TOKEN, and its entry. */
+/**
+ * An editor's side: a host running the guard, its loopback server answering hooks with TOKEN, and its entry.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} folders
+ */
 async function editorWindow(t, folders) {
   // zot's own hello bound: a Python guard on a loaded machine may take more than the quick tests' 3 s.
   const host = await startHost(t, [GUARD], { timing: { helloTimeoutMs: 10_000 } });
@@ -190,7 +214,7 @@ test('the window proves the token both ways: its guards answer, the hook starts 
   const first = await fetch(`${base}/hooks/PreToolUse`, { method: 'POST', headers: { [AUTH_HEADER]: good.header }, body });
   const text = await first.text();
   assert.equal(first.status, 200);
-  assert.equal(JSON.parse(text).hookSpecificOutput.permissionDecision, 'deny');
+  assert.equal(/** @type {HookAnswer} */ (JSON.parse(text)).hookSpecificOutput.permissionDecision, 'deny');
   assert.ok(checkAnswer(TOKEN, good.nonce, 200, text, first.headers.get(PROOF_HEADER)), 'the answer proves the token');
   assert.equal((await fetch(`${base}/hooks/PreToolUse`, { method: 'POST', headers: { [AUTH_HEADER]: good.header }, body })).status, 401, 'a replay is refused');
   w.server.setHookToken(undefined);

@@ -16,6 +16,16 @@ const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const GUARD = path.join(COMPAT, 'guard');
 
 /**
+ * The hook's answer on stdout, as these tests read it (an answer carries only some of these): VS Code's and
+ * Claude Code's shape, or Copilot CLI's decision at the top level.
+ * @typedef {{
+ *   hookSpecificOutput: { hookEventName: string, permissionDecision: string, permissionDecisionReason: string },
+ *   systemMessage: string, decision: string, reason: string, permissionDecision: string, permissionDecisionReason: string,
+ * }} HookAnswer
+ */
+/** @typedef {{ type: string, event: string, tool_name?: string, text?: string, stop?: string, tool_args?: { command?: string } }} GuardFrame A frame the guard logged. */
+
+/**
  * Runs `zot-host hook <event>` with `input` on stdin (a string as it is, anything else as JSON).
  * @param {string} event
  * @param {unknown} input
@@ -35,15 +45,19 @@ function hook(event, input, { args = [], home = tmpdir('zot-home-'), exts = [GUA
   });
 }
 
-/** What the guard received, in order: its log's EVENT and INTERCEPT lines. */
+/**
+ * What the guard received, in order: its log's EVENT and INTERCEPT lines.
+ * @param {string} home
+ */
 function guardSaw(home, name = 'guard') {
   const log = fs.readFileSync(lib.extensionLogPath(home, name), 'utf8');
   return log.split('\n').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => {
-    const f = JSON.parse(l.slice(l.indexOf(' ') + 1));
+    const f = /** @type {GuardFrame} */ (JSON.parse(l.slice(l.indexOf(' ') + 1)));
     return [f.type, f.event, f.tool_name ?? f.text ?? f.stop ?? ''];
   });
 }
 
+/** @type {(r: { code: number | null, stdout: string, stderr: string }) => HookAnswer} */
 const json = (r) => {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
   const lines = r.stdout.split('\n').filter(Boolean);
@@ -52,6 +66,7 @@ const json = (r) => {
 };
 
 /** VS Code's PreToolUse input for its terminal tool (snake_case, as it sends it). */
+/** @type {(command: string, extra?: Record<string, unknown>) => Record<string, unknown>} */
 const vscodePre = (command, extra = {}) => ({
   timestamp: '2026-12-02T08:00:00.000Z', hook_event_name: 'PreToolUse', session_id: 's1', transcript_path: '/tmp/t.json',
   tool_name: 'run_in_terminal', tool_input: { command, explanation: 'x', goal: 'y', mode: 'sync', isBackground: false },
@@ -106,6 +121,7 @@ test('Claude Code\'s shapes: Bash with rm -rf is denied; the same JSON round tri
 
 test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top level, a rewrite refused with the args the guard wants', async () => {
   // As Copilot CLI's hooks reference documents preToolUse: no event name, a numeric timestamp, toolArgs a string.
+  /** @type {(toolName: string, args: Record<string, unknown>) => Record<string, unknown>} */
   const pre = (toolName, args) => ({ timestamp: 1764662400000, cwd: process.cwd(), toolName, toolArgs: JSON.stringify(args) });
   const denied = await hook('preToolUse', pre('bash', { command: 'rm -rf dist', description: 'clean' }));
   assert.deepEqual(json(denied), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
@@ -204,6 +220,7 @@ test('usage: hook needs one known event and takes its input only from stdin', as
     [['hook', 'Stop', 'extra'], /hook takes one event \(got "extra" too\)/],
     [['hook', 'Stop', '--json'], /--json is not an option of hook/],
   ])) {
+    /** @type {{ code: number | null, stderr: string }} */
     const r = await new Promise((resolve) => {
       const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
@@ -216,7 +233,11 @@ test('usage: hook needs one known event and takes its input only from stdin', as
   }
 });
 
-/** An editor's side: a host running the guard, its loopback server answering hooks, and the windows folder (with the token) listing it for `folders`. */
+/**
+ * An editor's side: a host running the guard, its loopback server answering hooks, and the windows folder (with the token) listing it for `folders`.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} folders
+ */
 async function editorWindow(t, folders) {
   const host = await startHost(t, [GUARD], { timing: { helloTimeoutMs: 10_000 } });
   const server = await startMcpHttpServer(host);
@@ -235,7 +256,7 @@ test('with an editor window that has the project open, the window\'s running gua
   // No extension of its own: a deny can only come from the window.
   const r = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: path.join(project, 'sub') }), { exts: [], env: w.env });
   assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
-  const seen = w.host.stderrOf('guard').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => JSON.parse(l.slice(l.indexOf(' ') + 1)));
+  const seen = w.host.stderrOf('guard').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => /** @type {GuardFrame} */ (JSON.parse(l.slice(l.indexOf(' ') + 1))));
   assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args?.command]), [['event', 'tool_call', 'rm -rf build'], ['event_intercept', 'tool_call', 'rm -rf build']], 'the window\'s guard was asked');
   // A project no window has open: the hook runs on its own (here without guards: allowed).
   const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
@@ -269,6 +290,7 @@ test('--no-project: a project\'s own guard runs for the project the input names,
   fs.cpSync(GUARD, path.join(project, '.zot', 'extensions', 'guard'), { recursive: true });
   const input = vscodePre('rm -rf build', { cwd: project });
   // Discovery on (no --no-discover): the project's .zot/extensions is found from the input's cwd.
+  /** @type {(args: string[]) => Promise<{ code: number | null, stdout: string }>} */
   const run = (args) => new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, 'hook', 'PreToolUse', '--home', tmpdir('zot-home-'), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '' } });
     let stdout = '';
@@ -278,7 +300,7 @@ test('--no-project: a project\'s own guard runs for the project the input names,
     child.stdin.end(JSON.stringify(input));
   });
   const withProject = await run([]);
-  assert.equal(JSON.parse(withProject.stdout).hookSpecificOutput?.permissionDecision, 'deny', 'the project\'s guard ran');
+  assert.equal(/** @type {HookAnswer} */ (JSON.parse(withProject.stdout)).hookSpecificOutput?.permissionDecision, 'deny', 'the project\'s guard ran');
   const without = await run(['--no-project']);
   assert.equal(without.code, 0);
   assert.deepEqual(JSON.parse(without.stdout), {}, 'with --no-project the project\'s code never runs');
@@ -286,6 +308,7 @@ test('--no-project: a project\'s own guard runs for the project the input names,
 
 test('only the exact names of zot\'s own MCP servers skip the hook: another server\'s tool whose name holds "zot" is guarded', async () => {
   const library = makeExt(tmpdir(), 'reference-manager', { tools: [{ name: 'delete_items', behaviour: 'echo' }] });
+  /** @param {string} name */
   const input = (name) => ({ hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'rm -rf ~/Zotero' } });
   for (const name of [
     'mcp__zotero__delete_items', // Claude Code: a server named zotero
@@ -307,7 +330,10 @@ test('only the exact names of zot\'s own MCP servers skip the hook: another serv
   }
 });
 
-/** A guard that says hello only after `helloDelayMs`, and then refuses every tool call. */
+/**
+ * A guard that says hello only after `helloDelayMs`, and then refuses every tool call.
+ * @type {(name: string, helloDelayMs: number) => string}
+ */
 const slowStarter = (name, helloDelayMs) => makeExt(tmpdir(), name, {
   helloDelayMs, subscribe: { intercept: ['tool_call', 'before_agent_start'] },
   interceptReplies: { tool_call: { block: true, reason: `${name} says no` }, before_agent_start: { block: true, reason: `${name} says no` } },

@@ -11,11 +11,20 @@ const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').CallToolResult & { content: import('@modelcontextprotocol/sdk/types.js').TextContent[] }} TextResult A tool's result of text blocks, as these tools answer. */
+
+/** @param {string[]} args */
 const run = (args) => runCli(args);
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} ext
+ */
 async function mcpClient(t, ext) {
+  /** @type {string[]} */
   const stderr = [];
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', '--ext', ext], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'pipe' });
+  assert.ok(transport.stderr, 'the server\'s stderr is a pipe');
   transport.stderr.on('data', (d) => stderr.push(String(d)));
   const client = new Client({ name: 'hostile-test', version: '1.0.0' });
   await client.connect(transport);
@@ -23,7 +32,8 @@ async function mcpClient(t, ext) {
   return { client, stderr: () => stderr.join('') };
 }
 
-const within = (p, ms, what) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms))]);
+/** @type {<T>(p: Promise<T>, ms: number, what: string) => Promise<T>} */
+const within = (p, ms, what) => Promise.race([p, /** @type {Promise<never>} */ (new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)))]);
 
 test('tool: modified_args nested 100,000 deep from an interceptor are refused; the call runs, nothing crashes', async () => {
   const ext = makeHostile(tmpdir(), 'guard', { tools: [{ name: 'plain' }], interceptDeep: true });
@@ -44,7 +54,7 @@ test('tool: a result nested 100,000 deep fails the call with a clear message, as
   const json = await run(['tool', 'deep', '--no-discover', '--ext', ext, '--json']);
   assert.doesNotMatch(json.stderr, /RangeError|Maximum call stack/);
   assert.equal(json.code, 1);
-  const o = JSON.parse(json.stdout);
+  const o = /** @type {{ is_error: boolean, message: string }} */ (JSON.parse(json.stdout));
   assert.equal(o.is_error, true);
   assert.match(o.message, /nested deeper than 64 levels/);
 });
@@ -78,7 +88,7 @@ test('doctor, tool and notes: terminal controls from an extension are shown esca
 
   const djson = await run(['doctor', '--no-discover', '--ext', ext, '--json']);
   assert.doesNotMatch(djson.stdout, RAW_CONTROLS);
-  const report = JSON.parse(djson.stdout).extensions[0];
+  const report = /** @type {{ extensions: import('../../out/types/host/index.js').ExtensionReport[] }} */ (JSON.parse(djson.stdout)).extensions[0];
   assert.equal(report.tools[0].name, EVIL_TOOL, 'JSON output keeps the value; only its encoding is escaped');
   assert.equal(report.tools[0].description, 'looks \u202eelbat\u202c fine\u009b2J');
 
@@ -93,9 +103,9 @@ test('mcp: tools/list answers although one tool registered a 5,000-deep schema; 
   const { client } = await mcpClient(t, ext);
   const { tools } = await within(client.listTools(), 10_000, 'tools/list');
   assert.deepEqual(tools.map((x) => x.name), ['plain']);
-  const r = await client.callTool({ name: 'plain', arguments: { n: 1 } });
+  const r = /** @type {TextResult} */ (await client.callTool({ name: 'plain', arguments: { n: 1 } }));
   assert.equal(r.content[0].text, 'plain ran with {"n":1}');
-  const deep = await within(client.callTool({ name: 'plain', arguments: { a: JSON.parse('{"a":'.repeat(1000) + '1' + '}'.repeat(1000)) } }), 10_000, 'a call with deep arguments');
+  const deep = /** @type {TextResult} */ (await within(client.callTool({ name: 'plain', arguments: { a: JSON.parse('{"a":'.repeat(1000) + '1' + '}'.repeat(1000)) } }), 10_000, 'a call with deep arguments'));
   assert.equal(deep.isError, true);
   assert.match(deep.content[0].text, /nested deeper than 63 levels/);
 });
@@ -118,11 +128,11 @@ test('mcp: tool names are served as MCP clients accept them; others are mapped o
   const longOnes = names.filter((n) => n.startsWith('long_'));
   assert.equal(longOnes.length, 2, 'two long names stay apart');
 
-  const r = await client.callTool({ name: 'web_search', arguments: {} });
+  const r = /** @type {TextResult} */ (await client.callTool({ name: 'web_search', arguments: {} }));
   assert.equal(r.content[0].text, 'web.search ran with {}');
-  assert.equal((await client.callTool({ name: 'x_y', arguments: {} })).content[0].text, 'x_y ran with {}');
-  assert.equal((await client.callTool({ name: 'p_q', arguments: {} })).content[0].text, 'p_q ran with {}', 'the real p_q, registered after p.q');
-  const raw = await client.callTool({ name: '../../etc/passwd', arguments: {} });
+  assert.equal(/** @type {TextResult} */ (await client.callTool({ name: 'x_y', arguments: {} })).content[0].text, 'x_y ran with {}');
+  assert.equal(/** @type {TextResult} */ (await client.callTool({ name: 'p_q', arguments: {} })).content[0].text, 'p_q ran with {}', 'the real p_q, registered after p.q');
+  const raw = /** @type {TextResult} */ (await client.callTool({ name: '../../etc/passwd', arguments: {} }));
   assert.equal(raw.isError, true);
   assert.match(raw.content[0].text, /no tool named/);
   assert.match(stderr(), /tool "web\.search" of extension "names" is served as "web_search"/);

@@ -12,7 +12,11 @@ import { runCli, tmpdir } from '../helpers.mjs';
 /** @type {(args: string[], options?: { cwd?: string, home?: string }) => ReturnType<typeof runCli>} */
 const run = (args, { cwd, home } = {}) => runCli(args, { cwd, home });
 
-/** init, then doctor, the tool and the command against the new folder. */
+/**
+ * init, then doctor, the tool and the command against the new folder.
+ * @param {string} language
+ * @param {(dir: string) => Promise<void>} [build]
+ */
 async function initAndRun(language, build) {
   const root = tmpdir('zot-init-');
   const dir = path.join(root, `my-${language}`);
@@ -26,7 +30,7 @@ async function initAndRun(language, build) {
   const ext = ['--no-discover', '--ext', dir];
   const doctor = await run(['doctor', ...ext, '--json']);
   assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
-  const [report] = JSON.parse(doctor.stdout).extensions;
+  const [report] = /** @type {{ extensions: import('../../out/types/host/index.js').ExtensionReport[] }} */ (JSON.parse(doctor.stdout)).extensions;
   assert.equal(report.name, `my-${language}`);
   assert.equal(report.state, 'ready', report.error ?? '');
   assert.deepEqual(report.commands.map((c) => c.name), [`my-${language}`]);
@@ -34,7 +38,7 @@ async function initAndRun(language, build) {
   assert.deepEqual(report.diagnostics, []);
   const tool = await run(['tool', `my_${language}_reverse`, '{"text":"stressed"}', ...ext, '--json']);
   assert.equal(tool.code, 0, tool.stderr);
-  assert.deepEqual(JSON.parse(tool.stdout).content, [{ type: 'text', text: 'desserts' }]);
+  assert.deepEqual(/** @type {{ content: unknown }} */ (JSON.parse(tool.stdout)).content, [{ type: 'text', text: 'desserts' }]);
   const command = await run(['command', `my-${language}`, 'world', ...ext, '--json']);
   assert.equal(command.code, 0, command.stderr);
   assert.deepEqual(JSON.parse(command.stdout), { action: 'display', display: 'Hello, world!' });
@@ -91,5 +95,5 @@ test('init: usage errors exit 2 with a line that says what is wrong; a folder in
   const cased = await run(['init', upper, '--language', 'node']);
   assert.equal(cased.code, 0, cased.stderr);
   assert.match(cased.stdout, /wrote the node extension "mytool"/);
-  assert.equal(JSON.parse(fs.readFileSync(path.join(upper, 'extension.json'), 'utf8')).name, 'mytool');
+  assert.equal(/** @type {{ name: string }} */ (JSON.parse(fs.readFileSync(path.join(upper, 'extension.json'), 'utf8'))).name, 'mytool');
 });

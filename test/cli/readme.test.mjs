@@ -9,9 +9,12 @@ import * as path from 'node:path';
 import { CLI, ROOT } from '../helpers.mjs';
 
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+const scripts = /** @type {{ scripts: Record<string, string> }} */ (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))).scripts;
 
-/** The text of a `## ` section, up to the next one. */
+/**
+ * The text of a `## ` section, up to the next one.
+ * @param {string} title
+ */
 function section(title) {
   const start = readme.indexOf(`\n## ${title}\n`);
   assert.ok(start >= 0, `the README has a "${title}" section`);
@@ -39,7 +42,8 @@ test('every npm script the README names is in package.json', () => {
 
 test('every path the Development section names exists', () => {
   const dev = section('Development');
-  const layout = /```\n([\s\S]*?)```/.exec(dev)[1];
+  const layout = /```\n([\s\S]*?)```/.exec(dev)?.[1];
+  assert.ok(layout, 'the section has the layout block');
   const paths = [
     ...[...layout.matchAll(/^(\S+\/)\s/gm)].map((m) => m[1]),
     ...[...dev.matchAll(/`((?:src|scripts|test|bench)\/[^`\s]+)`/g)].map((m) => m[1]),
@@ -48,8 +52,10 @@ test('every path the Development section names exists', () => {
   assert.ok(paths.length >= 15, `found ${paths.length} paths`);
   for (const p of paths) assert.ok(fs.existsSync(path.join(ROOT, p)), `${p} does not exist`);
   // The CLI is a folder of modules, each one the layout names.
-  for (const m of /src\/cli\/\s+zot-host: (.+)/.exec(layout)[1].split(', ')) assert.ok(fs.existsSync(path.join(ROOT, 'src', 'cli', `${m}.ts`)), `src/cli/${m}.ts`);
-  assert.deepEqual(fs.readdirSync(path.join(ROOT, 'src', 'cli')).map((f) => f.replace(/\.ts$/, '')).sort(), /src\/cli\/\s+zot-host: (.+)/.exec(layout)[1].split(', ').sort());
+  const modules = /src\/cli\/\s+zot-host: (.+)/.exec(layout)?.[1];
+  assert.ok(modules, 'the layout names the CLI\'s modules');
+  for (const m of modules.split(', ')) assert.ok(fs.existsSync(path.join(ROOT, 'src', 'cli', `${m}.ts`)), `src/cli/${m}.ts`);
+  assert.deepEqual(fs.readdirSync(path.join(ROOT, 'src', 'cli')).map((f) => f.replace(/\.ts$/, '')).sort(), modules.split(', ').sort());
 });
 
 test('the test scripts run what the README says, each test bounded', () => {
@@ -72,7 +78,7 @@ test('the test scripts run what the README says, each test bounded', () => {
 });
 
 test('a virtual workspace is declared unsupported, as "How extensions are found and run" says', () => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const pkg = /** @type {{ capabilities: { virtualWorkspaces: { supported: boolean } } }} */ (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
   assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
   assert.match(section('How extensions are found and run'), /virtual workspace \(no files on disk\) is not supported/);
 });

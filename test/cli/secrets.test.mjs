@@ -12,12 +12,23 @@ import * as path from 'node:path';
 import { CLI, makeTervaExt, runCli, tmpdir, waitFor } from '../helpers.mjs';
 
 const POSIX = process.platform !== 'win32';
+/** @typedef {{ type: string, id: string, key?: string, value?: string }} SecretRequest A secret request terva sends. */
+/** @typedef {{ type: string, id: string, error?: string }} SecretAnswer The host's answer to one, as the extension read it. */
+/** @type {(id: string, key: string, value: string) => SecretRequest} */
 const set = (id, key, value) => ({ type: 'secret_set', id, key, value });
+/** @type {(id: string, key: string) => SecretRequest} */
 const get = (id, key) => ({ type: 'secret_get', id, key });
+/** @type {(id: string, key: string) => SecretRequest} */
 const del = (id, key) => ({ type: 'secret_delete', id, key });
+/** @type {(id: string) => SecretRequest} */
 const list = (id) => ({ type: 'secret_list', id });
 
-/** Every frame an extension read (its `RECV` lines in its log), by id. */
+/**
+ * Every frame an extension read (its `RECV` lines in its log), by id.
+ * @param {string} home
+ * @param {string} name
+ * @returns {Map<string, SecretAnswer>}
+ */
 function answersIn(home, name) {
   let log = '';
   try {
@@ -25,13 +36,17 @@ function answersIn(home, name) {
   } catch {
     return new Map();
   }
-  const frames = log.split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5)));
+  const frames = log.split('\n').filter((l) => l.startsWith('RECV ')).map((l) => /** @type {SecretAnswer} */ (JSON.parse(l.slice(5))));
   return new Map(frames.filter((f) => f.id !== undefined).map((f) => [f.id, f]));
 }
 
 /**
  * Runs `zot-host watch` over terva fixtures named by `requests` (name → frames sent after hello_ack),
  * until every request is answered; then Ctrl-C. Resolves with each extension's answers by id.
+ * @param {import('node:test').TestContext} t
+ * @param {string} home
+ * @param {Record<string, SecretRequest[]>} requests
+ * @returns {Promise<Record<string, Map<string, SecretAnswer>>>}
  */
 async function runUntilAnswered(t, home, requests) {
   const root = tmpdir('zot-secrets-ext-');
@@ -40,6 +55,7 @@ async function runUntilAnswered(t, home, requests) {
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   child.stdout.resume();
+  /** @type {Promise<number | null>} */
   const exit = new Promise((r) => child.on('close', (code) => r(code)));
   t.after(() => child.exitCode === null && child.kill('SIGKILL'));
   const answered = () => Object.entries(requests).every(([name, frames]) => {
@@ -71,7 +87,7 @@ test('secrets round-trip through the file, per extension, kept across runs; list
   assert.deepEqual(first.beta.get('b3'), { type: 'secret_ack', id: 'b3' });
 
   const file = path.join(home, 'secrets', 'secrets.json');
-  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).secrets, { 'ext:alpha': { token: 'alpha-token' }, 'ext:beta': { token: 'beta-token' } });
+  assert.deepEqual(/** @type {{ secrets: unknown }} */ (JSON.parse(fs.readFileSync(file, 'utf8'))).secrets, { 'ext:alpha': { token: 'alpha-token' }, 'ext:beta': { token: 'beta-token' } });
   if (POSIX) {
     assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'the file is 0600');
     assert.equal(fs.statSync(path.dirname(file)).mode & 0o777, 0o700, 'its folder is 0700');
@@ -138,7 +154,9 @@ test('a world-writable secrets folder, a symlinked folder or a symlinked file is
   fs.chmodSync(elsewhere, 0o700);
   fs.symlinkSync(elsewhere, path.join(linked, 'secrets'));
   const r2 = await runUntilAnswered(t, linked, { alpha: [set('l1', 'token', 'v')] });
-  assert.match(r2.alpha.get('l1').error, /^the host could not answer: refusing the secret store folder .*secrets: it is a symbolic link; /);
+  const linkedError = r2.alpha.get('l1')?.error;
+  assert.ok(linkedError, 'l1 was answered with an error');
+  assert.match(linkedError, /^the host could not answer: refusing the secret store folder .*secrets: it is a symbolic link; /);
   assert.deepEqual(fs.readdirSync(elsewhere), []);
 
   // The file a symbolic link (to a private file of the same user): neither read nor replaced.
@@ -167,6 +185,7 @@ test('a world-writable secrets folder, a symlinked folder or a symlinked file is
 
 test('two zot-host processes writing at once keep every key of both', async (t) => {
   const home = tmpdir('zot-home-');
+  /** @param {string} prefix */
   const writes = (prefix) => Array.from({ length: 25 }, (_, i) => set(`${prefix}${i}`, `key${String(i).padStart(2, '0')}`, `${prefix}-value-${i}`));
   const [one, two] = await Promise.all([
     runUntilAnswered(t, home, { one: [...writes('p'), list('p-list')] }),
@@ -178,7 +197,7 @@ test('two zot-host processes writing at once keep every key of both', async (t) 
     for (let i = 0; i < 25; i++) assert.deepEqual(answers.get(`${prefix}${i}`), { type: 'secret_ack', id: `${prefix}${i}` });
   }
   const keys = Array.from({ length: 25 }, (_, i) => `key${String(i).padStart(2, '0')}`);
-  const stored = JSON.parse(fs.readFileSync(path.join(home, 'secrets', 'secrets.json'), 'utf8')).secrets;
+  const stored = /** @type {{ secrets: Record<string, Record<string, string>> }} */ (JSON.parse(fs.readFileSync(path.join(home, 'secrets', 'secrets.json'), 'utf8'))).secrets;
   assert.deepEqual(Object.keys(stored['ext:one']), keys);
   assert.deepEqual(Object.keys(stored['ext:two']), keys);
   assert.equal(stored['ext:one'].key24, 'p-value-24');

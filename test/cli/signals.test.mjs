@@ -7,6 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alive, CLI, makeExt, tmpdir, waitFor } from '../helpers.mjs';
 
+/**
+ * @param {string} home
+ * @param {string} name
+ */
 function pidsFromLog(home, name) {
   let text;
   try {
@@ -41,6 +45,7 @@ for (const [verb, signal, args, extra] of cases) {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.resume();
+    /** @type {Promise<{ code: number | null, sig: NodeJS.Signals | null }>} */
     const closed = new Promise((r) => child.on('close', (code, sig) => r({ code, sig })));
     const pids = await waitFor('the extension and its grandchild', () => pidsFromLog(home, 'sig'), 10000);
     await new Promise((r) => setTimeout(r, 300));

@@ -15,6 +15,7 @@ function cliAlone() {
   return path.join(dir, 'cli.js');
 }
 
+/** @type {(cli: string, args: string[], input?: string) => import('node:child_process').SpawnSyncReturns<string>} */
 const run = (cli, args, input) => spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '' } });
 
 test('the CLI bundle has no MCP SDK in it', () => {
@@ -34,7 +35,7 @@ test('--help, doctor and hook run from dist/cli.js alone; mcp reads dist/mcp.js 
   const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf build' } });
   const hook = run(cli, ['hook', 'PreToolUse', '--no-discover', '--home', home, '--ext', path.join(COMPAT, 'guard')], input);
   assert.equal(hook.status, 0, hook.stderr);
-  assert.equal(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision, 'deny');
+  assert.equal(/** @type {{ hookSpecificOutput: { permissionDecision: string } }} */ (JSON.parse(hook.stdout)).hookSpecificOutput.permissionDecision, 'deny');
   // Without its bundle beside it, mcp cannot serve: it fails, and the working copy (with dist/mcp.js) serves.
   const mcp = run(cli, ['mcp', '--no-discover', '--home', home], '');
   assert.notEqual(mcp.status, 0);
@@ -44,7 +45,11 @@ test('--help, doctor and hook run from dist/cli.js alone; mcp reads dist/mcp.js 
   assert.deepEqual(JSON.parse(served.stdout.split('\n')[0]), { jsonrpc: '2.0', id: 1, result: {} });
 });
 
-/** The Node built-in modules a zot-host run loaded, read at its exit. */
+/**
+ * The Node built-in modules a zot-host run loaded, read at its exit.
+ * @param {string[]} args
+ * @param {string} [input]
+ */
 function builtinsLoaded(args, input) {
   const watched = builtinsLoadedBy();
   const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '', ...watched.env } });

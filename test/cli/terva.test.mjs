@@ -25,11 +25,13 @@ test('doctor shows a min_protocol refusal as the failure it is, a bootstrap\'s l
   assert.match(text.stdout, /^ {2}status: ledger 9\/12$/m);
   assert.match(text.stdout, /^ {2}note: offered a chat connector \(register_connector\); this host has no chat connectors, so it never opens a chat session$/m);
   const problems = text.stdout.split('\n').filter((l) => l.includes('problem:'));
-  assert.deepEqual(problems.map((l) => l.replace(/^ {2}problem: /, '')), [/error: +(.*)/.exec(text.stdout)[1]], 'the refusal is the one problem; bootstrap lines and notices are none');
+  assert.deepEqual(problems.map((l) => l.replace(/^ {2}problem: /, '')), [/error: +(.*)/.exec(text.stdout)?.[1]], 'the refusal is the one problem; bootstrap lines and notices are none');
 
   const json = await runCli(['doctor', '--json', ...args]);
-  const reports = Object.fromEntries(JSON.parse(json.stdout).extensions.map((r) => [r.name, r]));
+  const { extensions } = /** @type {{ extensions: import('../../out/types/host/index.js').ExtensionReport[] }} */ (JSON.parse(json.stdout));
+  const reports = Object.fromEntries(extensions.map((r) => /** @type {const} */ ([r.name, r])));
   assert.equal(reports.strict.kind, 'failed');
+  assert.ok(reports.strict.error, 'strict has an error');
   assert.match(reports.strict.error, /^extension strict requires protocol version 7 but this host speaks 6; /);
   assert.deepEqual(reports.strict.diagnostics, [reports.strict.error]);
   assert.equal(reports.builder.state, 'ready');

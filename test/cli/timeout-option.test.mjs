@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLI, makeExt, runCli, tmpdir } from '../helpers.mjs';
 
+/** @param {string[]} args */
 const run = (args) => runCli(args);
 
 test('--timeout 0, negative or fractional is a usage error (exit 2) for tool and command', { timeout: 30_000 }, async () => {
@@ -22,7 +23,7 @@ test('--timeout 1 is a deadline of 1 ms, not a usage error', { timeout: 30_000 }
   const ext = makeExt(tmpdir(), 'cli-slow', { tools: [{ name: 'slow', behaviour: 'hang' }] });
   const r = await run(['tool', 'slow', '--no-discover', '--ext', ext, '--timeout', '1', '--json']);
   assert.equal(r.code, 1, r.stderr);
-  assert.equal(JSON.parse(r.stdout).outcome, 'timed_out');
+  assert.equal(/** @type {{ outcome: string }} */ (JSON.parse(r.stdout)).outcome, 'timed_out');
 });
 
 test('an interactive tool is refused at once by the headless CLI, with no deadline to wait for', { timeout: 30_000 }, async () => {
@@ -30,6 +31,6 @@ test('an interactive tool is refused at once by the headless CLI, with no deadli
   const started = Date.now();
   const r = await run(['tool', 'ask', '--no-discover', '--ext', ext, '--json']);
   assert.equal(r.code, 1);
-  assert.equal(JSON.parse(r.stdout).outcome, 'not_run');
+  assert.equal(/** @type {{ outcome: string }} */ (JSON.parse(r.stdout)).outcome, 'not_run');
   assert.ok(Date.now() - started < 10_000);
 });

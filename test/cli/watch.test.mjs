@@ -8,8 +8,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, makeExt, tmpdir, waitFor } from '../helpers.mjs';
 
-/** Processes whose working folder is `dir` (an extension runs in its own folder). */
+/**
+ * Processes whose working folder is `dir` (an extension runs in its own folder).
+ * @param {string} dir
+ */
 function processesIn(dir) {
+  /** @type {number[]} */
   const pids = [];
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
@@ -21,13 +25,17 @@ function processesIn(dir) {
   return pids;
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} args
+ */
 function startWatch(t, args) {
   const child = spawn(process.execPath, [CLI, 'watch', ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const w = { child, stdout: '', stderr: '', exit: new Promise((r) => child.on('close', (code, signal) => r({ code, signal }))) };
+  /** @type {{ child: typeof child, stdout: string, stderr: string, exit: Promise<{ code: number | null, signal: NodeJS.Signals | null }>, lines: () => string[] }} */
+  const w = { child, stdout: '', stderr: '', exit: new Promise((r) => child.on('close', (code, signal) => r({ code, signal }))), lines: () => w.stdout.split('\n') };
   child.stdout.on('data', (d) => (w.stdout += d));
   child.stderr.on('data', (d) => (w.stderr += d));
   t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-  w.lines = () => w.stdout.split('\n');
   return w;
 }
 
@@ -61,7 +69,7 @@ test('watch: a change to extension.json reloads, with the new manifest', async (
   const dir = makeExt(root, 'manifested', {});
   const w = startWatch(t, ['--no-discover', '--ext', dir]);
   await waitFor('watching', () => w.stdout.includes('watching 1 folder'), 15_000);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8'));
+  const manifest = /** @type {Record<string, unknown>} */ (JSON.parse(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8')));
   fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ ...manifest, enabled: false }));
   await waitFor('the reload', () => /manifested: extension\.json changed; reloading every extension/.test(w.stdout), 15_000);
   await waitFor('disabled by its new manifest', () => /manifested: disabled \(disabled in its extension\.json/.test(w.stdout), 15_000);
@@ -86,7 +94,10 @@ test('watch: an extension crashing while being edited is restarted by the next s
   assert.deepEqual(processesIn(dir), []);
 });
 
-/** inotify watches held by a process: one `inotify wd:` line each in the fdinfo of its inotify descriptors. */
+/**
+ * inotify watches held by a process: one `inotify wd:` line each in the fdinfo of its inotify descriptors.
+ * @param {number | undefined} pid
+ */
 function inotifyWatches(pid) {
   let n = 0;
   for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {

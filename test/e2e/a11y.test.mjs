@@ -20,7 +20,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /** A walkthrough VS Code itself brings, taken the same way as the bar. */
 const BUILT_IN_WALKTHROUGH = 'Learn the Fundamentals';
 
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsix;
 
 before(async () => {
@@ -62,6 +64,7 @@ test('high contrast: a webview panel takes the theme, outlines its highlighted l
     await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
     await page.keyboard.press('Enter');
     const frame = await panelFrame(page);
+    /** @type {{ highContrast: boolean, current: string | null, outline: string | null }} */
     const look = await frame.evaluate(`(() => {
       const current = document.querySelector('#lines .line.current');
       const style = current && getComputedStyle(current);
@@ -72,6 +75,7 @@ test('high contrast: a webview panel takes the theme, outlines its highlighted l
       };
     })()`);
     assert.deepEqual(look, { highContrast: true, current: look.current, outline: 'dashed true' });
+    assert.ok(look.current, 'the panel has a current line');
     assert.match(look.current, /Try the panel/);
     assert.deepEqual(await seriousViolations(frame), [], 'axe-core in the high-contrast panel');
     const shot = path.join(os.tmpdir(), 'zot-e2e-panel-high-contrast.png');
@@ -82,7 +86,7 @@ test('high contrast: a webview panel takes the theme, outlines its highlighted l
     // The walkthrough, opened as a user opens it; axe-core over it. The step list is VS Code's own markup,
     // whose own findings are not this extension's to fix: so the bar is a built-in walkthrough's findings,
     // taken the same way, and the extension's may add none.
-    const walkthroughRules = async (title) => {
+    const walkthroughRules = async (/** @type {string} */ title) => {
       await page.keyboard.press('F1');
       await page.locator('.quick-input-widget').waitFor();
       await page.keyboard.type('Welcome: Open Walkthrough');

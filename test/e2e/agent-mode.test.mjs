@@ -18,9 +18,14 @@ import { waitFor } from '../helpers.mjs';
 import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** @type {string} */
 let scratch;
+/** @type {string[]} */
 let vsixPaths;
-/** The real-UI test runs the VSIX users get. */
+/**
+ * The real-UI test runs the VSIX users get.
+ * @type {string[]}
+ */
 let userVsixPaths;
 
 before(async () => {
@@ -31,7 +36,10 @@ before(async () => {
 // On a fresh profile the workbench switches the built-in chat extension off unless this is set.
 const CHAT_ENABLED = { builtinChatExtensionEnablementMigration: 'true' };
 
-/** The agent fixtures, with a home folder of the user's own beside them. */
+/**
+ * The agent fixtures, with a home folder of the user's own beside them.
+ * @param {string} name
+ */
 async function stage(name) {
   const s = await stageAgentFixtures(scratch, name);
   const userHome = path.join(s.root, 'user-home');
@@ -39,7 +47,10 @@ async function stage(name) {
   return { ...s, userHome };
 }
 
-/** Copilot Chat's log in a server's user data, once it exists. */
+/**
+ * Copilot Chat's log in a server's user data, once it exists.
+ * @param {string} userDataDir
+ */
 function copilotLog(userDataDir) {
   const logs = path.join(userDataDir, 'logs');
   if (!existsSync(logs)) return '';
@@ -75,8 +86,9 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
   const { workspace, userHome, home } = await stage('prompt');
   // Tools run without a confirmation card, so the progress of a running one shows at once.
   const server = await startCodeServer({ vsixPaths: userVsixPaths, env: { ZOT_HOME: home, HOME: userHome }, settings: { 'chat.tools.global.autoApprove': true } });
+  /** @type {import('./harness.mjs').Workbench | undefined} */
   let session;
-  const shot = (name) => session?.page.screenshot({ path: path.join(os.tmpdir(), `zot-e2e-agent-mode-${name}.png`) }).catch(() => undefined);
+  const shot = (/** @type {string} */ name) => session?.page.screenshot({ path: path.join(os.tmpdir(), `zot-e2e-agent-mode-${name}.png`) }).catch(() => undefined);
   try {
     session = await openWorkbench({ server, folder: workspace, trusted: true, globalState: CHAT_ENABLED });
     const { page } = session;
@@ -88,6 +100,10 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     const no = () => false;
     const rows = page.locator('.quick-input-list .monaco-list-row');
     const box = page.locator('.quick-input-widget .quick-input-box input');
+    /**
+     * @param {string} command
+     * @param {string} [row]
+     */
     const palette = async (command, row) => {
       await page.keyboard.press('F1');
       if (!(await box.waitFor({ timeout: 5_000 }).then(yes, no))) return false;
@@ -101,7 +117,7 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     // One server per zot extension, each started from the MCP server list: the one with the command
     // (its prompts are listed once it runs), and the one with the slow tool, so that the agent has its
     // tools before the request below rather than racing the start VS Code makes when a request is sent.
-    const startServer = (name) => waitFor(`the server of ${name} started from the MCP server list`, async () => {
+    const startServer = (/** @type {string} */ name) => waitFor(`the server of ${name} started from the MCP server list`, async () => {
       if (!(await palette('MCP: List Servers', 'List Servers'))) return false;
       if (!(await rows.filter({ hasText: `zot: ${name}` }).first().click({ timeout: 10_000 }).then(yes, no))) return false;
       // A server VS Code has started already offers Stop Server instead: leave it running.

@@ -30,9 +30,14 @@ const repoRoot = path.resolve(here, '..', '..');
 // The README's screenshots are refreshed by `npm run screenshots`; other runs keep theirs in a temp folder.
 const SCREENSHOTS = process.env.ZOT_UPDATE_SCREENSHOTS ? path.join(repoRoot, 'media', 'screenshots') : path.join(os.tmpdir(), 'zot-e2e-screenshots');
 
+/** @type {string} */
 let scratch;
-/** The suite reads the UI through the test bundle's API; the real-UI test runs the VSIX users get. */
+/**
+ * The suite reads the UI through the test bundle's API; the real-UI test runs the VSIX users get.
+ * @type {string[]}
+ */
 let testVsixPaths;
+/** @type {string[]} */
 let vsixPaths;
 
 before(async () => {
@@ -44,9 +49,13 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const stage = (name) => stageAgentFixtures(scratch, name);
+const stage = (/** @type {string} */ name) => stageAgentFixtures(scratch, name);
 
-/** Waits for a notification with that text, then puts the notification center away. */
+/**
+ * Waits for a notification with that text, then puts the notification center away.
+ * @param {import('playwright-core').Page} page
+ * @param {string} text
+ */
 async function notification(page, text) {
   await findNotification(page, text);
   await page.keyboard.press('Escape');
@@ -81,6 +90,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       const { page } = session;
       // The extension is up once its status bar item shows.
       await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
+      /** @type {(command: string, pick?: { title: string, item: string }) => Promise<void>} */
       const palette = (command, pick) => runFromPalette(page, command, pick);
 
       // A command's panel opens as a webview in the editor area.
@@ -115,7 +125,9 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await lines.locator('.line', { hasText: 'key rune x' }).waitFor({ timeout: 10_000 });
       // A screen reader hears the line a render added, politely.
       assert.equal(await webview.locator('#announce[aria-live="polite"]').textContent(), 'key rune x');
-      const keys = frames(s.home, 'panels', 'panel_key').map((f) => (f.key === 'rune' ? `rune:${f.text}` : f.key));
+      // Key frames only: this panel has no widget actions.
+      const keyFrames = /** @type {import('../../out/types/protocol/frames.js').PanelKeyFromHost[]} */ (frames(s.home, 'panels', 'panel_key'));
+      const keys = keyFrames.map((f) => (f.key === 'rune' ? `rune:${f.text}` : f.key));
       assert.deepEqual(keys, [...Object.values(named), 'down', 'rune:q', 'rune:Q', 'rune:x']);
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-webview.png') });
@@ -127,7 +139,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
 
       // An arrow key that moves a marked cursor shows at once, before the extension's render; the render settles it.
-      const openList = async (args) => {
+      const openList = async (/** @type {string} */ args) => {
         await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: '/cursor-list' });
         await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
         if (args) await page.keyboard.type(args);
@@ -137,7 +149,10 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
         await list.click();
         return list;
       };
-      /** The rows as shown: `*` where the highlight is, then the extension's text. */
+      /**
+       * The rows as shown: `*` where the highlight is, then the extension's text.
+       * @param {import('playwright-core').Locator} list
+       */
       const rowsOf = (list) => list.locator('.line').evaluateAll((els) => els.map((e) => `${e.classList.contains('current') ? '*' : '-'}${e.textContent}`));
       const cursorKeys = () => frames(s.home, 'panels', 'panel_key').filter((f) => f.panel_id === 'cursor').length;
       const list = await openList('');
@@ -168,7 +183,7 @@ describe('chat, MCP and panels in VS Code', { concurrency: false }, () => {
       await page.keyboard.press('Escape');
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
       // A move off the first line of a list not known to wrap is not guessed.
-      const atEdge = async (l) => (await rowsOf(l)).findIndex((r) => r.startsWith('*'));
+      const atEdge = async (/** @type {import('playwright-core').Locator} */ l) => (await rowsOf(l)).findIndex((r) => r.startsWith('*'));
       const stops = await openList('');
       await page.keyboard.press('ArrowUp');
       assert.equal(await atEdge(stops), 0);

@@ -10,16 +10,23 @@ import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** @typedef {import('../../out/types/protocol/frames.js').FrameFromHost} FrameFromHost */
+
 /**
  * The VSIXes to install, each list with the fake model: `test` with the test
  * bundle (the suites read the UI through its API), `user` with the VSIX users get.
+ * @param {string} scratch
  */
 export async function agentVsixes(scratch) {
   const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
   return { test: [await testBundleVsix(scratch), fakeLm], user: [await extensionVsix(scratch), fakeLm] };
 }
 
-/** A copy of the agent fixtures in a new folder of `scratch` named after `name`, and an empty workspace beside it. */
+/**
+ * A copy of the agent fixtures in a new folder of `scratch` named after `name`, and an empty workspace beside it.
+ * @param {string} scratch
+ * @param {string} name
+ */
 export async function stageAgentFixtures(scratch, name) {
   const root = await mkdtemp(path.join(scratch, `${name}-`));
   await cp(path.join(here, 'agent', 'fixtures'), path.join(root, 'fixtures'), { recursive: true });
@@ -28,7 +35,14 @@ export async function stageAgentFixtures(scratch, name) {
   return { root, home: path.join(root, 'fixtures', 'home'), workspace };
 }
 
-/** The frames the fixture extension `role` recorded in `home`; of one `type`, when given. */
+/**
+ * The frames the fixture extension `role` recorded in `home`; of one `type`, when given.
+ * @template {FrameFromHost['type']} T
+ * @param {string} home
+ * @param {string} role
+ * @param {T} [type]
+ * @returns {Extract<FrameFromHost, { type: T }>[]}
+ */
 export function frames(home, role, type) {
   const file = path.join(home, `${role}-frames.jsonl`);
   if (!existsSync(file)) return [];

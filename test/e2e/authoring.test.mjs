@@ -16,6 +16,7 @@ import { runFromPalette } from './workbenchUi.mjs';
 import { extensionVsix, testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** @type {string} */
 let scratch;
 
 before(async () => {

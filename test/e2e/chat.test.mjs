@@ -13,7 +13,9 @@ import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** @type {string} */
 let scratch;
+/** @type {string[]} */
 let vsixPaths;
 
 before(async () => {

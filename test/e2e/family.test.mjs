@@ -16,6 +16,7 @@ import { assertInnerSuitePassed } from './innerSuite.mjs';
 import { testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** @type {string} */
 let scratch;
 
 before(async () => {
@@ -54,8 +55,10 @@ test('status segments as status bar items, and secrets in SecretStorage', { time
   } finally {
     await server.stop();
   }
+  /** @type {import('./innerSuite.mjs').InnerResult[]} */
   const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
   assertInnerSuitePassed(t, { run, outcome });
+  /** @type {unknown} */
   const dom = JSON.parse(readFileSync(domSeen, 'utf8'));
   assert.deepEqual(dom, { text: '$(zap) 3 open · synced', icons: 0, label: 'zot: family: $(zap) 3 open · synced' });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');

@@ -15,6 +15,7 @@ import { BEHAVE } from '../helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
+/** @type {string} */
 let scratch;
 
 before(async () => {
@@ -24,9 +25,16 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** A zot home whose extensions are the scriptable fixture, each logging what it receives. */
+/**
+ * A zot home whose extensions are the scriptable fixture, each logging what it receives.
+ * @param {string} root
+ */
 function home(root) {
   const dir = path.join(root, 'home');
+  /**
+   * @param {string} name
+   * @param {Record<string, unknown>} cfg
+   */
   const ext = (name, cfg) => {
     mkdirSync(path.join(dir, 'extensions', name), { recursive: true });
     writeFileSync(path.join(dir, 'extensions', name, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: 'node', args: [BEHAVE, JSON.stringify({ name, ...cfg })] }));

@@ -15,6 +15,7 @@
 // temp directory; stop()/close() remove them, and so does the exit of this
 // process if a test run crashes first.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -56,18 +57,25 @@ const TRUST_KEY = 'content.trust.model.key';
 // Where the web workbench keeps its other global state (same layout).
 const GLOBAL_STATE_DB = 'vscode-web-state-db-global';
 
+/** @typedef {Awaited<ReturnType<typeof startCodeServer>>} CodeServer A running code-server (startCodeServer). */
+/** @typedef {Awaited<ReturnType<typeof openWorkbench>>} Workbench A browser on the workbench (openWorkbench). */
+
 const SERVER_START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
 
+/** @type {Map<string, ReturnType<typeof ensureEnv>>} */
 const envPromises = new Map();
 /**
  * ensureEnv() once per process and need (it installs on the first ever run);
  * a server alone needs no browser (the demo), a test run does.
+ * @param {{ browser: boolean, oldest?: boolean }} need
+ * @returns {ReturnType<typeof ensureEnv>}
  */
 function environment({ browser, oldest = false }) {
   const key = `${browser}/${oldest}`;
-  if (!envPromises.has(key)) envPromises.set(key, ensureEnv({ browser, oldest }));
-  return envPromises.get(key);
+  let promise = envPromises.get(key);
+  if (!promise) envPromises.set(key, (promise = ensureEnv({ browser, oldest })));
+  return promise;
 }
 
 /**
@@ -105,9 +113,10 @@ function environment({ browser, oldest = false }) {
 export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry } = {}) {
   const paths = await environment({ browser: false, oldest });
   // The oldest build runs on its own Node (scripts/vscode-test-env.mjs, OLDEST).
-  const { nodeBin, codeServerBin } = oldest ? paths.oldest : { nodeBin: paths.node24Bin, codeServerBin: paths.codeServerBin };
+  const { nodeBin, codeServerBin } = oldest ? /** @type {NonNullable<typeof paths.oldest>} */ (paths.oldest) : { nodeBin: paths.node24Bin, codeServerBin: paths.codeServerBin };
 
   const root = await mkdtemp(path.join(os.tmpdir(), 'zot-vscode-'));
+  /** @type {number | undefined} */
   let pgid; // set once the server runs; the group to kill
   const forgetCrashCleanup = onProcessExit(() => {
     if (pgid) signalGroup(pgid, 'SIGKILL');
@@ -199,6 +208,7 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     );
     pgid = child.pid;
     let output = '';
+    /** @type {Error | undefined} */
     let spawnError;
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -214,12 +224,14 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     // /healthz answers without authentication.
     await waitFor(SERVER_START_TIMEOUT_MS, async () => (await fetch(`${url}healthz`).catch(() => null))?.ok,
       () => `code-server at ${url} did not answer /healthz:\n${output}`);
+    assert.ok(pgid, 'code-server has no pid');
+    const pid = pgid;
 
     let stopping;
     return {
       port: Number(new URL(url).port),
       url,
-      pid: pgid,
+      pid,
       userDataDir,
       extensionsDir,
       output: () => output,
@@ -228,7 +240,7 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files. */
       stop() {
         stopping ??= (async () => {
-          await killGroup(pgid);
+          await killGroup(pid);
           await rm(root, { recursive: true, force: true });
           forgetCrashCleanup();
         })();
@@ -285,21 +297,26 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
   }
   const session = await launchBrowser(onConsole);
   try {
+    /** @type {(code: number) => void} */
     let reportExit;
+    /** @type {Promise<number>} */
     const exited = new Promise((resolve) => (reportExit = resolve));
     // The workbench calls this when the extension host that ran the tests
     // exits, with its exit code (0 when run() resolved, 1 when it threw).
-    await session.page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
+    await session.page.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => reportExit(code));
     // Without a test driver, the runner extension writes the code to a file instead.
-    const polling = server.runner && setInterval(() => {
-      if (existsSync(server.runner.exitFile)) reportExit(Number(readFileSync(server.runner.exitFile, 'utf8')));
+    const runner = server.runner;
+    const polling = runner && setInterval(() => {
+      if (existsSync(runner.exitFile)) reportExit(Number(readFileSync(runner.exitFile, 'utf8')));
     }, 200);
 
     await openFolder(session.page, server, folder, trusted, payload, globalState);
     // Caught here so a failure waits for the tests' end, then is thrown.
     const driving = onPage && onPage(session.page).then(() => undefined, (error) => error);
 
+    /** @type {NodeJS.Timeout | undefined} */
     let timer;
+    /** @type {Promise<'timeout'>} */
     const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
     const exitCode = await Promise.race([exited, timedOut]).finally(() => {
       clearTimeout(timer);
@@ -347,7 +364,10 @@ export async function openWorkbench({ server, folder, trusted = true, onConsole,
   }
 }
 
-/** Headless Chromium with a fresh profile. */
+/**
+ * Headless Chromium with a fresh profile.
+ * @param {(line: string) => void} [onConsole]
+ */
 export async function launchBrowser(onConsole) {
   // Not under the server's temp dir: on a crash, the server's exit handler
   // runs before Playwright's kills this browser.
@@ -371,8 +391,9 @@ export async function launchBrowser(onConsole) {
   // while any browser runs): on a crash the browser is killed first.
   const forgetCrashCleanup = onProcessExit(() => removeAfterKill(root));
   const page = context.pages()[0] ?? (await context.newPage());
+  /** @type {string[]} */
   const logs = [];
-  const record = (line) => {
+  const record = (/** @type {string} */ line) => {
     logs.push(line);
     onConsole?.(line);
   };
@@ -402,6 +423,12 @@ export async function launchBrowser(onConsole) {
  * workbench reads it at startup; an untrusted one gets no entry (the profile
  * is fresh) and, with the startupPrompt setting "never", stays in Restricted
  * Mode.
+ * @param {import('playwright-core').Page} page
+ * @param {{ url: string }} server
+ * @param {string | undefined} folder
+ * @param {boolean} trusted
+ * @param {string[][] | undefined} payload
+ * @param {Record<string, string>} [globalState]
  */
 async function openFolder(page, server, folder, trusted, payload, globalState = {}) {
   // A .code-workspace file opens as a (multi-root) workspace, trusted by its
@@ -436,10 +463,22 @@ async function openFolder(page, server, folder, trusted, payload, globalState = 
   await page.goto(`${server.url}?${query}`);
 }
 
-/** Runs in the page: stores one value the way the workbench's IndexedDB storage does. */
+/**
+ * The parts of the page's IndexedDB that seedTrustedFolder uses (the tests have no DOM types).
+ * @typedef {{ put(value: string, key: string): void }} IdbStore
+ * @typedef {{ objectStore(name: string): IdbStore, oncomplete: () => void, onerror: () => void, error: unknown }} IdbTransaction
+ * @typedef {{ createObjectStore(name: string): IdbStore, transaction(name: string, mode: 'readwrite'): IdbTransaction, close(): void }} IdbDatabase
+ * @typedef {{ result: IdbDatabase, error: unknown, onupgradeneeded: () => void, onerror: () => void, onsuccess: () => void }} IdbOpenRequest
+ */
+
+/**
+ * Runs in the page: stores one value the way the workbench's IndexedDB storage does.
+ * @param {{ dbName: string, storeName: string, key: string, value: string }} entry
+ * @returns {Promise<void>}
+ */
 function seedTrustedFolder({ dbName, storeName, key, value }) {
   return new Promise((resolve, reject) => {
-    const request = /** @type {any} */ (globalThis).indexedDB.open(dbName);
+    const request = /** @type {typeof globalThis & { indexedDB: { open(name: string): IdbOpenRequest } }} */ (globalThis).indexedDB.open(dbName);
     request.onupgradeneeded = () => request.result.createObjectStore(storeName);
     request.onerror = () => reject(request.error);
     request.onsuccess = () => {
@@ -455,18 +494,25 @@ function seedTrustedFolder({ dbName, storeName, key, value }) {
   });
 }
 
-/** Sends a signal to a process group; false when the group is gone. */
+/**
+ * Sends a signal to a process group; false when the group is gone.
+ * @param {number} pgid
+ * @param {NodeJS.Signals | 0} signal
+ */
 function signalGroup(pgid, signal) {
   try {
     process.kill(-pgid, signal);
     return true;
   } catch (error) {
-    if (error.code === 'ESRCH') return false;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ESRCH') return false;
     throw error;
   }
 }
 
-/** SIGTERM to the group, SIGKILL if anything is left after a grace period. */
+/**
+ * SIGTERM to the group, SIGKILL if anything is left after a grace period.
+ * @param {number} pgid
+ */
 async function killGroup(pgid) {
   if (!signalGroup(pgid, 'SIGTERM')) return;
   const gone = () => !signalGroup(pgid, 0);
@@ -475,7 +521,14 @@ async function killGroup(pgid) {
   await waitFor(STOP_GRACE_MS, gone, () => `process group ${pgid} survived SIGKILL`);
 }
 
-/** Polls `check` until it returns a truthy value, which is returned. */
+/**
+ * Polls `check` until it returns a truthy value, which is returned.
+ * @template T
+ * @param {number} timeoutMs
+ * @param {() => T | PromiseLike<T>} check
+ * @param {() => string} [describeTimeout]
+ * @returns {Promise<NonNullable<Awaited<T>>>}
+ */
 async function waitFor(timeoutMs, check, describeTimeout = () => `timed out after ${timeoutMs} ms`) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -486,7 +539,13 @@ async function waitFor(timeoutMs, check, describeTimeout = () => `timed out afte
   }
 }
 
-/** Runs a command to its end; rejects with its output unless it exits 0. */
+/**
+ * Runs a command to its end; rejects with its output unless it exits 0.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<string>}
+ */
 function runToCompletion(command, args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -506,11 +565,13 @@ let signalsHooked = false;
  * Runs `cleanup` (synchronous) when this process exits, crash included;
  * returns a function that unregisters it. Fatal signals are turned into an
  * ordinary exit so that 'exit' handlers run for them too.
+ * @param {() => void} cleanup
+ * @returns {() => void}
  */
 function onProcessExit(cleanup) {
   if (!signalsHooked) {
     signalsHooked = true;
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
       process.once(signal, () => {
         // A program that handles the signal itself (npm start stops gracefully) keeps it.
         if (process.listenerCount(signal) > 0) return;
@@ -523,7 +584,7 @@ function onProcessExit(cleanup) {
       cleanup();
     } catch (error) {
       // Keep going: the other handlers have their own things to clean up.
-      console.error(`[e2e harness] cleanup at exit failed: ${error.message}`);
+      console.error(`[e2e harness] cleanup at exit failed: ${/** @type {Error} */ (error).message}`);
     }
   };
   process.on('exit', guarded);
@@ -534,6 +595,7 @@ function onProcessExit(cleanup) {
  * Removes the files of processes just sent SIGKILL, from an 'exit' handler
  * (which cannot await): they may still be writing for a few milliseconds,
  * which leaves files behind or fails the removal with ENOTEMPTY.
+ * @param {string} dir
  */
 function removeAfterKill(dir) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
@@ -568,5 +630,9 @@ export function liveProcesses() {
   return found;
 }
 
-/** Whether `p` is `dir` or inside it. */
+/**
+ * Whether `p` is `dir` or inside it.
+ * @param {string} p
+ * @param {string} dir
+ */
 export const isInside = (p, dir) => p === dir || p.startsWith(dir + path.sep);

@@ -8,6 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { runExtensionTests, startCodeServer } from './harness.mjs';
 
 /**
+ * One result the inner suite wrote (vscode/suite/runner.cjs); `error` with a failure.
+ * @typedef {{ name: string, ok: boolean, ms: number, error?: string }} InnerResult
+ */
+
+/**
  * Runs `testsEntry` in a fresh code-server and returns the run (`exitCode`,
  * browser console `logs`) with the results the suite wrote to `results`
  * (an empty list when it wrote none). `env` is the server's environment;
@@ -27,6 +32,7 @@ export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results,
     await server.stop();
   }
   t.diagnostic(`suite and shutdown done after ${Date.now() - started} ms`);
+  /** @type {InnerResult[]} */
   const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
   return { run, outcome };
 }
@@ -35,12 +41,15 @@ export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results,
  * Reports each inner result as a diagnostic, then asserts that there were
  * results, that none failed and that the extension host exited 0; a failure
  * shows the last `logLines` lines of the browser console.
+ * @param {import('node:test').TestContext} t
+ * @param {{ run: { exitCode: number, logs: string[] }, outcome: InnerResult[] }} done
+ * @param {{ logLines?: number }} [options]
  */
 export function assertInnerSuitePassed(t, { run, outcome }, { logLines = 60 } = {}) {
   for (const r of outcome) t.diagnostic(`${r.ok ? 'ok' : 'FAILED'} - ${r.name} (${r.ms} ms)${r.ok ? '' : `\n${r.error}`}`);
   const failure = () => `exit ${run.exitCode}; console (last ${logLines} lines):\n${run.logs.slice(-logLines).join('\n')}`;
   assert.ok(outcome.length > 0, `no results\n${failure()}`);
-  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error.split('\n').slice(0, 12).join('\n')}`), [], failure());
+  assert.deepEqual(outcome.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error?.split('\n').slice(0, 12).join('\n')}`), [], failure());
   assert.equal(run.exitCode, 0, failure());
 }
 

@@ -28,8 +28,11 @@ import { extensionVsix, testExtensionVsix } from './vsix.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, 'vscode', 'fixtures');
 
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsix;
+/** @type {string} */
 let languagePack;
 
 before(async () => {
@@ -72,7 +75,7 @@ exports.run = async () => {
 
     session = await openWorkbench({ server, folder: workspace, trusted: true });
     const { page } = session;
-    const row = (text) => page.locator('.pane-body .monaco-list-row').filter({ hasText: text }).first();
+    const row = (/** @type {string | RegExp} */ text) => page.locator('.pane-body .monaco-list-row').filter({ hasText: text }).first();
 
     // The view's welcome and its button, from package.nls.de.json.
     await page.locator('.activitybar [aria-label^="Zot"]').first().click();

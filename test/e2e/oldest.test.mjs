@@ -19,7 +19,9 @@ import { checkInnerSuite } from './innerSuite.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
 
+/** @type {string} */
 let scratch;
+/** @type {string[]} */
 let vsixPaths;
 
 before(async () => {
@@ -32,6 +34,7 @@ after(async () => {
 });
 
 test('the oldest VS Code the engine field admits is the one tested', () => {
+  /** @type {{ engines: { vscode: string } }} */
   const { engines } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
   const [major, minor] = OLDEST.vscode.split('.');
   assert.equal(engines.vscode, `^${major}.${minor}.0`);

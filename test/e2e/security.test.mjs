@@ -17,6 +17,7 @@ import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** @type {string} */
 let scratch;
 
 before(async () => {
@@ -57,6 +58,7 @@ test('a zot home set by the workspace: its extensions are held until allowed', {
 });
 
 test('a changed project extension is held for consent by a crash restart, Restart, Debug and Watch', { timeout: 600_000 }, async (t) => {
+  /** @type {{ program: (version: string) => string }} */
   const { program } = createRequire(import.meta.url)('./security/program.cjs');
   const vsixPaths = [await testBundleVsix(scratch)];
   const results = path.join(scratch, 'changed-results.json');

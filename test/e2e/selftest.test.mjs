@@ -22,7 +22,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
 const TESTS_ENTRY = path.join(here, 'selftest', 'tests.cjs');
 
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsixPath;
 
 before(async () => {
@@ -59,6 +61,7 @@ for (const trusted of [true, false]) {
     assert.equal(run.exitCode, 0, consoleDump);
     const resultLine = run.logs.find((line) => line.includes('RESULT {'));
     assert.ok(resultLine, consoleDump);
+    /** @type {{ isTrusted: boolean, folder: string }} */
     const result = JSON.parse(resultLine.slice(resultLine.indexOf('RESULT ') + 'RESULT '.length));
     t.diagnostic(`extension host reported ${JSON.stringify(result)}`);
     assert.equal(result.isTrusted, trusted);

@@ -15,7 +15,9 @@ import { extensionVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsix;
 
 before(async () => {
@@ -28,11 +30,15 @@ after(async () => {
 });
 
 test(`the VSIX a user installs, built now, is within ${SIZE_MARGIN * 100}% of the size the README gives from bench/results.json`, () => {
+  /** @type {import('../../scripts/readme-perf.mjs').BenchDoc} */
   const doc = JSON.parse(readFileSync(RESULTS, 'utf8'));
   assert.equal(sizeDrift(path.basename(vsix), statSync(vsix).size / 1024, doc, 'vsix_kb'), null);
 });
 
-/** Processes whose command line or working directory is inside `dir`. */
+/**
+ * Processes whose command line or working directory is inside `dir`.
+ * @param {string} dir
+ */
 function processesIn(dir) {
   return liveProcesses()
     .filter(({ cmdline, cwd }) => cmdline.includes(dir) || isInside(cwd, dir))
@@ -48,6 +54,7 @@ test('npm start: the printed address shows the Zot view with the samples; Ctrl-C
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   let session;
   try {
@@ -56,10 +63,14 @@ test('npm start: the printed address shows the Zot view with the samples; Ctrl-C
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${out}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const url = /Open:\s+(\S+)/.exec(out)[1];
-    const password = /Password:\s+(\S+)/.exec(out)[1];
+    const url = /Open:\s+(\S+)/.exec(out)?.[1];
+    const password = /Password:\s+(\S+)/.exec(out)?.[1];
+    assert.ok(url, `npm start printed no address:\n${out}`);
+    assert.ok(password, `npm start printed no password:\n${out}`);
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?folder=/, 'loopback only');
-    assert.ok(existsSync(path.join(new URL(url).searchParams.get('folder'), 'WELCOME.md')), 'the demo workspace has WELCOME.md');
+    const folder = new URL(url).searchParams.get('folder');
+    assert.ok(folder, 'the address names a folder');
+    assert.ok(existsSync(path.join(folder, 'WELCOME.md')), 'the demo workspace has WELCOME.md');
     t.diagnostic(`npm start printed ${url}`);
 
     session = await launchBrowser();
@@ -74,7 +85,7 @@ test('npm start: the printed address shows the Zot view with the samples; Ctrl-C
     if (await trust.waitFor({ timeout: 15_000 }).then(() => true, () => false)) await trust.click();
 
     await page.locator('.activitybar [aria-label^="Zot"]').first().click();
-    const row = (name, state) => page.locator('.pane-body .monaco-list-row').filter({ hasText: new RegExp(`${name}\\s*${state}`) }).first();
+    const row = (/** @type {string} */ name, /** @type {string} */ state) => page.locator('.pane-body .monaco-list-row').filter({ hasText: new RegExp(`${name}\\s*${state}`) }).first();
     await row('ask-user', 'ready').waitFor({ timeout: 60_000 });
     await row('todo', 'ready').waitFor({ timeout: 30_000 });
     await page.locator('.pane-body .monaco-list-row').filter({ hasText: 'word-count' }).first().waitFor({ timeout: 30_000 });

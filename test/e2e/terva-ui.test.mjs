@@ -25,13 +25,17 @@ import { testBundleVsix } from './vsix.mjs';
 import { closeWorkbench, failureScreenshot, runFromPalette } from './workbenchUi.mjs';
 import { BEHAVE, TERVA_EXAMPLES, waitFor } from '../helpers.mjs';
 
+/** @typedef {import('../../out/types/protocol/frames.js').FrameFromHost} FrameFromHost */
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
 const NAME = 'ledger';
 /** An extension string that would be an element if the webview ever parsed it as HTML. */
 const MARKUP = '<img src=x onerror="document.title=\'pwned\'">';
 
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsix;
 
 before(async () => {
@@ -44,7 +48,7 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const example = (name) => {
+const example = (/** @type {string} */ name) => {
   const e = TERVA_EXAMPLES.find((x) => x.name === name);
   assert.ok(e, `example "${name}" in test/fixtures/terva/examples.jsonl`);
   return structuredClone(e.frame);
@@ -52,9 +56,12 @@ const example = (name) => {
 
 /** The render of every widget kind, with extension markup in a paragraph and a table cell. */
 function renderWithMarkup() {
-  const render = example('panel_render every widget kind');
+  const render = /** @type {import('../helpers.mjs').JsonFrame & import('../../out/types/protocol/frames.js').PanelRenderFromExt} */ (example('panel_render every widget kind'));
+  assert.ok(render.widgets, 'the example has widgets');
   render.widgets.splice(1, 0, { type: 'text', text: MARKUP });
-  render.widgets.find((w) => w.type === 'table').cells.push(['<script>document.title="pwned"</script>', '0.00', '<b>0.00</b>']);
+  const table = render.widgets.find((w) => w.type === 'table');
+  assert.ok(table, 'the example has a table');
+  table.cells.push(['<script>document.title="pwned"</script>', '0.00', '<b>0.00</b>']);
   return render;
 }
 
@@ -64,6 +71,7 @@ function renderWithMarkup() {
  * and the commands `/withdraw` and `/restore` that send terva's
  * set_withdrawn_tools examples (withdraw `invoice_send` and a name it does not
  * own; show all again).
+ * @param {string} name
  */
 function stage(name) {
   const root = path.join(scratch, name);
@@ -89,7 +97,13 @@ function stage(name) {
   return { root, home, workspace };
 }
 
-/** The frames the extension read, from its log; of one type, when given. */
+/**
+ * The frames the extension read, from its log; of one type, when given.
+ * @template {FrameFromHost['type']} T
+ * @param {string} home
+ * @param {T} [type]
+ * @returns {Extract<FrameFromHost, { type: T }>[]}
+ */
 function received(home, type) {
   const file = path.join(home, 'logs', `ext-${NAME}.log`);
   if (!existsSync(file)) return [];
@@ -109,8 +123,9 @@ describe('terva\'s widgets and withdrawn tools in VS Code', { concurrency: false
       session = await openWorkbench({ server, folder: s.workspace, trusted: true });
       const { page } = session;
       await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
+      /** @type {(command: string, pick?: { title: string, item: string }) => Promise<void>} */
       const palette = (command, pick) => runFromPalette(page, command, pick);
-      const runCommand = async (name) => {
+      const runCommand = async (/** @type {string} */ name) => {
         await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: `/${name}` });
         await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
         await page.keyboard.press('Enter');
@@ -164,13 +179,13 @@ describe('terva\'s widgets and withdrawn tools in VS Code', { concurrency: false
       // The Zot view: the extension's tools, one withdrawn by it.
       await runCommand('withdraw');
       await page.locator('.activitybar [aria-label^="Zot"]').first().click();
-      const viewRow = (label) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+      const viewRow = (/** @type {string} */ label) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
       await waitFor('the tools under ledger', async () => {
         const item = viewRow(NAME);
         if ((await item.getAttribute('aria-expanded')) === 'false') await item.locator('.monaco-tl-twistie').click();
         return viewRow('invoice_send').isVisible();
       }, 30_000, 200);
-      await waitFor('invoice_send shown withdrawn', async () => /\(withdrawn by its extension\) sends an invoice/.test(await viewRow('invoice_send').locator('.label-description').textContent()), 15_000, 200);
+      await waitFor('invoice_send shown withdrawn', async () => /\(withdrawn by its extension\) sends an invoice/.test((await viewRow('invoice_send').locator('.label-description').textContent()) ?? ''), 15_000, 200);
       assert.equal(await viewRow('ledger_read').locator('.label-description').textContent(), 'reads the ledger');
       await page.screenshot({ path: path.join(os.tmpdir(), 'zot-e2e-terva-ui-withdrawn.png') });
 
@@ -183,7 +198,7 @@ describe('terva\'s widgets and withdrawn tools in VS Code', { concurrency: false
         await page.keyboard.press('Escape');
         return rows;
       };
-      const offers = (rows, tool) => rows.some((r) => r.includes(tool));
+      const offers = (/** @type {string[]} */ rows, /** @type {string} */ tool) => rows.some((r) => r.includes(tool));
       const whileWithdrawn = await pickerRows();
       assert.ok(offers(whileWithdrawn, 'ledger_read'), whileWithdrawn.join(' | '));
       assert.ok(!offers(whileWithdrawn, 'invoice_send'), `the withdrawn tool is offered: ${whileWithdrawn.join(' | ')}`);

@@ -40,8 +40,11 @@ const TESTS_ENTRY = path.join(here, 'vscode', 'suite', 'index.cjs');
 // The README's screenshots are refreshed by `npm run screenshots`; other runs keep theirs in a temp folder.
 const SCREENSHOTS = process.env.ZOT_UPDATE_SCREENSHOTS ? path.join(repoRoot, 'media', 'screenshots') : path.join(os.tmpdir(), 'zot-e2e-screenshots');
 
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsix;
+/** @type {string} */
 let testVsix;
 
 before(async () => {
@@ -54,7 +57,11 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** A private copy of the fixtures: zot home, workspace, installables; every extension gets lib.mjs and a run marker. */
+/**
+ * A private copy of the fixtures: zot home, workspace, installables; every extension gets lib.mjs and a run marker.
+ * @param {string} name
+ * @param {{ withWorkspaceSettings?: boolean, marker?: boolean }} [options]
+ */
 async function stage(name, { withWorkspaceSettings = true, marker = true } = {}) {
   const root = await mkdtemp(path.join(scratch, `${name}-`));
   const runId = path.basename(root);
@@ -74,6 +81,7 @@ async function stage(name, { withWorkspaceSettings = true, marker = true } = {})
   for (const dir of extensionDirs) {
     await cp(path.join(fixtures, 'lib.mjs'), path.join(dir, 'lib.mjs'));
     const manifestFile = path.join(dir, 'extension.json');
+    /** @type {{ args?: string[] }} */
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
     if (marker) manifest.args = [...(manifest.args ?? []), `--zot-e2e-run=${runId}`];
     await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
@@ -81,7 +89,11 @@ async function stage(name, { withWorkspaceSettings = true, marker = true } = {})
   return { root, runId, home, workspace, staged };
 }
 
-/** Live processes that belong to a run: their command line names it, or they work inside its folder. */
+/**
+ * Live processes that belong to a run: their command line names it, or they work inside its folder.
+ * @param {string} root
+ * @param {string} runId
+ */
 function processesOf(root, runId) {
   return liveProcesses()
     .filter(({ cmdline, cwd }) => cmdline.includes(runId) || isInside(cwd, root))
@@ -90,6 +102,11 @@ function processesOf(root, runId) {
     .map(({ pid, cmdline, cwd }) => `${pid} ${cmdline} (cwd ${cwd})`);
 }
 
+/**
+ * @param {string} root
+ * @param {string} runId
+ * @param {number} [timeoutMs]
+ */
 async function waitForNoProcesses(root, runId, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   let left = processesOf(root, runId);
@@ -100,6 +117,10 @@ async function waitForNoProcesses(root, runId, timeoutMs = 10_000) {
   return left;
 }
 
+/**
+ * @param {Awaited<ReturnType<typeof stage>>} s
+ * @param {string} scenario
+ */
 function serverEnv(s, scenario) {
   return {
     ZOT_HOME: s.home,
@@ -109,6 +130,11 @@ function serverEnv(s, scenario) {
   };
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} scenario
+ * @param {boolean} trusted
+ */
 async function runSuite(t, scenario, trusted) {
   const s = await stage(scenario);
   const done = await runInnerSuite(t, {
@@ -129,6 +155,7 @@ async function runSuite(t, scenario, trusted) {
   // activate() as measured inside VS Code, for npm run bench.
   const activateFile = path.join(s.root, 'activate-ms.json');
   if (existsSync(activateFile)) {
+    /** @type {{ activate_ms: number }} */
     const measured = JSON.parse(readFileSync(activateFile, 'utf8'));
     t.diagnostic(`activate() took ${measured.activate_ms} ms`);
     await mkdir(path.join(repoRoot, '.vscode-test'), { recursive: true });
@@ -169,9 +196,9 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
     try {
       session = await openWorkbench({ server, folder: s.workspace, trusted: true });
       const { page } = session;
-      const row = (label) => page.locator('.pane-body .monaco-list-row').filter({ hasText: label }).first();
+      const row = (/** @type {string} */ label) => page.locator('.pane-body .monaco-list-row').filter({ hasText: label }).first();
       // Expands an extension's item, again if a refresh (a reload) collapsed it meanwhile.
-      const expand = async (label, child) => {
+      const expand = async (/** @type {string} */ label, /** @type {string} */ child) => {
         const item = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
         await waitFor(`${child} under ${label}`, async () => {
           if ((await item.getAttribute('aria-expanded')) === 'false') await item.locator('.monaco-tl-twistie').click();
@@ -256,6 +283,7 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'todo-panel.png') });
       await page.keyboard.press('Escape');
+      /** @type {{ items: { text: string, done: boolean }[] }} */
       const saved = JSON.parse(readFileSync(path.join(s.home, 'extensions', 'todo', 'todos.json'), 'utf8'));
       assert.equal(saved.items[2].done, true, 'the x key reached the todo extension, which saved it');
 

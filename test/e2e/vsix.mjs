@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A copy of the project to package in, one per scratch folder. */
+/**
+ * A copy of the project to package in, one per scratch folder.
+ * @param {string} scratch
+ */
 async function projectCopy(scratch) {
   const copy = path.join(scratch, 'package');
   if (existsSync(copy)) return copy;
@@ -25,6 +28,11 @@ async function projectCopy(scratch) {
   return copy;
 }
 
+/**
+ * @param {string} scratch
+ * @param {string} script
+ * @param {string} file
+ */
 async function packaged(scratch, script, file) {
   const started = Date.now();
   const copy = await projectCopy(scratch);
@@ -35,19 +43,29 @@ async function packaged(scratch, script, file) {
   return out;
 }
 
-/** The VSIX a user installs. */
+/**
+ * The VSIX a user installs.
+ * @param {string} scratch
+ */
 export async function extensionVsix(scratch) {
   if (process.env.ZOT_E2E_VSIX) return path.resolve(process.env.ZOT_E2E_VSIX);
   return packaged(scratch, 'package', 'zot-extensions.vsix');
 }
 
-/** The VSIX whose extension returns the test API that the suites read the UI through. */
+/**
+ * The VSIX whose extension returns the test API that the suites read the UI through.
+ * @param {string} scratch
+ */
 export async function testBundleVsix(scratch) {
   if (process.env.ZOT_E2E_TEST_VSIX) return path.resolve(process.env.ZOT_E2E_TEST_VSIX);
   return packaged(scratch, 'package:test', 'zot-extensions-test.vsix');
 }
 
-/** A VSIX of a small test extension folder (the fake language model). */
+/**
+ * A VSIX of a small test extension folder (the fake language model).
+ * @param {string} folder
+ * @param {string} out
+ */
 export function testExtensionVsix(folder, out) {
   execFileSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: folder, stdio: 'pipe' });
   return out;

@@ -9,9 +9,14 @@ import { waitFor } from '../helpers.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** @typedef {import('playwright-core').Page} Page */
+
 /**
  * Runs `command` from the palette (F1). `pick`, when given: an item typed into
  * the command's own picker, found by its `title`, and accepted.
+ * @param {Page} page
+ * @param {string} command
+ * @param {{ title: string, item: string }} [pick]
  */
 export async function runFromPalette(page, command, pick) {
   const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: command.replace(/^Zot: /, '') }).first();
@@ -39,6 +44,8 @@ export async function runFromPalette(page, command, pick) {
  * The notification with that text: its toast if one shows within `toastMs`,
  * or else (where toasts are not shown) its entry in the notification center,
  * which is then left open (`inCenter`).
+ * @param {Page} page
+ * @param {string} text
  */
 export async function findNotification(page, text, toastMs = 3_000) {
   const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
@@ -53,13 +60,22 @@ export async function findNotification(page, text, toastMs = 3_000) {
   return { item: entry, inCenter: true };
 }
 
-/** A screenshot of the page of a UI test that failed, in the temp folder, named after `name`; its path goes to the test's diagnostics. */
+/**
+ * A screenshot of the page of a UI test that failed, in the temp folder, named after `name`; its path goes to the test's diagnostics.
+ * @param {import('node:test').TestContext} t
+ * @param {{ page: Page } | undefined} session
+ * @param {string} name
+ */
 export async function failureScreenshot(t, session, name) {
   const shot = path.join(os.tmpdir(), `zot-e2e-${name}-failure-${Date.now()}.png`);
   await session?.page.screenshot({ path: shot }).then(() => t.diagnostic(`failure screenshot: ${shot}`), () => undefined);
 }
 
-/** Ends a UI test: the page closed as a user closes the window (its unload handlers run), then the browser and the server. */
+/**
+ * Ends a UI test: the page closed as a user closes the window (its unload handlers run), then the browser and the server.
+ * @param {import('./harness.mjs').Workbench | undefined} session
+ * @param {import('./harness.mjs').CodeServer} server
+ */
 export async function closeWorkbench(session, server) {
   await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
   await session?.close();
@@ -70,6 +86,9 @@ export async function closeWorkbench(session, server) {
  * axe-core's serious and critical violations in a page or frame, within the
  * element `selector` picks (the whole document when none), as one line each:
  * rule, what it asks, where.
+ * @param {Page | import('playwright-core').Frame} frame
+ * @param {string} [selector]
+ * @returns {Promise<string[]>}
  */
 export async function seriousViolations(frame, selector) {
   // Evaluated as a script of the test, not through eval in the page (a webview's CSP allows no eval).
@@ -80,7 +99,11 @@ export async function seriousViolations(frame, selector) {
       .map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))()`);
 }
 
-/** The frame of the open webview panel (the one whose page has panel lines). */
+/**
+ * The frame of the open webview panel (the one whose page has panel lines).
+ * @param {Page} page
+ * @returns {Promise<import('playwright-core').Frame>}
+ */
 export function panelFrame(page) {
   return waitFor('the panel\'s frame', async () => {
     for (const f of page.frames()) if (await f.locator('#lines .line').count().catch(() => 0)) return f;

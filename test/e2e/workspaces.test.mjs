@@ -15,7 +15,9 @@ import { testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WHERE = path.join(here, 'workspaces', 'where.js');
+/** @type {string} */
 let scratch;
+/** @type {string} */
 let vsix;
 
 before(async () => {
@@ -26,14 +28,22 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** An extension folder whose program is the where.js fixture. */
+/**
+ * An extension folder whose program is the where.js fixture.
+ * @param {string} root
+ * @param {string} name
+ */
 function whereExtension(root, name) {
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: 'node', args: [WHERE, name] }, null, 2));
 }
 
-/** Runs a suite file in a code-server over `folder` (undefined: no folder) and checks its results. */
+/**
+ * Runs a suite file in a code-server over `folder` (undefined: no folder) and checks its results.
+ * @param {import('node:test').TestContext} t
+ * @param {{ folder?: string, home: string, suite: string }} options
+ */
 async function runSuite(t, { folder, home, suite }) {
   const results = path.join(scratch, `${suite}.results.json`);
   await checkInnerSuite(t, { vsixPaths: [vsix], env: { ZOT_HOME: home }, results, folder, testsEntry: path.join(here, 'workspaces', suite), timeoutMs: 300_000 });

@@ -10,10 +10,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleSources, lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
+/** @typedef {import('../helpers.mjs').TestHost} TestHost */
+/** @typedef {import('../../src/vscode/chat/participant.js').ZotChatResult} ZotChatResult */
+/**
+ * The stand-in of the VS Code API (test/vscode-chat-api.cjs): VS Code's own types where the chat gets them,
+ * and the participants the chat registered, each with the handler it gave.
+ * @typedef {typeof import('vscode') & {
+ *   participants: Map<string, { handler: (...args: Parameters<import('vscode').ChatRequestHandler>) => Promise<ZotChatResult> }>,
+ * }} VscodeStandIn
+ */
+/**
+ * One answer of a scripted model: its text and the calls it asks for, a failure, or nothing until cancelled.
+ * @typedef {{ text?: string, calls?: [string, object][] } | 'throw' | 'hang'} Step
+ */
+
 const require = createRequire(import.meta.url);
+/** @type {string} */
 let scratch;
+/** @type {import('../bundled').Bundled<'vscode/chat', 'modelLoop'>['modelLoop']} */
 let loop;
+/** @type {import('../bundled').Bundled<'vscode/chat', 'participant'>['participant']} */
 let participant;
+/** @type {VscodeStandIn} */
 let vscode;
 
 before(async () => {
@@ -29,11 +47,19 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 /**
  * A model that answers each step from the script: `{ text, calls: [[name, args]] }`,
  * `'throw'`, or `'hang'` (streams nothing until the request is cancelled).
+ * @param {Step[]} script
+ * @returns {import('vscode').LanguageModelChat}
  */
 function scriptedModel(script) {
   let step = 0;
-  return {
+  // Partial: what the model loop uses of a model; its response has a stream and no text.
+  return /** @type {import('vscode').LanguageModelChat} */ (/** @type {unknown} */ ({
     vendor: 'test', id: 'scripted', capabilities: {},
+    /**
+     * @param {import('vscode').LanguageModelChatMessage[]} _messages
+     * @param {import('vscode').LanguageModelChatRequestOptions} _opts
+     * @param {import('vscode').CancellationToken} token
+     */
     sendRequest: async (_messages, _opts, token) => {
       const s = script[Math.min(step++, script.length - 1)];
       if (s === 'throw') throw new Error('the provider is down');
@@ -48,25 +74,27 @@ function scriptedModel(script) {
         })(),
       };
     },
-  };
+  }));
 }
 
 /**
  * One @zot request through the real loop; `onStart(source)` may cancel it.
- * @param {any} host
- * @param {unknown[]} script
+ * @param {TestHost} host
+ * @param {Step[]} script
  * @param {{ maxSteps?: number, onStart?: (source: InstanceType<typeof lib.CancellationTokenSource>) => unknown }} [options]
  */
 async function request(host, script, { maxSteps = 25, onStart } = {}) {
+  /** @type {(string | import('vscode').MarkdownString)[]} */
   const shown = [];
   const cancel = new lib.CancellationTokenSource();
   onStart?.(cancel);
   const { metadata } = await loop.runModelLoop(
     { host, maxSteps, recentTools: [], log: () => undefined },
-    { model: scriptedModel(script) },
+    // Partial request and stream: what the loop reads of a request, and the two ways it answers.
+    /** @type {import('vscode').ChatRequest} */ ({ model: scriptedModel(script) }),
     { history: [] },
     'do the thing',
-    { markdown: (s) => shown.push(s), progress: () => undefined },
+    /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: (/** @type {string | import('vscode').MarkdownString} */ s) => shown.push(s), progress: () => undefined })),
     cancel.token,
   );
   return { metadata, shown: shown.join('') };
@@ -75,7 +103,11 @@ async function request(host, script, { maxSteps = 25, onStart } = {}) {
 const EVENTS = ['turn_start', 'turn_end', 'assistant_message', 'tool_call'];
 const INTERCEPTS = ['before_agent_start', 'turn_start', 'assistant_message', 'tool_call'];
 
-/** The recorder: subscribed to every event and intercept, owner of the tools. */
+/**
+ * The recorder: subscribed to every event and intercept, owner of the tools.
+ * @param {string} root
+ * @param {Record<string, unknown>} [cfg]
+ */
 function recorder(root, cfg = {}) {
   return makeExt(root, 'rec', {
     subscribe: { events: EVENTS, intercept: INTERCEPTS },
@@ -84,7 +116,10 @@ function recorder(root, cfg = {}) {
   });
 }
 
-/** What the recorder read, one short line a frame: `event turn_end {"stop":"end"}`, `intercept turn_start`, `call echo {...}`. */
+/**
+ * What the recorder read, one short line a frame: `event turn_end {"stop":"end"}`, `intercept turn_start`, `call echo {...}`.
+ * @param {TestHost} host
+ */
 function seen(host, from = 0) {
   return host.received('rec').slice(from).flatMap((f) => {
     if (f.type === 'event') {
@@ -97,7 +132,10 @@ function seen(host, from = 0) {
   });
 }
 
-/** Waits until the recorder's log has stopped growing, so "nothing more came" is a fact, not a race. */
+/**
+ * Waits until the recorder's log has stopped growing, so "nothing more came" is a fact, not a race.
+ * @param {TestHost} host
+ */
 async function settled(host, from = 0) {
   let last = -1;
   let quiet = 0;
@@ -193,7 +231,7 @@ test('the step limit: the last step\'s calls run after its turn_end, and no step
   assert.equal(lines.filter((l) => l.startsWith('event turn_start')).length, 2);
   assert.deepEqual(lines.slice(-3), ['event turn_end {"stop":"tool_use"}', 'intercept tool_call', 'call echo {"n":1}']);
   assert.match(r.shown, /Stopped after 2 steps \(the `zot\.chat\.maxSteps` setting\)/);
-  const settings = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+  const settings = /** @type {{ contributes: { configuration: { properties: Record<string, { default: unknown }> } } }} */ (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))).contributes.configuration.properties;
   assert.equal(settings['zot.chat.maxSteps'].default, 25, 'the limit a chat request has unless set');
 });
 
@@ -223,16 +261,18 @@ test('before_agent_start: asked once per request with the prompt, before the fir
 
 test('a blocked tool call: the model reads the reason and which extension blocked it; the tool never runs', async (t) => {
   const host = await startHost(t, [recorder(tmpdir(), { interceptReplies: { tool_call: { block: true, reason: 'not that file' } } })]);
+  /** @type {string | undefined} */
   let read;
   const model = scriptedModel([{ calls: [['echo', { f: 1 }]] }, { text: 'ok' }]);
   const send = model.sendRequest;
   model.sendRequest = async (messages, opts, token) => {
     const results = messages.flatMap((m) => m.content).filter((p) => p instanceof vscode.LanguageModelToolResultPart);
-    if (results.length) read = results[0].content.map((p) => p.value).join('\n');
+    if (results.length) read = results[0].content.map((p) => /** @type {{ value?: string }} */ (p).value).join('\n');
     return send(messages, opts, token);
   };
   const cancel = new lib.CancellationTokenSource();
-  await loop.runModelLoop({ host, maxSteps: 5, recentTools: [], log: () => undefined }, { model }, { history: [] }, 'go', { markdown: () => undefined, progress: () => undefined }, cancel.token);
+  await loop.runModelLoop({ host, maxSteps: 5, recentTools: [], log: () => undefined }, /** @type {import('vscode').ChatRequest} */ ({ model }), { history: [] }, 'go', /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: () => undefined, progress: () => undefined })), cancel.token);
+  assert.ok(read, 'the model read a tool result');
   assert.match(read, /not that file/);
   assert.match(read, /rec/);
   assert.equal(host.received('rec', 'tool_call').length, 0);
@@ -251,12 +291,21 @@ test('hello_ack in @zot names the request\'s model, which VS Code picks per requ
 test('session_start in @zot: once per chat, at its first request, before the first step; not again for a later request of that chat', async (t) => {
   const host = await startHost(t, [makeExt(tmpdir(), 'rec', { subscribe: { events: ['session_start', 'turn_start'] } })]);
   // Every bundle records each reply for the UI trace, the shipped one too: the path the end-to-end suites read is the product's.
+  /** @type {import('../../src/vscode/ui/trace.js').TraceEvent[]} */
   const replies = [];
-  participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, reload: () => host.reload(), maxSteps: () => 5, replies: { record: (kind, data) => replies.push({ kind, ...data }) } });
-  const handler = vscode.participants.get(participant.PARTICIPANT_ID).handler;
-  const ask = (history) => handler({ prompt: 'hi', model: scriptedModel([{ text: 'hello' }]) }, { history }, { markdown: () => undefined, progress: () => undefined }, new lib.CancellationTokenSource().token);
+  participant.registerChatParticipant(
+    // Partial: the participant reads the extension's folder and keeps what it registers; the replies it only records to.
+    /** @type {import('vscode').ExtensionContext} */ (/** @type {unknown} */ ({ extensionUri: { path: '/ext' }, subscriptions: [] })),
+    { host: () => host, reload: () => host.reload(), maxSteps: () => 5, replies: /** @type {import('../../src/vscode/ui/trace.js').UiTrace} */ (/** @type {unknown} */ ({ record: (/** @type {string} */ kind, /** @type {object} */ data) => replies.push({ kind, ...data }) })) },
+  );
+  const registered = vscode.participants.get(participant.PARTICIPANT_ID);
+  assert.ok(registered, 'the chat registered its participant');
+  const handler = registered.handler;
+  /** @param {import('vscode').ChatContext['history']} history */
+  const ask = (history) => handler(/** @type {import('vscode').ChatRequest} */ ({ prompt: 'hi', model: scriptedModel([{ text: 'hello' }]) }), { history }, /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: () => undefined, progress: () => undefined })), new lib.CancellationTokenSource().token);
   await ask([]);
-  await ask([{ prompt: 'hi' }, { response: [] }]);
+  // Partial turns: what the chat reads of a history (that it has one).
+  await ask(/** @type {import('vscode').ChatContext['history']} */ (/** @type {unknown} */ ([{ prompt: 'hi' }, { response: [] }])));
   await ask([]);
   const order = (await waitFor('three requests', () => {
     const got = host.received('rec', 'event').map((f) => f.event);

@@ -9,18 +9,24 @@ import { RecordingUI, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs'
 import { goFixture, goPanelAfterKey, makeGoExt } from '../gofixture.mjs';
 
 const go = await goFixture();
+/** The fixture's executable (the tests that use it skip where there is none). */
+const goBin = () => {
+  assert.ok(go.bin, go.skip);
+  return go.bin;
+};
 
+/** @type {(args: string[], home: string) => ReturnType<typeof runCli>} */
 const zotHost = (args, home) => runCli(args, { home });
 
 describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => {
   test('emptying its list: the render leaves out lines, footer and title, and the panel shows no line and the old title', async (t) => {
-    const { render: p } = await goPanelAfterKey(t, go.bin, 'x');
+    const { render: p } = await goPanelAfterKey(t, goBin(), 'x');
     assert.deepEqual([p.title, p.lines, p.footer], ['Go list', [], '']);
   });
 
   test('a command with an unknown action is an error naming it; one whose prompt is spaces submits nothing', async (t) => {
     const ui = new RecordingUI();
-    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
+    const host = await startHost(t, [makeGoExt(tmpdir(), goBin())], { ui });
     await host.runCommand('go-blank', '');
     assert.deepEqual(ui.of('submit'), []);
     await host.runCommand('go-unknown', '');
@@ -29,7 +35,7 @@ describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => 
 
   test('it is never sent panel_resize, which it would log as an unknown frame', async (t) => {
     const ui = new RecordingUI();
-    const host = await startHost(t, [makeGoExt(tmpdir(), go.bin)], { ui });
+    const host = await startHost(t, [makeGoExt(tmpdir(), goBin())], { ui });
     await host.runCommand('go-panel', '');
     const key = ui.of('openPanel')[0].args[0];
     ui.panel(key).resize(80, 24);
@@ -39,13 +45,13 @@ describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => 
   });
 
   test('its undecodable image makes the result an error', async () => {
-    const r = await zotHost(['tool', 'go_badimage', '--no-discover', '--ext', makeGoExt(tmpdir(), go.bin), '--json'], tmpdir('zot-home-'));
-    assert.equal(JSON.parse(r.stdout).is_error, true, r.stdout);
+    const r = await zotHost(['tool', 'go_badimage', '--no-discover', '--ext', makeGoExt(tmpdir(), goBin()), '--json'], tmpdir('zot-home-'));
+    assert.equal(/** @type {{ is_error: boolean }} */ (JSON.parse(r.stdout)).is_error, true, r.stdout);
   });
 
   test('a zot-host run is a session: it receives session_start once, before the call', async () => {
     const home = tmpdir('zot-home-');
-    await zotHost(['tool', 'go_echo', '{"text":"x"}', '--no-discover', '--ext', makeGoExt(tmpdir(), go.bin)], home);
+    await zotHost(['tool', 'go_echo', '{"text":"x"}', '--no-discover', '--ext', makeGoExt(tmpdir(), goBin())], home);
     const lines = fs.readFileSync(path.join(home, 'logs', 'ext-gofix.log'), 'utf8').split('\n');
     const starts = lines.filter((l) => l === 'RECV {"type":"event","event":"session_start"}');
     assert.equal(starts.length, 1);

@@ -17,15 +17,31 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 /** The zot release whose extension protocol this host speaks. */
 const ZOT_PROTOCOL_RELEASE = '0.3.73';
 
+/** @type {(args: string[], home: string) => ReturnType<typeof runCli>} */
 const zotHost = (args, home) => runCli(args, { home });
 
-/** The frames an extension received, in order, from its log (the fixture logs each as `RECV <json>`). */
+/**
+ * A frame an extension received, as these tests read it.
+ * @typedef {{ type: string, event?: string, tool_name?: string, tool_args?: unknown, zot_version?: string, provider?: string, model?: string }} Frame
+ */
+
+/**
+ * The frames an extension received, in order, from its log (the fixture logs each as `RECV <json>`).
+ * @param {string} home
+ * @param {string} name
+ * @returns {Frame[]}
+ */
 function received(home, name) {
   const file = path.join(home, 'logs', `ext-${name}.log`);
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5)));
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} args
+ * @param {string} home
+ */
 async function mcpClient(t, args, home) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: { ...process.env, ZOT_HOME: home }, stderr: 'pipe' });
   const client = new Client({ name: 'fidelity-client', version: '1.0.0' });
@@ -34,6 +50,7 @@ async function mcpClient(t, args, home) {
   return client;
 }
 
+/** @param {string[]} args */
 const ext = (args) => args.flatMap((dir) => ['--ext', dir]);
 
 test('1. tool_call: the event comes for every call, first, with the model\'s args; a blocked call has had its event', async () => {
@@ -43,7 +60,7 @@ test('1. tool_call: the event comes for every call, first, with the model\'s arg
   const audit = makeExt(root, 'audit', { subscribe: { events: ['tool_call'], intercept: ['tool_call'] } });
   const tools = makeExt(root, 'tools', { tools: [{ name: 'echo' }] });
   const run = await zotHost(['tool', 'echo', '{"patched":false}', '--no-discover', ...ext([rewriter, audit, tools]), '--json'], home);
-  assert.equal(JSON.parse(run.stdout).content[0].text, '{"patched":true}', 'the tool runs with the rewritten args');
+  assert.equal(/** @type {{ content: { text: string }[] }} */ (JSON.parse(run.stdout)).content[0].text, '{"patched":true}', 'the tool runs with the rewritten args');
   const seen = received(home, 'audit').filter((f) => f.type === 'event' || f.type === 'event_intercept');
   assert.deepEqual(seen.map((f) => f.type), ['event', 'event_intercept'], 'the event is sent before anyone is asked');
   assert.deepEqual(seen[0].tool_args, { patched: false }, 'the event carries the model\'s args, not the rewrite');
@@ -51,7 +68,7 @@ test('1. tool_call: the event comes for every call, first, with the model\'s arg
   const home2 = tmpdir('zot-home-');
   const guard = makeExt(root, 'guard', { subscribe: { events: ['tool_call'], intercept: ['tool_call'] }, interceptReplies: { tool_call: { block: true, reason: 'rm -rf is not allowed' } } });
   const blocked = await zotHost(['tool', 'echo', '{"cmd":"rm -rf /"}', '--no-discover', ...ext([guard, tools]), '--json'], home2);
-  assert.equal(JSON.parse(blocked.stdout).outcome, 'not_run');
+  assert.equal(/** @type {{ outcome: string }} */ (JSON.parse(blocked.stdout)).outcome, 'not_run');
   const events = received(home2, 'guard').filter((f) => f.type === 'event');
   assert.equal(events.length, 1, `the guard's audit sees the call it blocked: ${JSON.stringify(received(home2, 'guard'))}`);
   assert.deepEqual([events[0].event, events[0].tool_name, events[0].tool_args], ['tool_call', 'echo', { cmd: 'rm -rf /' }]);
@@ -60,6 +77,7 @@ test('1. tool_call: the event comes for every call, first, with the model\'s arg
 test('3. session_start: once per session in every mode (a zot-host tool or command run, the life of an MCP server), before any call', async (t) => {
   const root = tmpdir();
   const sub = makeExt(root, 'sub', { subscribe: { events: ['session_start', 'tool_call'] }, tools: [{ name: 'echo' }], commands: [{ name: 'hi' }] });
+  /** @param {string} home */
   const sessionStarts = (home) => received(home, 'sub').filter((f) => f.type === 'event' && f.event === 'session_start');
 
   const toolHome = tmpdir('zot-home-');
@@ -115,6 +133,7 @@ test('5. a panel_render for a panel that is not open is ignored quietly: a log l
 
 test('6. panel_resize is sent only to an extension whose hello lists the capability panel_resize', async (t) => {
   const root = tmpdir();
+  /** @param {string} id */
   const open = (id) => ({ name: 'open', reply: { action: 'open_panel', open_panel: { id, title: id, lines: ['x'] } } });
   const plain = makeExt(root, 'plain', { caps: ['commands', 'panels'], commands: [open('a')] });
   const sized = makeExt(root, 'sized', { caps: ['commands', 'panels', 'panel_resize'], commands: [{ ...open('b'), name: 'open2' }] });
@@ -152,7 +171,7 @@ test('7. command responses: an unknown action is an error naming it; a prompt of
 test('8. a tool result with an image whose data is not base64 is an error, in zot-host and over MCP', async (t) => {
   const dir = makeExt(tmpdir(), 'pics', { tools: [{ name: 'pic', behaviour: 'badimage' }] });
   const cli = await zotHost(['tool', 'pic', '--no-discover', '--ext', dir, '--json'], tmpdir('zot-home-'));
-  const r = JSON.parse(cli.stdout);
+  const r = /** @type {{ is_error: boolean }} */ (JSON.parse(cli.stdout));
   assert.equal(r.is_error, true, `zot-host: ${cli.stdout}`);
   assert.equal(cli.code, 1);
   const client = await mcpClient(t, ['--no-discover', '--ext', dir], tmpdir('zot-home-'));
@@ -173,6 +192,7 @@ test(`9. hello_ack names zot ${ZOT_PROTOCOL_RELEASE} as zot_version, and the pro
   assert.deepEqual([cliAck.zot_version, cliAck.provider, cliAck.model], [ZOT_PROTOCOL_RELEASE, 'anthropic', 'claude-sonnet-4-5'], 'zot-host --provider/--model');
 
   // The extension's log is written from its stderr, which may lag behind its frames.
+  /** @param {string[]} args */
   const mcpAck = async (args) => {
     const mcpHome = tmpdir('zot-home-');
     const client = await mcpClient(t, [...args, '--no-discover', '--ext', dir], mcpHome);

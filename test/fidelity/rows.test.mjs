@@ -45,6 +45,7 @@ test('an image with empty data passes as zot passes it; one that is not base64 m
 
 test('panels: one per extension and panel id, so two panels of one extension are open at once (zot shows one at a time)', async (t) => {
   const ui = new RecordingUI();
+  /** @param {string} id */
   const panel = (id) => ({ type: 'open_panel', panel: { id, title: id, lines: [id] } });
   const host = await startHost(t, [makeExt(tmpdir(), 'pan', { caps: ['commands', 'panels'], commands: [{ name: 'two', reply: { action: 'noop' }, after: [panel('a'), panel('b')] }] })], { ui });
   await host.runCommand('two', '');

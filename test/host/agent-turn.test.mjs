@@ -7,28 +7,48 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
-/** A port that answers each step from the script and records what joined the conversation. */
+/** @typedef {import('../../out/types/host/index.js').ModelPort} ModelPort */
+/** @typedef {import('../../out/types/host/index.js').ModelCall} ModelCall */
+/** @typedef {import('../../out/types/host/index.js').EndedCall} EndedCall */
+/** @typedef {import('../../out/types/host/index.js').TurnOptions} TurnOptions */
+/** @typedef {import('../../out/types/host/index.js').ToolOutcome} ToolOutcome */
+/** @typedef {string | import('../../out/types/host/index.js').ModelStep | ModelCall | EndedCall} ViewArg What a TurnView method is given. */
+
+/**
+ * A port that answers each step from the script and records what joined the conversation.
+ * @param {('throw' | { text?: string, calls?: [string, unknown][] })[]} script
+ */
 function scriptedPort(script) {
   let step = 0;
+  /** @type {unknown[]} */
   const conversation = [];
   return {
     conversation,
+    /** @type {ModelPort['step']} */
     async step() {
       const s = script[Math.min(step++, script.length - 1)];
       if (s === 'throw') throw new Error('the provider is down');
       return { text: s.text ?? '', calls: (s.calls ?? []).map(([name, input], i) => ({ id: `m${step}-${i}`, name, input })) };
     },
+    /** @type {ModelPort['replied']} */
     replied(s) { conversation.push({ assistant: s.text, calls: s.calls.map((c) => c.name) }); },
-    results(ended) { conversation.push({ results: ended.map((e) => [e.call.name, e.outcome.outcome, e.outcome.late === true, e.neverStarted === true]) }); },
+    /** @type {ModelPort['results']} */
+    results(ended) { conversation.push({ results: ended.map((e) => [e.call.name, e.outcome.outcome, 'late' in e.outcome && e.outcome.late === true, e.neverStarted === true]) }); },
   };
 }
 
 function recordingView() {
+  /** @type {unknown[][]} */
   const seen = [];
-  const view = new Proxy({}, { get: (_t, k) => (...args) => seen.push([k, ...args.map((a) => (a && typeof a === 'object' && 'call' in a ? `${a.call.name}:${a.outcome.outcome}` : a))]) });
+  const view = new Proxy({}, { get: (_t, k) => (/** @type {ViewArg[]} */ ...args) => seen.push([k, ...args.map((a) => (a && typeof a === 'object' && 'call' in a ? `${a.call.name}:${a.outcome.outcome}` : a))]) });
   return { view, seen };
 }
 
+/**
+ * @param {TurnOptions['token']} token
+ * @param {Partial<TurnOptions>} [extra]
+ * @returns {TurnOptions}
+ */
 const options = (token, extra = {}) => ({ prompt: 'hi', maxSteps: 5, token, lateWithinMs: 5000, ...extra });
 
 test('order of a turn over the port: the same frames zot sends, with no VS Code in the process', async (t) => {
@@ -39,7 +59,7 @@ test('order of a turn over the port: the same frames zot sends, with no VS Code 
   const r = await host.runTurn(port, view, options(new lib.CancellationTokenSource().token));
   assert.deepEqual(r, { stop: 'end_turn', steps: 2, stoppedInCall: false });
   await waitFor('the last turn_end', () => host.received('rec', 'event').filter((f) => f.event === 'turn_end').length === 2);
-  const frames = host.received('rec').filter((f) => f.type !== 'hello_ack').map((f) => (f.type === 'event' ? `event ${f.event}` : f.type === 'event_intercept' ? `intercept ${f.event}` : `${f.type} ${f.name ?? ''}`.trim()));
+  const frames = host.received('rec').filter((f) => f.type !== 'hello_ack').map((f) => (f.type === 'event' ? `event ${f.event}` : f.type === 'event_intercept' ? `intercept ${f.event}` : `${f.type} ${/** @type {{ name?: string }} */ (f).name ?? ''}`.trim()));
   assert.deepEqual(frames, [
     'intercept before_agent_start', 'event turn_start', 'intercept turn_start',
     'intercept assistant_message', 'event assistant_message', 'event tool_call', 'event turn_end',
@@ -88,6 +108,7 @@ test('a model\'s call with arguments that are not an object, or nest too deep, i
   let deep = {};
   for (let i = 0; i < 70; i++) deep = { d: deep };
   const port = scriptedPort([{ calls: [['echo', [1, 2]], ['echo', 'text'], ['echo', null], ['echo', deep], ['echo', { ok: true }]] }, { text: 'done' }]);
+  /** @type {ToolOutcome[]} */
   const ended = [];
   await host.runTurn(port, { callEnded: (e) => ended.push(e.outcome) }, options(new lib.CancellationTokenSource().token));
   assert.deepEqual(ended.map((o) => o.outcome), ['not_run', 'not_run', 'completed', 'not_run', 'completed']);
@@ -122,8 +143,9 @@ test('the one door for a tool call, whoever calls: arguments checked before the 
 test('a model that fails ends the turn with turn_end "error" and the described message', async (t) => {
   const dir = makeExt(tmpdir(), 'rec2', { subscribe: { events: ['turn_end'] } });
   const host = await startHost(t, [dir]);
+  /** @type {string[]} */
   const failed = [];
-  const r = await host.runTurn(scriptedPort(['throw']), { modelFailed: (m) => failed.push(m) }, options(new lib.CancellationTokenSource().token, { describeError: (e) => `model: ${e.message}` }));
+  const r = await host.runTurn(scriptedPort(['throw']), { modelFailed: (m) => failed.push(m) }, options(new lib.CancellationTokenSource().token, { describeError: (e) => `model: ${/** @type {Error} */ (e).message}` }));
   assert.equal(r.stop, 'error');
   assert.deepEqual(failed, ['model: the provider is down']);
   await waitFor('turn_end', () => host.received('rec2', 'event').length === 1);
@@ -133,12 +155,13 @@ test('a model that fails ends the turn with turn_end "error" and the described m
 test('Stop while the model replies: a reply of text keeps what was written (cutShort), one with tool calls is dropped whole; turn_end says aborted', async (t) => {
   const dir = makeExt(tmpdir(), 'ends', { subscribe: { events: ['turn_end', 'assistant_message'] } });
   const host = await startHost(t, [dir]);
-  for (const [what, step, cut] of /** @type {[string, { text: string, calls: any[] }, unknown[][]][]} */ ([
+  for (const [what, step, cut] of /** @type {[string, { text: string, calls: ModelCall[] }, unknown[][]][]} */ ([
     ['text only', { text: 'the first half of an answ', calls: [] }, [['cutShort', 'the first half of an answ']]],
     ['text and calls', { text: 'I will look', calls: [{ id: 'c1', name: 'echo', input: {} }] }, []],
   ])) {
     const source = new lib.CancellationTokenSource();
     // As a provider's stream does: the token is cancelled while the reply comes, and what came is returned.
+    /** @type {ModelPort & { conversation: unknown[] }} */
     const port = { conversation: [], async step() { source.cancel(); return step; }, replied(s) { this.conversation.push(s); }, results(e) { this.conversation.push(e); } };
     const { view, seen } = recordingView();
     const before = host.received('ends', 'event').length;

@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { firstText, lib, startHost, tmpdir, waitFor } from '../helpers.mjs';
 import { makeHostile } from '../hostile.mjs';
 
-const problems = (host, name) => host.get(name).problems.map((p) => p.message);
+/**
+ * @param {import('../helpers.mjs').TestHost} host
+ * @param {string} name
+ */
+const problems = (host, name) => {
+  const ext = host.get(name);
+  assert.ok(ext, `no extension "${name}"`);
+  return ext.problems.map((p) => p.message);
+};
 
 test('a reply nested 100,000 deep fails its own call at once with one diagnostic; the next call works', async (t) => {
   const host = await startHost(t, [makeHostile(tmpdir(), 'deep-reply', { tools: [{ name: 'deep', result: 'deep' }, { name: 'plain' }] })]);
@@ -20,11 +28,11 @@ test('a reply nested 100,000 deep fails its own call at once with one diagnostic
   const next = await host.runToolCall('plain', { x: 1 });
   assert.equal(next.outcome, 'completed');
   assert.equal(firstText(next), 'plain ran with {"x":1}');
-  assert.equal(host.get('deep-reply').state, 'ready');
+  assert.equal(host.get('deep-reply')?.state, 'ready');
 });
 
 test('a frame exactly at the bound is accepted; one level more is not', () => {
-  const nest = (n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  const nest = (/** @type {number} */ n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
   // The frame is level 1, content level 2, the block level 3: 61 more levels make 64.
   const at = `{"type":"tool_result","id":"x","content":[{"type":"text","text":"","x":${nest(61)}}]}`;
   const over = `{"type":"tool_result","id":"x","content":[{"type":"text","text":"","x":${nest(62)}}]}`;
@@ -42,7 +50,7 @@ test('a tool whose schema is 5,000 deep is refused at registration, as an object
     { name: 'fine', schemaDepth: 10 },
     { name: 'plain' },
   ] })]);
-  await waitFor('ready', () => host.get('deep-schema').state === 'ready');
+  await waitFor('ready', () => host.get('deep-schema')?.state === 'ready');
   assert.deepEqual(host.tools().map((x) => x.name).sort(), ['fine', 'plain']);
   const p = problems(host, 'deep-schema');
   assert.ok(p.some((m) => /nested deeper than 64 levels.*tool "deep_obj" not registered/.test(m)), p.join('\n'));

@@ -4,6 +4,12 @@ import { firstText, lib, makeExt, RecordingUI, startHost, tmpdir, waitFor } from
 
 const { CancellationTokenSource } = lib;
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {Record<string, unknown>[]} tools
+ * @param {{ name?: string, [key: string]: unknown }} [cfg]
+ * @param {Parameters<typeof startHost>[2]} [opts]
+ */
 async function toolHost(t, tools, cfg = {}, opts = {}) {
   const dir = makeExt(tmpdir(), cfg.name ?? 'tools', { tools, ...cfg });
   return startHost(t, [dir], opts);
@@ -31,7 +37,7 @@ test('32 concurrent calls answered in reverse order each get their own answer; i
   outcomes.forEach((o, i) => assert.equal(firstText(o), `answer ${i}`));
   const ids = (await waitFor('32 calls in its log', () => host.received('tools', 'tool_call').length === 32 && host.received('tools', 'tool_call'))).map((f) => f.id);
   assert.equal(new Set(ids).size, 32);
-  assert.equal(host.get('tools').pendingCount, 0, 'no pending entry is left');
+  assert.equal(host.get('tools')?.pendingCount, 0, 'no pending entry is left');
 });
 
 test('correlation ids are unique across extensions and hosts in one process', async (t) => {
@@ -73,7 +79,7 @@ test('calls with different deadlines each time out at their own, the later ones 
     assert.equal(outcome, 'timed_out', `the call with a ${deadlines[i]} ms deadline`);
     assert.ok(took >= deadlines[i] - 2, `the ${deadlines[i]} ms call timed out after ${took.toFixed(0)} ms`);
   });
-  assert.equal(host.get('tools').pendingCount, 0, 'no pending entry is left');
+  assert.equal(host.get('tools')?.pendingCount, 0, 'no pending entry is left');
 });
 
 test('cancel before delivery is not_run and nothing is sent; after delivery it is canceled or abandoned', async (t) => {
@@ -108,9 +114,9 @@ test('late results are dropped silently and never block later frames', async (t)
   const host = await toolHost(t, [{ name: 'late', behaviour: 'late', delayMs: 200 }, { name: 'echo' }]);
   const o = await host.runToolCall('late', {}, { timeoutMs: 50 });
   assert.equal(o.outcome, 'timed_out');
-  await waitFor('late reply seen', () => host.get('tools').lateReplies === 1);
+  await waitFor('late reply seen', () => host.get('tools')?.lateReplies === 1);
   assert.equal((await host.runToolCall('echo', { after: true })).outcome, 'completed');
-  assert.equal(host.get('tools').problems.length, 0, 'a late result is not a problem');
+  assert.equal(host.get('tools')?.problems.length, 0, 'a late result is not a problem');
 });
 
 test('a crash mid-call fails the call at once as disconnected, not at its timeout', async (t) => {
@@ -130,13 +136,15 @@ test('an extension that stops reading while a large request is written is given 
   const o = await host.runToolCall('big_in', big, { timeoutMs: 20000 });
   assert.equal(o.outcome, 'disconnected');
   assert.match(o.message, /stopped reading its stdin/);
-  await waitFor('restarted after being given up', () => host.get('tools').state === 'ready' && host.get('tools').pid);
+  await waitFor('restarted after being given up', () => host.get('tools')?.state === 'ready' && host.get('tools')?.pid);
 });
 
 test('a cancel while the request is stuck mid-write drops that transport', async (t) => {
   const host = await toolHost(t, [{ name: 'stop', behaviour: 'stop_reading' }, { name: 'big_in' }], {}, { timing: { writeTimeoutMs: 10000 } });
   await host.runToolCall('stop', {}, { timeoutMs: 300 });
-  const pid = host.get('tools').pid;
+  const ext = host.get('tools');
+  assert.ok(ext, 'no extension "tools"');
+  const pid = ext.pid;
   const src = new CancellationTokenSource();
   const p = host.runToolCall('big_in', { data: 'z'.repeat(4 * 1024 * 1024) }, { token: src.token, timeoutMs: 0 });
   await new Promise((r) => setTimeout(r, 200));
@@ -144,7 +152,7 @@ test('a cancel while the request is stuck mid-write drops that transport', async
   const o = await p;
   assert.equal(o.outcome, 'not_run');
   assert.match(o.message, /still being written.*connection was closed/);
-  await waitFor('replaced process', () => host.get('tools').pid !== pid);
+  await waitFor('replaced process', () => host.get('tools')?.pid !== pid);
 });
 
 test('malformed and error-frame replies fail their call at once', async (t) => {

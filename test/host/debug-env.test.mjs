@@ -12,6 +12,10 @@ import { firstText, lib, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs
 
 const SITE = path.join(ROOT, 'media', 'debug', 'python');
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 function connects(port) {
   return new Promise((resolve) => {
     const s = net.connect({ host: '127.0.0.1', port }, () => { s.destroy(); resolve(true); });
@@ -19,23 +23,36 @@ function connects(port) {
   });
 }
 
+/**
+ * @param {import('../../out/types/host/index.js').ScaffoldLanguage} language
+ * @param {string} name
+ */
 function scaffolded(language, name) {
   return lib.scaffold({ dir: path.join(tmpdir('zot-debug-'), name), language, name }).dir;
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} dir
+ * @param {string} name
+ * @param {NodeJS.ProcessEnv} env
+ * @param {RegExp} listening
+ */
 async function debugRoundTrip(t, dir, name, env, listening) {
   const host = await startHost(t, [dir], { noStart: true });
   host.setLaunchEnv(name, env);
   await host.start();
   const line = await waitFor('where the debugger listens', () => host.stderrOf(name).find((l) => listening.test(l)), 10_000);
-  const port = Number(listening.exec(line)[1]);
+  const match = listening.exec(line);
+  assert.ok(match, `where the debugger listens, in: ${line}`);
+  const port = Number(match[1]);
   assert.ok(await connects(port), `something listens on ${port}`);
   const o = await host.runToolCall(`${name.replace(/-/g, '_')}_reverse`, { text: 'abc' });
   assert.equal(firstText(o), 'cba', 'the extension works as usual under the debugger');
   host.setLaunchEnv(name, undefined);
   const before = host.stderrOf(name).length;
   await host.restartExtension(name);
-  assert.equal(host.get(name).state, 'ready');
+  assert.equal(host.get(name)?.state, 'ready');
   await new Promise((r) => setTimeout(r, 300));
   assert.ok(!host.stderrOf(name).slice(before).some((l) => listening.test(l)), 'no debugger once the overlay is cleared');
 }
@@ -57,6 +74,6 @@ test('Python with the debugpy sitecustomize says its port and still answers', as
   if (!python) return t.skip('debugpy is not installed for python3 here (Debian: python3-debugpy; else pip install debugpy)');
   const dir = scaffolded('python', 'dbg-py');
   const manifest = path.join(dir, 'extension.json');
-  fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), exec: python }));
+  fs.writeFileSync(manifest, JSON.stringify({ .../** @type {Record<string, unknown>} */ (JSON.parse(fs.readFileSync(manifest, 'utf8'))), exec: python }));
   await debugRoundTrip(t, dir, 'dbg-py', { PYTHONPATH: SITE }, /zot-debugpy listening on 127\.0\.0\.1:(\d+)/);
 });

@@ -6,6 +6,12 @@ import { firstText, lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../h
 
 const { CancellationTokenSource } = lib;
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {Record<string, unknown>[]} tools
+ * @param {{ name?: string, [key: string]: unknown }} [cfg]
+ * @param {Parameters<typeof startHost>[2]} [opts]
+ */
 async function toolHost(t, tools, cfg = {}, opts = {}) {
   const dir = makeExt(tmpdir(), cfg.name ?? 'tools', { tools, ...cfg });
   return startHost(t, [dir], opts);
@@ -94,13 +100,13 @@ test('two concurrent calls with the same caller id each get their own answer, un
   const calls = await waitFor('both calls in its log', () => host.received('tools', 'tool_call').length === 2 && host.received('tools', 'tool_call'));
   assert.notEqual(calls[0].id, calls[1].id, 'the wire ids differ');
   await sleep(50);
-  assert.equal(host.get('tools').lateReplies, 0, 'no answer was taken for someone else\'s');
+  assert.equal(host.get('tools')?.lateReplies, 0, 'no answer was taken for someone else\'s');
 });
 
 test('a call made after an earlier one settled, while another is still pending, gets its own answer; no wire id is reused', async (t) => {
   const host = await toolHost(t, [{ name: 'quick', behaviour: 'late', delayMs: 50 }, { name: 'slow', behaviour: 'late', delayMs: 600 }, { name: 'echo' }]);
   // Each call is bounded here, so an answer taken by another call fails this test instead of hanging it.
-  const bounded = (p) => Promise.race([p, sleep(4000).then(() => ({ outcome: 'still pending', content: [] }))]);
+  const bounded = (/** @type {Promise<import('../../out/types/host/index.js').ToolOutcome>} */ p) => Promise.race([p, sleep(4000).then(() => ({ outcome: 'still pending', content: [] }))]);
   const quick = bounded(host.runToolCall('quick', {}, { timeoutMs: 10_000 }));
   const slow = bounded(host.runToolCall('slow', {}, { timeoutMs: 10_000 }));
   assert.equal((await quick).outcome, 'completed');
@@ -112,5 +118,5 @@ test('a call made after an earlier one settled, while another is still pending, 
   assert.equal(firstText(s), 'late answer');
   const ids = (await waitFor('three calls in its log', () => host.received('tools', 'tool_call').length === 3 && host.received('tools', 'tool_call'))).map((f) => f.id);
   assert.equal(new Set(ids).size, 3, `wire ids ${ids.join(', ')}`);
-  assert.equal(host.get('tools').lateReplies, 0, 'no answer was dropped as late');
+  assert.equal(host.get('tools')?.lateReplies, 0, 'no answer was dropped as late');
 });

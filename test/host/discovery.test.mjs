@@ -62,6 +62,10 @@ test('symlinked folders count; duplicates are settled by folder name, then by ma
 test('a bad manifest is an error for that extension only, named after its folder', () => {
   const l = layout();
   makeExt(l.globalRoot, 'good');
+  /**
+   * @param {string} folder
+   * @param {string | null} text
+   */
   const write = (folder, text) => {
     fs.mkdirSync(path.join(l.globalRoot, folder), { recursive: true });
     if (text !== null) fs.writeFileSync(path.join(l.globalRoot, folder, 'extension.json'), text);
@@ -76,13 +80,13 @@ test('a bad manifest is an error for that extension only, named after its folder
   const found = discoverExtensions({ projectDir: l.project, zotHome: l.home });
   const err = Object.fromEntries(found.map((f) => [f.name, f.error]));
   assert.equal(err.good, undefined);
-  assert.match(err['not-json'], /not-json.*extension\.json is not valid JSON/);
-  assert.match(err['no-name'], /"name" is required/);
-  assert.match(err.array, /must hold a JSON object/);
-  assert.match(err['nothing-to-run'], /"exec" is required/);
-  assert.match(err['bad-args'], /"args" must be a list of strings/);
-  assert.match(err['escaping-skill'], /escapes the extension folder/);
-  assert.match(err['no-manifest'], /no extension\.json in/);
+  assert.match(/** @type {string} */ (err['not-json']), /not-json.*extension\.json is not valid JSON/);
+  assert.match(/** @type {string} */ (err['no-name']), /"name" is required/);
+  assert.match(/** @type {string} */ (err.array), /must hold a JSON object/);
+  assert.match(/** @type {string} */ (err['nothing-to-run']), /"exec" is required/);
+  assert.match(/** @type {string} */ (err['bad-args']), /"args" must be a list of strings/);
+  assert.match(/** @type {string} */ (err['escaping-skill']), /escapes the extension folder/);
+  assert.match(/** @type {string} */ (err['no-manifest']), /no extension\.json in/);
 });
 
 test('theme-only and skills-only folders need no exec; disabled manifests are found', () => {

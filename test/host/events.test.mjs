@@ -50,8 +50,8 @@ test('a subscriber that does not answer in time counts as allow; a non-object mo
   const r = await host.intercept('tool_call', { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } });
   assert.ok(Date.now() - started >= 190);
   assert.deepEqual(r, { blocked: false, payload: { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } } });
-  assert.match(host.get('mute').problems.map((p) => p.message).join(), /did not answer the tool_call intercept within 200 ms; treated as allow/);
-  assert.match(host.get('bad').problems.map((p) => p.message).join(), /ignored modified_args.*must be an object/);
+  assert.match(host.get('mute')?.problems.map((p) => p.message).join() ?? '', /did not answer the tool_call intercept within 200 ms; treated as allow/);
+  assert.match(host.get('bad')?.problems.map((p) => p.message).join() ?? '', /ignored modified_args.*must be an object/);
 });
 
 test('runToolCall: a blocked call is not run and carries the reason; modified args are what runs; the tool_call event carries the model\'s args', async (t) => {
@@ -64,7 +64,7 @@ test('runToolCall: a blocked call is not run and carries the reason; modified ar
   const host = await startHost(t, [guard, tools]);
   const o = await host.runToolCall('echo', { patched: false }, { toolId: 'model-1' });
   assert.equal(firstText(o), '{"patched":true}');
-  const [ev] = await waitFor('event', () => host.received('guard', 'event').length && host.received('guard', 'event'));
+  const [ev] = await waitFor('event', () => host.received('guard', 'event').length > 0 && host.received('guard', 'event'));
   assert.deepEqual(ev, { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: false } });
 
   const blocker = makeExt(root, 'blocker', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: { block: true, reason: 'rm -rf is not allowed' } } });

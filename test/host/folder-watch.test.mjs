@@ -9,10 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lib, sleep, tmpdir, waitFor } from '../helpers.mjs';
 
-/** A watcher over a fresh folder whose reaction takes `reactMs` and (when `echo`) writes into the folder halfway. */
+/**
+ * A watcher over a fresh folder whose reaction takes `reactMs` and (when `echo`) writes into the folder halfway.
+ * @param {import('node:test').TestContext} t
+ * @param {{ reactMs: number, echo: boolean, max?: number, windowMs?: number }} options
+ */
 function watchFolder(t, { reactMs, echo, max = 4, windowMs = 200 }) {
   const dir = tmpdir('zot-folder-watch-');
+  /** @type {string[][]} */
   const reports = [];
+  /** @type {string[]} */
   const errors = [];
   const watcher = new lib.FolderWatcher(
     async (name, files) => {

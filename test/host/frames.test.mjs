@@ -23,13 +23,13 @@ test('malformed, non-object, unknown and binary frames are diagnostics; the stre
   const host = await startHost(t, [dir], { ui });
   await waitFor('split frame', () => ui.of('notify').length === 1);
   assert.deepEqual(ui.of('notify')[0].args, ['messy', 'info', 'split frame arrived']);
-  const problems = host.get('messy').problems.map((p) => p.message).join('\n');
+  const problems = host.get('messy')?.problems.map((p) => p.message).join('\n') ?? '';
   for (const re of [/not JSON.*this is not json/, /an array, not an object/, /a string, not an object/, /no "type"/, /unknown frame type "teleport"/,
     /field "name" must be a string/, /not JSON/, /tool "bad_schema" skipped: its schema is not valid JSON/, /tool "list_schema" skipped/,
     /reported an error: something broke/, /cannot intercept "session_start"/]) {
     assert.match(problems, re);
   }
-  assert.equal(host.get('messy').state, 'ready');
+  assert.equal(host.get('messy')?.state, 'ready');
   assert.ok(host.findTool('string_schema'), 'a schema sent as a JSON string is accepted');
   assert.ok(host.findCommand('crlf'), 'a frame ended by \\r\\n is read');
   assert.equal((await host.runToolCall('echo', { still: 'works' })).outcome, 'completed');
@@ -55,5 +55,5 @@ test('a 4 MiB tool_result arrives; a longer frame is dropped, fails its own call
   assert.equal(huge.isError, true);
   assert.match(huge.message, /dropped a line of \d+ bytes: longer than the 8388608-byte limit/);
   assert.equal((await host.runToolCall('echo', { after: 'huge' })).outcome, 'completed');
-  assert.equal(host.get('big').state, 'ready');
+  assert.equal(host.get('big')?.state, 'ready');
 });

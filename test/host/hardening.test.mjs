@@ -7,7 +7,25 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { lib, makeExt, ROOT, tmpdir, startHost, waitFor, alive, RecordingUI, sleep } from '../helpers.mjs';
 
-const logText = (host, name) => fs.readFileSync(host.get(name).logPath, 'utf8');
+/**
+ * The host's view of an extension, failing the test when it has none by that name.
+ * @param {import('../helpers.mjs').TestHost} host
+ * @param {string} name
+ */
+const view = (host, name) => {
+  const rt = host.get(name);
+  assert.ok(rt, `no extension "${name}"`);
+  return rt;
+};
+/**
+ * @param {import('../helpers.mjs').TestHost} host
+ * @param {string} name
+ */
+const logText = (host, name) => fs.readFileSync(view(host, name).logPath, 'utf8');
+/**
+ * @param {string} text
+ * @param {string} re
+ */
 const count = (text, re) => (text.match(new RegExp(re, 'g')) ?? []).length;
 
 describe('processes that leave the group', () => {
@@ -23,7 +41,7 @@ describe('processes that leave the group', () => {
       const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
       assert.match(env, /ZOT_HOST_INSTANCE=[0-9a-f]+-\d+-\d+\0/, 'the marker is inherited');
       const pgid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[2]);
-      assert.notEqual(pgid, host.get('esc').pid, 'it left the extension\'s process group');
+      assert.notEqual(pgid, view(host, 'esc').pid, 'it left the extension\'s process group');
     }
     await host.stopExtension('esc');
     await waitFor('escapees gone', () => pids.every((p) => !alive(p)), 3000);
@@ -40,6 +58,7 @@ describe('processes that leave the group', () => {
       const seen = [];
       host.start();`;
     const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    /** @type {number[]} */
     const pids = JSON.parse(out.trim());
     assert.equal(pids.length, 3);
     await waitFor('the extension and its escapees gone', () => pids.every((p) => !alive(p)), 3000);
@@ -71,9 +90,9 @@ describe('extension.json is read with bounds', () => {
     const began = Date.now();
     const found = lib.discoverExtensions({ projectDir: root, zotHome: tmpdir(), explicit: [fifo, zero, big], discover: false });
     assert.ok(Date.now() - began < 2000, 'no read blocked');
-    assert.match(found[0].error, /extension\.json: it is not a regular file \(a FIFO\)/);
-    assert.match(found[1].error, /extension\.json: it is not a regular file \(a device\)/);
-    assert.match(found[2].error, /extension\.json: it is \d+ bytes; a manifest may be at most 1048576/);
+    assert.match(/** @type {string} */ (found[0].error), /extension\.json: it is not a regular file \(a FIFO\)/);
+    assert.match(/** @type {string} */ (found[1].error), /extension\.json: it is not a regular file \(a device\)/);
+    assert.match(/** @type {string} */ (found[2].error), /extension\.json: it is \d+ bytes; a manifest may be at most 1048576/);
   });
 
   test('the buffer follows the file, not its reported size: one just under the limit is read whole, a file that says 0 bytes is read to its end', { skip: process.platform !== 'linux' && 'a /proc file is Linux' }, () => {
@@ -89,8 +108,8 @@ describe('extension.json is read with bounds', () => {
     fs.symlinkSync('/proc/self/status', path.join(proc, 'extension.json'));
     const [a, b] = lib.discoverExtensions({ projectDir: root, zotHome: tmpdir(), explicit: [near, proc], discover: false });
     assert.equal(a.error, undefined, `a 1 MiB manifest is allowed: ${a.error}`);
-    assert.equal(a.manifest.name, 'near');
-    assert.match(b.error, /extension\.json is not valid JSON: .*"Name:\s/, 'the text past the first byte was read');
+    assert.equal(a.manifest?.name, 'near');
+    assert.match(/** @type {string} */ (b.error), /extension\.json is not valid JSON: .*"Name:\s/, 'the text past the first byte was read');
   });
 
   test('in an untrusted workspace too: the project folder with a FIFO manifest does not hang the host', async (t) => {
@@ -99,8 +118,8 @@ describe('extension.json is read with bounds', () => {
     fs.mkdirSync(ext, { recursive: true });
     execFileSync('mkfifo', [path.join(ext, 'extension.json')]);
     const host = await startHost(t, [], { cwd: project, discover: true, gate: () => ({ start: false, reason: 'workspace is not trusted', hold: 'untrusted' }) });
-    assert.equal(host.get('trap').state, 'failed');
-    assert.match(host.get('trap').error, /not a regular file \(a FIFO\)/);
+    assert.equal(host.get('trap')?.state, 'failed');
+    assert.match(/** @type {string} */ (host.get('trap')?.error), /not a regular file \(a FIFO\)/);
   });
 });
 
@@ -116,9 +135,11 @@ describe('held workspace code shadows nothing', () => {
     const all = host.extensions;
     const proj = all.find((r) => r.found.source === 'project');
     const glob = all.find((r) => r.found.source === 'global');
+    assert.ok(glob, 'the global one');
+    assert.ok(proj, 'the project one');
     assert.equal(glob.state, 'ready', `global: ${glob.error}`);
     assert.equal(proj.state, 'held');
-    assert.match(proj.error, new RegExp(`${glob.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has the same name and runs instead while this one is held`));
+    assert.match(/** @type {string} */ (proj.error), new RegExp(`${glob.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has the same name and runs instead while this one is held`));
     assert.ok(host.tools().some((x) => x.name === 'mine' && x.active), 'the global one\'s tool is served');
   });
 
@@ -131,8 +152,9 @@ describe('held workspace code shadows nothing', () => {
     const gate = (f) => (f.source === 'project' ? { start: false, reason: 'waiting', hold: 'consent' } : { start: true });
     const host = await startHost(t, [], { cwd: project, zotHome: home, discover: true, gate });
     const glob = host.extensions.find((r) => r.found.source === 'global');
+    assert.ok(glob, 'the global one');
     assert.equal(glob.state, 'ready');
-    assert.equal(host.extensions.find((r) => r.found.source === 'project').state, 'held');
+    assert.equal(host.extensions.find((r) => r.found.source === 'project')?.state, 'held');
   });
 
   test('once allowed, the project extension takes its name back', async (t) => {
@@ -148,17 +170,24 @@ describe('held workspace code shadows nothing', () => {
     await host.startExtension('dup');
     const proj = host.extensions.find((r) => r.found.source === 'project');
     const glob = host.extensions.find((r) => r.found.source === 'global');
+    assert.ok(proj, 'the project one');
+    assert.ok(glob, 'the global one');
     assert.equal(proj.state, 'ready');
     assert.equal(glob.state, 'disabled');
   });
 });
 
 describe('spontaneous panels are bounded', () => {
-  /** A host with one extension that sends `frames` at start; `refused()` lists its open_panel refusals. */
+  /**
+   * A host with one extension that sends `frames` at start; `refused()` lists its open_panel refusals.
+   * @param {import('node:test').TestContext} t
+   * @param {string} name
+   * @param {string[]} frames
+   */
   async function panelsHost(t, name, frames) {
     const ui = new RecordingUI();
     const host = await startHost(t, [makeExt(tmpdir(), name, { raw: frames })], { ui });
-    const refused = () => host.get(name).problems.filter((p) => /open_panel refused/.test(p.message));
+    const refused = () => view(host, name).problems.filter((p) => /open_panel refused/.test(p.message));
     return { host, ui, refused };
   }
   test('a flood of open_panel frames opens at most the bound, with one diagnostic, and the extension is told', async (t) => {
@@ -170,8 +199,8 @@ describe('spontaneous panels are bounded', () => {
     assert.match(refused()[0].message, /at most 8/);
   });
   test('closing them again does not reset the rate: at most 20 within 10 s', async (t) => {
-    const open = (i) => JSON.stringify({ type: 'open_panel', panel: { id: `p${i}`, title: 'again', lines: ['x'] } }) + '\n';
-    const close = (i) => JSON.stringify({ type: 'panel_close', panel_id: `p${i}` }) + '\n';
+    const open = (/** @type {number} */ i) => JSON.stringify({ type: 'open_panel', panel: { id: `p${i}`, title: 'again', lines: ['x'] } }) + '\n';
+    const close = (/** @type {number} */ i) => JSON.stringify({ type: 'panel_close', panel_id: `p${i}` }) + '\n';
     const frames = [];
     // Three rounds of 8 opened and closed by the extension itself, never more than 8 open at a time.
     for (let round = 0; round < 3; round++) {
@@ -195,7 +224,7 @@ describe('panels bound to a tool call are bounded and end with it', () => {
     await waitFor('the refusals reach the extension', () => host.received('binder', 'panel_close').length >= 296);
     assert.equal(ui.of('openPanel').length, 4, 'at most 4 panels per call');
     assert.equal(host.openPanels.length, 4);
-    const refused = host.get('binder').problems.filter((p) => /open_panel refused/.test(p.message));
+    const refused = view(host, 'binder').problems.filter((p) => /open_panel refused/.test(p.message));
     assert.equal(refused.length, 1, 'one diagnostic for the call');
     assert.match(refused[0].message, /^open_panel refused: tool call \S+ already has 4 panels open \(at most 4 per call\)/);
     assert.equal((await outcome).outcome, 'completed');
@@ -223,7 +252,7 @@ describe('log files', () => {
     const host = await startHost(t, [dir], { zotHome: home });
     await waitFor('the flood', () => host.stderrOf('noisy').includes('FLOOD DONE'), 20000);
     await host.stopExtension('noisy');
-    const file = host.get('noisy').logPath;
+    const file = view(host, 'noisy').logPath;
     const size = fs.statSync(file).size;
     const older = fs.statSync(`${file}.1`).size;
     assert.equal(lib.MAX_LOG_BYTES, 8 * 1024 * 1024, 'the bound is 8 MiB');
@@ -253,11 +282,11 @@ describe('log files', () => {
     const under = makeExt(root, 'under', { name: 'a_b', exitBeforeHello: 6 }, { name: 'a_b' });
     const host = await startHost(t, [long, slash, under], { zotHome: home, timing: { restartMax: 0 } });
     for (const [name, code] of /** @type {[string, number][]} */ ([['L'.repeat(300), 4], ['a/b', 5], ['a_b', 6]])) {
-      const rt = host.get(name);
+      const rt = view(host, name);
       await waitFor(`${name.slice(0, 10)} failed`, () => rt.state === 'failed');
       const text = fs.readFileSync(rt.logPath, 'utf8');
       assert.match(text, new RegExp(`exited with code ${code}`), 'its own file');
-      assert.ok(rt.error.includes(rt.logPath), `the message names the real file: ${rt.error}`);
+      assert.ok(rt.error?.includes(rt.logPath), `the message names the real file: ${rt.error}`);
     }
   });
 });
@@ -273,7 +302,7 @@ describe('discovery says what it skipped', () => {
     fs.symlinkSync(path.join(exts, 'nowhere-target'), path.join(exts, 'nowhere'));
     fs.writeFileSync(path.join(exts, 'README.md'), 'not an extension');
     const found = lib.discoverExtensions({ projectDir: tmpdir(), zotHome: home });
-    const errors = found.filter((f) => f.error).map((f) => f.error);
+    const errors = /** @type {string[]} */ (found.filter((f) => f.error).map((f) => f.error));
     assert.equal(errors.length, 3, errors.join('\n'));
     assert.ok(errors.some((e) => /name is not valid UTF-8/.test(e)));
     assert.ok(errors.some((e) => /loop: it is a symlink loop/.test(e)));
@@ -286,7 +315,7 @@ describe('the stop ladder runs once', () => {
   test('after an extension closes its stdout: SIGTERM and SIGKILL logged once, and a stop joins the ladder', async (t) => {
     const dir = makeExt(tmpdir(), 'closer', { closeStdoutAfterMs: 200, ignoreSigterm: true, ignoreShutdown: true });
     const host = await startHost(t, [dir], { timing: { restartMax: 0 } });
-    const rt = host.get('closer');
+    const rt = view(host, 'closer');
     await waitFor('connection lost', () => host.logs.some((e) => /connection lost/.test(e.line)));
     await host.stopExtension('closer');
     await sleep(100);

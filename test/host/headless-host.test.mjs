@@ -7,16 +7,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { alive, lib, makeExt, sleep, tmpdir, waitFor, FAST } from '../helpers.mjs';
 
-/** A headless host over one fixture extension that subscribes to session_start and records what it receives. */
+/**
+ * A headless host over one fixture extension that subscribes to session_start and records what it receives.
+ * @param {import('node:test').TestContext} t
+ */
 function boot(t, hostLines = false) {
   const root = tmpdir('zot-headless-');
   const dir = makeExt(root, 'listener', { subscribe: { events: ['session_start'] }, tools: [{ name: 'echo' }] });
+  /** @type {string[]} */
   const lines = [];
   const h = new lib.HeadlessHost({ cwd: root, zotHome: tmpdir('zot-home-'), extensionPaths: [dir], discover: false, timing: FAST }, { log: (l) => lines.push(l), hostLines });
+  /** @type {string[]} */
   const stderr = [];
   h.host.onLog((e) => e.kind === 'stderr' && stderr.push(e.line));
   t.after(() => h.dispose());
-  const received = (type) => stderr.filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => f.type === 'event' && f.event === type);
+  const received = (/** @type {string} */ type) => stderr.filter((l) => l.startsWith('RECV ')).map((l) => /** @type {import('../../out/types/host/index.js').FrameFromHost} */ (JSON.parse(l.slice(5)))).filter((f) => f.type === 'event' && f.event === type);
   return { h, lines, received };
 }
 
@@ -27,7 +32,7 @@ test('begin starts the extensions once and announces one session after the ready
   const first = h.begin();
   assert.equal(h.begin(), first, 'a second begin shares the first');
   await first;
-  assert.equal(h.host.get('listener').state, 'ready');
+  assert.equal(h.host.get('listener')?.state, 'ready');
   await waitFor('session_start', () => received('session_start').length === 1, 5_000);
   await sleep(200);
   assert.equal(received('session_start').length, 1, 'announced once');
@@ -36,7 +41,7 @@ test('begin starts the extensions once and announces one session after the ready
 test('begin({ announce: false }) starts them without a session_start (a hook sends its own)', async (t) => {
   const { h, received } = boot(t);
   await h.begin({ announce: false });
-  assert.equal(h.host.get('listener').state, 'ready');
+  assert.equal(h.host.get('listener')?.state, 'ready');
   await sleep(300);
   assert.deepEqual(received('session_start'), []);
 });
@@ -53,10 +58,12 @@ test('end signals are listened to only while a handler is; a once handler hears 
   const before = ours();
   const { h } = boot(t);
   await h.begin();
-  const pid = h.host.get('listener').pid;
+  const pid = h.host.get('listener')?.pid;
+  assert.ok(pid !== undefined, 'the extension has a process');
   assert.ok(alive(pid));
   assert.deepEqual(ours(), before, 'no listener before anyone asks');
 
+  /** @type {string[]} */
   const heard = [];
   const always = h.onEndSignal((s) => heard.push(`always ${s}`));
   h.onEndSignal((s) => heard.push(`once ${s}`), { once: true });

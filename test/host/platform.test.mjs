@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { failed, lib, tmpdir } from '../helpers.mjs';
 
 const { commandLine, killPlan, resolveExec, candidateExtensions } = lib;
+/** @typedef {import('../../out/types/host/index.js').ExecutableCheck} ExecutableCheck */
 
 test('POSIX: the program runs as is, in its own process group', () => {
   for (const platform of /** @type {const} */ (['linux', 'darwin'])) {
@@ -41,7 +42,10 @@ test('the kill: the process group by signal on POSIX; System32\'s taskkill over 
   assert.equal(taskkill({}), 'C:\\Windows\\System32\\taskkill.exe', 'without an environment, C:\\Windows\'s');
 });
 
-/** The program Windows' kill would start, under `env`. */
+/**
+ * The program Windows' kill would start, under `env`.
+ * @param {NodeJS.ProcessEnv} env
+ */
 function taskkill(env) {
   const plan = killPlan(1, true, 'win32', env);
   assert.equal(plan.kind, 'command');
@@ -49,7 +53,7 @@ function taskkill(env) {
 }
 
 /** The program each Windows helper would be started as, under `env`. */
-const helpers = (env) => [taskkill(env), commandLine('C:\\ext\\run.cmd', [], 'win32', env).file];
+const helpers = (/** @type {NodeJS.ProcessEnv} */ env) => [taskkill(env), commandLine('C:\\ext\\run.cmd', [], 'win32', env).file];
 
 test('Windows: SystemRoot is read in any case, as Windows reads names; then windir; then C:\\Windows', () => {
   for (const SystemRoot of ['SystemRoot', 'SYSTEMROOT', 'systemroot']) {
@@ -97,6 +101,7 @@ test('Windows: a taskkill.exe or cmd.exe planted in the current folder is never 
 
 test('Windows exec resolution: PATH entries in order, each with PATHEXT, a name that has an extension as is', () => {
   const files = new Set(['C:\\tools\\npx.CMD', 'C:\\bin\\npx.exe', 'C:\\ext\\run.BAT', 'C:\\tools\\node.exe']);
+  /** @type {ExecutableCheck} */
   const check = (f) => (files.has(f) ? undefined : 'does not exist');
   const env = { Path: 'C:\\tools;C:\\bin', PATHEXT: '.EXE;.CMD' };
   assert.deepEqual(resolveExec('npx', 'C:\\ext', env, 'win32', check), { ok: true, file: 'C:\\tools\\npx.CMD', inFolder: false });
@@ -109,6 +114,7 @@ test('Windows exec resolution: PATH entries in order, each with PATHEXT, a name 
 
 test('Windows exec resolution skips relative PATH entries: they would name a program in the extension\'s folder', () => {
   const files = new Set(['npx.EXE', '.\\npx.EXE', 'bin\\npx.EXE', 'C:npx.EXE', 'C:\\tools\\npx.EXE']);
+  /** @type {ExecutableCheck} */
   const check = (f) => (files.has(f) ? undefined : 'does not exist');
   const env = { Path: '.;.\\;bin;C:;C:\\tools', PATHEXT: '.EXE' };
   assert.deepEqual(resolveExec('npx', 'C:\\ext', env, 'win32', check), { ok: true, file: 'C:\\tools\\npx.EXE', inFolder: false });
@@ -116,6 +122,7 @@ test('Windows exec resolution skips relative PATH entries: they would name a pro
 });
 
 test('POSIX exec resolution never adds extensions', () => {
+  /** @type {ExecutableCheck} */
   const check = (f) => (f === '/opt/bin/tool' ? undefined : 'does not exist');
   assert.deepEqual(resolveExec('tool', '/ext', { PATH: '/usr/bin:/opt/bin', PATHEXT: '.EXE' }, 'linux', check), { ok: true, file: '/opt/bin/tool', inFolder: false });
   assert.match(failed(resolveExec('./tool', '/ext', {}, 'linux', check)).error, /\(\/ext\/tool\) does not exist/);
@@ -136,6 +143,7 @@ test('a program the host runs itself (git) is found on PATH\'s absolute entries 
     assert.equal(hostProgram('git', { PATH: '.' }, 'linux'), undefined);
     // Windows: PATH in any case, and with PATHEXT; the files Windows would see.
     const files = new Set(['git.EXE', 'C:\\Git\\cmd\\git.EXE']);
+    /** @type {ExecutableCheck} */
     const check = (f) => (files.has(f) ? undefined : 'does not exist');
     assert.equal(hostProgram('git', { pAtH: '.;C:\\Git\\cmd', PATHEXT: '.EXE' }, 'win32', check), 'C:\\Git\\cmd\\git.EXE');
     assert.equal(hostProgram('git', { Path: '.', PATHEXT: '.EXE' }, 'win32', check), undefined);

@@ -8,8 +8,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bundleSources } from '../helpers.mjs';
 
+/** @type {string} */
 let scratch;
+/** @type {typeof import('../../src/host/extension/folderWatch')} */
 let folderWatch;
+/** @type {typeof import('../../src/host/ui/panelBudget')} */
 let panelBudget;
 
 before(async () => {
@@ -46,7 +49,7 @@ describe('the bound on panels an extension opens by itself', () => {
     for (let open = 0; open < 8; open++) assert.deepEqual(budget.admit('x', open), { ok: true }, `panel ${open + 1}`);
     const first = budget.admit('x', 8);
     assert.equal(first.ok, false);
-    assert.match(first.say, /^open_panel refused: it already has 8 panels open that no tool call asked for \(at most 8\); further ones are refused without a word until it is under the bound again$/);
+    assert.match(first.say ?? '', /^open_panel refused: it already has 8 panels open that no tool call asked for \(at most 8\); further ones are refused without a word until it is under the bound again$/);
     assert.deepEqual(budget.admit('x', 8), { ok: false }, 'the same flood: quiet');
     assert.deepEqual(budget.admit('y', 0), { ok: true }, 'another extension has its own bound');
     // Two closed: one more is admitted, and the next flood is said again.

@@ -7,7 +7,10 @@ import { firstText, lib, RecordingUI, ROOT, startHost, tmpdir, waitFor } from '.
 
 const { CancellationTokenSource } = lib;
 
-/** A private copy of a sample, so the test never writes into the repository. */
+/**
+ * A private copy of a sample, so the test never writes into the repository.
+ * @param {string} name
+ */
 function sample(name) {
   const dir = path.join(tmpdir(), name);
   fs.cpSync(path.join(ROOT, 'samples', name), dir, { recursive: true });
@@ -17,7 +20,7 @@ function sample(name) {
 test('ask_user: the spontaneous open_panel is bound to its call; keys choose; the answer completes the call', async (t) => {
   const ui = new RecordingUI();
   const host = await startHost(t, [sample('ask-user')], { ui });
-  assert.equal(host.findTool('ask_user').interactive, true);
+  assert.equal(host.findTool('ask_user')?.interactive, true);
   const call = host.runToolCall('ask_user', { question: 'Which database?', choices: ['Postgres', 'SQLite'] });
   const [, opened] = (await waitFor('panel', () => ui.of('openPanel')[0])).args;
   assert.equal(opened.title, 'Which database?');
@@ -43,7 +46,7 @@ test('ask_user: dismissing the panel cancels the call; the extension gets tool_c
   const o = await call;
   assert.equal(o.outcome, 'canceled');
   assert.equal(o.message, 'canceled; the extension was told to stop');
-  assert.equal(host.get('ask-user').lateReplies, 0);
+  assert.equal(host.get('ask-user')?.lateReplies, 0);
 });
 
 test('ask_user: Stop elsewhere closes the panel in the UI; concurrent questions each get their own panel', async (t) => {
@@ -70,8 +73,9 @@ test('todo: data lives in data_dir, adds are notified as success, the panel togg
   assert.equal((await host.runToolCall('todo_add', { text: 'buy milk' })).outcome, 'completed');
   await waitFor('notify', () => ui.of('notify').length === 1);
   assert.deepEqual(ui.of('notify')[0].args.slice(1), ['success', 'Added "buy milk"']);
+  /** @type {{ items: { text: string }[] }} */
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'todos.json'), 'utf8'));
-  assert.equal(saved.items.at(-1).text, 'buy milk');
+  assert.equal(saved.items.at(-1)?.text, 'buy milk');
   await host.runCommand('todo', '');
   const [key, panel] = ui.of('openPanel')[0].args;
   assert.equal(panel.id, 'todos-main');
@@ -84,6 +88,7 @@ test('todo: data lives in data_dir, adds are notified as success, the panel togg
 test('a polite extension is stopped with shutdown, answers shutdown_ack and exits without signals', async (t) => {
   const host = await startHost(t, [sample('todo')]);
   const rt = host.get('todo');
+  assert.ok(rt);
   await host.stopExtension('todo');
   const log = fs.readFileSync(rt.logPath, 'utf8');
   assert.match(log, /exited with code 0/);

@@ -14,6 +14,7 @@ test('the soak: 2,000 operations, no violation, no process left', { timeout: 240
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise((r) => child.on('close', r));
+  /** @type {{ operations: number, seconds: number, seed: number, rssStartMB: number, rssEndMB: number, violations: number, processesLeft: number, outcomes: Record<string, number> }} */
   const figures = JSON.parse(stdout);
   t.diagnostic(`${figures.operations} operations in ${figures.seconds} s, seed ${figures.seed}; RSS ${figures.rssStartMB} → ${figures.rssEndMB} MB`);
   assert.equal(figures.violations, 0, stderr);

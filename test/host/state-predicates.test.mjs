@@ -36,6 +36,7 @@ const ROWS = [
   [{ kind: 'disabled', why: 'disabled in its extension.json ("enabled": false)' }, 'disabled', { isServing: false, isReady: false, canStart: false, canStop: false, isSettling: false, isInTransition: false }],
 ];
 
+/** @param {StatusView} s */
 const label = (s) => (s.kind === 'running' ? `running (${s.readiness})` : s.kind === 'starting' && s.bootstrap ? 'starting (bootstrap)' : s.kind);
 
 test('the table has every status kind and every readiness of running', () => {

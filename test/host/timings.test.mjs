@@ -6,6 +6,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alive, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
+/**
+ * The host's view of an extension, failing the test when it has none by that name.
+ * @param {import('../../out/types/host/index.js').ZotHost} host
+ * @param {string} name
+ */
+const view = (host, name) => {
+  const rt = host.get(name);
+  assert.ok(rt, `no extension "${name}"`);
+  return rt;
+};
+/**
+ * @param {import('../helpers.mjs').TestHost} host
+ * @param {string} name
+ */
 const grandchildPid = (host, name) => waitFor('grandchild pid', () => Number(host.stderrOf(name).find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
 
 test('the effective default timings are zot\'s', async (t) => {
@@ -32,7 +46,7 @@ test('the effective default timings are zot\'s', async (t) => {
     restartMax: 4, restartWindowMs: 180_000, restartBaseDelayMs: 500, restartMaxDelayMs: 8_000,
   });
   // The editor's settings default to the same values.
-  const settings = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+  const settings = /** @type {{ contributes: { configuration: { properties: Record<string, { default: number }> } } }} */ (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))).contributes.configuration.properties;
   assert.equal(settings['zot.toolTimeoutSeconds'].default * 1000, d.toolTimeoutMs);
   assert.equal(settings['zot.readyGraceSeconds'].default * 1000, d.readyGraceMs);
   // An override changes only what it names.
@@ -48,7 +62,7 @@ test('at the default auto-ready time, an extension that never says ready is auto
   let autoAt = 0;
   host.onDidChangeState(({ extension: r }) => r.name === 'quiet' && r.state === 'auto_ready' && (autoAt = Date.now()));
   await host.start();
-  const rt = host.get('quiet');
+  const rt = view(host, 'quiet');
   assert.equal(rt.state, 'auto_ready');
   // Taken by the extension just before it wrote its frames: never later than the host read them.
   const helloAt = await waitFor('its hello time', () => Number(host.stderrOf('quiet').find((l) => l.startsWith('HELLO_AT'))?.split(' ')[1]));
@@ -62,27 +76,31 @@ test('a crash loop at the default budget: restarted 4 times, then failed', async
   const dir = makeExt(tmpdir(), 'crashy', { crashAfterMs: 30 });
   // Short delays; the budget itself is the default.
   const host = await startHost(t, [dir], { timing: { restartBaseDelayMs: 5, restartMaxDelayMs: 20 } });
-  const rt = host.get('crashy');
+  const rt = view(host, 'crashy');
+  /** @type {(string | undefined)[]} */
   const restarts = [];
   host.onDidChangeState(({ extension: r }) => r === rt && r.state === 'restarting' && restarts.push(r.error));
   await waitFor('failed', () => rt.state === 'failed', 15_000);
   assert.equal(restarts.length, 4, restarts.join('\n'));
-  assert.match(restarts[3], /restart 4 of 4/);
-  assert.match(rt.error, /crashed 5 times within 3 min.*not restarting it again/s);
+  assert.match(/** @type {string} */ (restarts[3]), /restart 4 of 4/);
+  assert.match(/** @type {string} */ (rt.error), /crashed 5 times within 3 min.*not restarting it again/s);
 });
 
 test('restarts back off: 20, 40, 80 ms with a 20 ms base, capped at the maximum', async (t) => {
   const dir = makeExt(tmpdir(), 'crashy', { crashAfterMs: 30 });
   const host = await startHost(t, [dir], { timing: { restartMax: 4, restartBaseDelayMs: 20, restartMaxDelayMs: 100 } });
-  const rt = host.get('crashy');
+  const rt = view(host, 'crashy');
+  /** @type {(string | undefined)[]} */
   const said = [];
+  /** @type {number[]} */
   const delays = [];
+  /** @type {number | undefined} */
   let since;
   host.onDidChangeState(({ extension: r }) => {
     if (r !== rt) return;
     if (r.state === 'restarting') {
       since = performance.now();
-      said.push(/restarting in (\d+) ms/.exec(r.error)?.[1]);
+      said.push(/restarting in (\d+) ms/.exec(/** @type {string} */ (r.error))?.[1]);
     } else if (r.state === 'starting' && since !== undefined) {
       delays.push(performance.now() - since);
       since = undefined;
@@ -97,8 +115,9 @@ test('restarts back off: 20, 40, 80 ms with a 20 ms base, capped at the maximum'
 test('dispose of an extension that ignores shutdown and SIGTERM takes no longer than grace + kill delay + 1 s', async (t) => {
   const dir = makeExt(tmpdir(), 'stubborn', { ignoreShutdown: true, ignoreSigterm: true, grandchild: true });
   const host = await startHost(t, [dir], { timing: { shutdownGraceMs: 500, killAfterMs: 300 } });
-  const rt = host.get('stubborn');
+  const rt = view(host, 'stubborn');
   const pid = rt.pid;
+  assert.ok(pid !== undefined, 'the extension runs');
   const gpid = await grandchildPid(host, 'stubborn');
   const started = performance.now();
   await host.dispose();
@@ -130,7 +149,11 @@ test('a grandchild that ignores SIGTERM, left by an extension that crashed, is k
   await waitFor('the grandchild gone', () => !alive(gpid), 300 + 2000);
 });
 
-/** A host at the default timings (startHost shortens them), disposed when the test ends. */
+/**
+ * A host at the default timings (startHost shortens them), disposed when the test ends.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} dirs
+ */
 async function defaultHost(t, dirs) {
   const home = tmpdir('zot-home-');
   const host = new lib.ZotHost({ cwd: home, zotHome: home, discover: false, extensionPaths: dirs });
@@ -140,6 +163,10 @@ async function defaultHost(t, dirs) {
   return Object.assign(host, { startedIn: performance.now() - began });
 }
 
+/**
+ * @template T
+ * @param {() => Promise<T>} fn
+ */
 const timed = async (fn) => {
   const began = performance.now();
   const value = await fn();
@@ -152,7 +179,7 @@ test('at the default timings: the 3 s ready grace, stop 2 s then SIGTERM then SI
     // Registers for 8 s without ready: loading goes on without it after 3 s.
     (async () => {
       const host = await defaultHost(t, [makeExt(root, 'slow', { trickle: { count: 160, everyMs: 50 } })]);
-      assert.equal(host.get('slow').state, 'ready_timed_out');
+      assert.equal(view(host, 'slow').state, 'ready_timed_out');
       assert.ok(host.startedIn >= 2_950 && host.startedIn < 4_500, `loading took ${host.startedIn.toFixed(0)} ms, not 3 s`);
     })(),
     // Ignores shutdown, dies of SIGTERM: stopped 2 s after shutdown.
@@ -160,14 +187,14 @@ test('at the default timings: the 3 s ready grace, stop 2 s then SIGTERM then SI
       const host = await defaultHost(t, [makeExt(root, 'deaf', { ignoreShutdown: true })]);
       const { ms } = await timed(() => host.stopExtension('deaf'));
       assert.ok(ms >= 1_950 && ms < 2_900, `stop took ${ms.toFixed(0)} ms, not 2 s`);
-      assert.match(fs.readFileSync(host.get('deaf').logPath, 'utf8'), /did not exit within 2 s of shutdown; sending SIGTERM/);
+      assert.match(fs.readFileSync(view(host, 'deaf').logPath, 'utf8'), /did not exit within 2 s of shutdown; sending SIGTERM/);
     })(),
     // Ignores SIGTERM too: SIGKILL 1 s after it.
     (async () => {
       const host = await defaultHost(t, [makeExt(root, 'stubborn', { ignoreShutdown: true, ignoreSigterm: true })]);
       const { ms } = await timed(() => host.stopExtension('stubborn'));
       assert.ok(ms >= 2_950 && ms < 4_000, `stop took ${ms.toFixed(0)} ms, not 2 s + 1 s`);
-      assert.match(fs.readFileSync(host.get('stubborn').logPath, 'utf8'), /ignored SIGTERM; sending SIGKILL/);
+      assert.match(fs.readFileSync(view(host, 'stubborn').logPath, 'utf8'), /ignored SIGTERM; sending SIGKILL/);
     })(),
     // An interceptor that never answers: the call goes ahead, allowed, after 5 s.
     (async () => {
@@ -177,9 +204,9 @@ test('at the default timings: the 3 s ready grace, stop 2 s then SIGTERM then SI
       ]);
       const { value: o, ms } = await timed(() => host.runToolCall('echo', { n: 1 }));
       assert.equal(o.outcome, 'completed');
-      assert.equal(o.content[0].text, '{"n":1}');
+      assert.equal(/** @type {{ text?: string }} */ (o.content[0]).text, '{"n":1}');
       assert.ok(ms >= 4_950 && ms < 6_500, `the call waited ${ms.toFixed(0)} ms for the intercept, not 5 s`);
-      assert.ok(host.get('guard').problems.some((p) => /did not answer the tool_call intercept within 5 s; treated as allow/.test(p.message)));
+      assert.ok(view(host, 'guard').problems.some((p) => /did not answer the tool_call intercept within 5 s; treated as allow/.test(p.message)));
     })(),
     // Stops reading: a 4 MiB request cannot be written, and the connection is given up after 5 s.
     (async () => {

@@ -75,18 +75,20 @@ test('a render whose widgets are malformed is refused with a problem naming the 
   const host = await startHost(t, [ledgerExt()], { ui });
   await host.runCommand('open', '');
   await host.runCommand('broken', '');
-  await waitFor('the problem', () => host.get('ledger').problems.some((p) => /widgets/.test(p.message)));
-  assert.match(host.get('ledger').problems.map((p) => p.message).join('\n'), /"panel_render" frame: field "widgets" item 0 \("meter"\): "value" must be a finite number, got string "nine"/);
+  await waitFor('the problem', () => host.get('ledger')?.problems.some((p) => /widgets/.test(p.message)));
+  assert.match(host.get('ledger')?.problems.map((p) => p.message).join('\n') ?? '', /"panel_render" frame: field "widgets" item 0 \("meter"\): "value" must be a finite number, got string "nine"/);
   assert.equal(ui.of('renderPanel').length, 0);
   assert.equal(host.openPanels[0].widgets.length, 4, 'the tree it had');
 });
 
 test('a UI that shows text gets the widgets as text lines, actions marked', async (t) => {
+  /** @type {string[]} */
   const report = [];
   const host = await startHost(t, [ledgerExt()], { ui: new lib.HeadlessUI((l) => report.push(l)) });
   await host.runCommand('open', '');
   await waitFor('the panel reported', () => report.some((l) => l.includes('opened panel')));
   const text = report.find((l) => l.includes('opened panel'));
+  assert.ok(text);
   assert.deepEqual(text.split('\n').slice(1), [
     '── Ledger ──',
     '# March close',

@@ -30,7 +30,7 @@ test('notify, clear_notes, submit and submit_slash reach the UI in order; the ho
     ['notify', 'chatty', 'warn', 'asked to run /nothing, but no running extension provides that command'],
   ]);
   assert.deepEqual(host.received('chatty', 'command_invoked').map((f) => [f.name, f.args]), [['go', ''], ['todo', 'add milk']]);
-  assert.match(host.get('chatty').problems.map((p) => p.message).join(), /submit_slash refused: "todo add" does not start with "\/"/);
+  assert.match(host.get('chatty')?.problems.map((p) => p.message).join() ?? '', /submit_slash refused: "todo add" does not start with "\/"/);
 });
 
 test('a host without UI runs no submit_slash: it says so', async (t) => {
@@ -91,7 +91,10 @@ test('panels: keys, sizes (to an extension that asks for them) and closes reach 
   assert.equal(host.openPanels.length, 0);
 });
 
-/** The response of a command that completed. */
+/**
+ * The response of a command that completed.
+ * @param {import('../../out/types/host/index.js').CommandOutcome} outcome
+ */
 function responseOf(outcome) {
   if (outcome.outcome !== 'completed') assert.fail(`the command did not complete: ${outcome.outcome} ${outcome.message}`);
   return outcome.response;
@@ -126,7 +129,10 @@ test('frames for a panel sent right after the response that opens it are not los
 
   // A response that replaces the open panel: the renders after it still end on top.
   await host.runCommand('render', '');
-  await waitFor('the last render on top', () => ui.calls.at(-1)?.args[1]?.lines?.[0] === 'loaded' && host.openPanels[0]?.lines[0] === 'loaded');
+  await waitFor('the last render on top', () => {
+    const shown = ui.calls.at(-1)?.args[1];
+    return typeof shown === 'object' && shown.lines?.[0] === 'loaded' && host.openPanels[0]?.lines[0] === 'loaded';
+  });
 });
 
 test('a response whose panel the front end never opens leaves nothing waiting: later renders of that id are ignored', async (t) => {
@@ -155,9 +161,11 @@ test('a panel opened during an interactive call is bound to it: dismissing it ca
   const ui = new RecordingUI();
   const host = await startHost(t, [ext], { ui });
   const call = host.runToolCall('ask', {});
-  const [frame] = await waitFor('call delivered', () => host.received('asker', 'tool_call').length && host.received('asker', 'tool_call'));
+  const [frame] = await waitFor('call delivered', () => host.received('asker', 'tool_call').length > 0 && host.received('asker', 'tool_call'));
   // The extension opens its panel spontaneously, naming the call explicitly.
-  await host.openPanel(host.get('asker'), { id: 'q', title: 'Pick', lines: ['› yes', '  no'], tool_call_id: frame.id });
+  const rt = host.get('asker');
+  assert.ok(rt);
+  await host.openPanel(rt, { id: 'q', title: 'Pick', lines: ['› yes', '  no'], tool_call_id: frame.id });
   const panel = ui.of('openPanel')[0].args[1];
   assert.equal(panel.forToolCall, true);
   ui.panel(panel.uid).dismiss();
@@ -175,7 +183,9 @@ test('a call cancelled elsewhere closes its bound panel in the UI and tells the 
   const call = host.runToolCall('ask', {}, { token: src.token });
   await waitFor('call delivered', () => host.received('asker2', 'tool_call').length);
   // No tool_call_id: bound to the extension's interactive call in flight.
-  await host.openPanel(host.get('asker2'), { id: 'q2', lines: ['a'] });
+  const rt = host.get('asker2');
+  assert.ok(rt);
+  await host.openPanel(rt, { id: 'q2', lines: ['a'] });
   src.cancel();
   assert.equal((await call).outcome, 'canceled');
   await waitFor('UI closed', () => ui.of('closePanel').length === 1);
@@ -193,8 +203,10 @@ test('without tool_call_id a panel is bound to the newest interactive call that 
   await waitFor('first delivered', () => host.received('asker3', 'tool_call').length === 1);
   const call2 = host.runToolCall('ask', { n: 2 }, { token: second.token });
   await waitFor('second delivered', () => host.received('asker3', 'tool_call').length === 2);
-  await host.openPanel(host.get('asker3'), { id: 'for-newest', lines: ['a'] });
-  await host.openPanel(host.get('asker3'), { id: 'for-older', lines: ['b'] });
+  const rt = host.get('asker3');
+  assert.ok(rt);
+  await host.openPanel(rt, { id: 'for-newest', lines: ['a'] });
+  await host.openPanel(rt, { id: 'for-older', lines: ['b'] });
   second.cancel();
   assert.equal((await call2).outcome, 'canceled');
   await waitFor('its panel closed', () => host.received('asker3', 'panel_close').length === 1);
@@ -212,7 +224,9 @@ test('without tool_call_id a panel is not bound to a call of a tool that is not 
   const src = new CancellationTokenSource();
   const call = host.runToolCall('work', {}, { token: src.token });
   await waitFor('call delivered', () => host.received('asker4', 'tool_call').length === 1);
-  await host.openPanel(host.get('asker4'), { id: 'status', lines: ['a'] });
+  const rt = host.get('asker4');
+  assert.ok(rt);
+  await host.openPanel(rt, { id: 'status', lines: ['a'] });
   assert.equal(ui.of('openPanel')[0].args[1].forToolCall, false, 'a panel of its own, not the call\'s');
   src.cancel();
   assert.equal((await call).outcome, 'canceled');
@@ -223,13 +237,13 @@ test('without tool_call_id a panel is not bound to a call of a tool that is not 
 });
 
 test('a UI handler that blocks never stops replies from being read', async (t) => {
-  /** @type {(value?: unknown) => void} */
-  let release;
+  let release = /** @type {((value: void) => void) | undefined} */ (undefined);
   const ui = new RecordingUI({ notify: () => new Promise((r) => (release = r)) });
   const dir = makeExt(tmpdir(), 'blocky', { tools: [{ name: 'echo' }], commands: [{ name: 'n', reply: { action: 'noop' }, after: [{ type: 'notify', message: 'blocks the UI queue' }, { type: 'submit', text: 'queued behind it' }] }] });
   const host = await startHost(t, [dir], { ui });
   await host.invokeCommand('n', '');
   await waitFor('handler blocked', () => release);
+  assert.ok(release);
   const o = await host.runToolCall('echo', { while: 'blocked' });
   assert.equal(o.outcome, 'completed');
   assert.equal(ui.of('submit').length, 0, 'later UI frames wait their turn');

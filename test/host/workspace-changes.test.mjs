@@ -11,8 +11,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bundleSources } from '../helpers.mjs';
 
+/** @type {string} */
 let scratch;
+/** @type {typeof import('../../src/host/turn/workspaceChanges')} */
 let wc;
+/** @type {typeof import('../../src/host/turn/workspaceFiles')} */
 let wf;
 
 before(async () => {
@@ -22,7 +25,19 @@ before(async () => {
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 const ROOT = '/srv/code/billing-api';
+/**
+ * @param {import('../../src/host/turn/workspaceChanges').WatchKind} kind
+ * @param {string} rel
+ */
 const ev = (kind, rel) => ({ kind, path: rel.startsWith('/') ? rel : `${ROOT}/${rel}` });
+/**
+ * The list of a run that stayed within the bound, failing the test when it sent nothing.
+ * @param {import('../../src/host/turn/workspaceChanges').NetChangeResult} r
+ */
+const filesOf = (r) => {
+  assert.ok('files' in r, `skipped: ${JSON.stringify(r)}`);
+  return r.files;
+};
 
 describe('the net change of a run', () => {
   test('per path: created then deleted is nothing, deleted then created is modified, created then changed is added, changed then deleted is deleted', () => {
@@ -53,7 +68,7 @@ describe('the net change of a run', () => {
       ev('changed', '.git/index'), ev('created', '.git/objects/ab/cdef'), ev('created', 'vendor/lib/.git/HEAD'), ev('changed', '.gitignore'),
       ev('changed', ROOT), ev('created', '/srv/code/other/x.txt'), ev('created', '/srv/code/billing-api-2/y.txt'),
     ]);
-    assert.deepEqual(r.files.map((f) => f.path), ['.gitignore', 'B.md', 'a.md', 'src/a.ts', 'src/b.ts', 'z.txt', 'ä.txt']);
+    assert.deepEqual(filesOf(r).map((f) => f.path), ['.gitignore', 'B.md', 'a.md', 'src/a.ts', 'src/b.ts', 'z.txt', 'ä.txt']);
   });
 
   test('Windows paths: backslashes become "/", a drive letter\'s case does not matter', () => {
@@ -62,7 +77,7 @@ describe('the net change of a run', () => {
   });
 
   test('what the predicate names is left out, and does not count toward the bound', () => {
-    const ignored = (rel) => rel.startsWith('node_modules/');
+    const ignored = (/** @type {string} */ rel) => rel.startsWith('node_modules/');
     const events = [];
     for (let i = 0; i < 50; i++) events.push(ev('created', `node_modules/pkg/f${i}.js`));
     events.push(ev('changed', 'package.json'));
@@ -70,10 +85,11 @@ describe('the net change of a run', () => {
   });
 
   test('past the bound the run sends nothing and says so once; up to it the list is whole', () => {
+    /** @type {string[]} */
     const said = [];
     const net = new wc.NetChanges(ROOT, { max: 3, onOverflow: (m) => said.push(m) });
     for (const p of ['a', 'b', 'c', 'a', 'b']) net.record('created', `${ROOT}/${p}`);
-    assert.deepEqual(net.result().files.map((f) => f.path), ['a', 'b', 'c']);
+    assert.deepEqual(filesOf(net.result()).map((f) => f.path), ['a', 'b', 'c']);
     for (const p of ['d', 'e', 'f', 'a']) net.record('changed', `${ROOT}/${p}`);
     assert.equal(net.overflowed, true);
     assert.deepEqual(net.result(), { skipped: said[0] });
@@ -90,7 +106,7 @@ describe('the net change of a run', () => {
 describe('files.watcherExclude', () => {
   test('VS Code\'s default globs, with the folder itself and below', () => {
     const m = wc.excludeMatcher({ '**/.git/objects/**': true, '**/.git/subtree-cache/**': true, '**/node_modules/*/**': true, '**/.hg/store/**': true });
-    const abs = (rel) => `${ROOT}/${rel}`;
+    const abs = (/** @type {string} */ rel) => `${ROOT}/${rel}`;
     for (const rel of ['node_modules/left-pad/index.js', 'node_modules/left-pad', 'web/node_modules/@scope/pkg/a/b.js', '.hg/store/data', 'sub/.git/objects/ab']) assert.equal(m(rel, abs(rel)), true, rel);
     for (const rel of ['node_modules', 'src/index.ts', 'node_modulesx/a/b', 'package.json']) assert.equal(m(rel, abs(rel)), false, rel);
   });
@@ -127,7 +143,7 @@ describe('the disk and git have the last word', () => {
       return t.skip('git is not installed');
     }
     const repo = mkdtempSync(path.join(scratch, 'repo-'));
-    const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo } });
+    const git = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo } });
     git('init', '-q');
     writeFileSync(path.join(repo, '.gitignore'), '*.log\nbuild/\n');
     mkdirSync(path.join(repo, 'sub'));

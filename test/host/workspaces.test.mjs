@@ -15,11 +15,14 @@ function workspace() {
   const b = tmpdir('zot-folder-b-');
   const home = tmpdir('zot-home-');
   const explicitRoot = tmpdir('zot-explicit-');
+  /** @param {string} folder */
   const extRoot = (folder) => path.join(folder, '.zot', 'extensions');
   return { a, b, home, explicitRoot, extRoot, globalRoot: path.join(home, 'extensions') };
 }
 
+/** @param {string} folder @param {string} name @param {Parameters<typeof makeExt>[2]} [cfg] */
 const projectExt = (folder, name, cfg = {}) => makeExt(path.join(folder, '.zot', 'extensions'), name, cfg);
+/** @param {import('../helpers.mjs').TestHost} host @param {string} name */
 const helloAcks = (host, name) => host.received(name, 'hello_ack');
 
 test('load order: explicit, then each folder\'s project extensions in folder order, then global', () => {
@@ -58,15 +61,17 @@ test('a name in two folders: the first folder\'s is loaded, the other is disable
   ]);
 
   const host = await startHost(t, [], { cwd: w.a, projectDirs: [w.a, w.b], zotHome: w.home, discover: true });
+  /** @param {string} dir */
   const byDir = (dir) => host.extensions.find((rt) => rt.dir === dir);
   for (const folder of ['same-folder', 'b-tool']) {
     const loser = byDir(path.join(w.extRoot(w.b), folder));
+    assert.ok(loser);
     assert.equal(loser.state, 'disabled');
     const note = loser.problems.map((p) => p.message).find((m) => m.includes('workspace folders'));
     assert.ok(note, `a clash diagnostic on ${folder}: ${JSON.stringify(loser.problems)}`);
     assert.ok(note.includes(w.a) && note.includes(w.b), note);
   }
-  for (const folder of ['same-folder', 'a-tool']) assert.equal(byDir(path.join(w.extRoot(w.a), folder)).state, 'ready');
+  for (const folder of ['same-folder', 'a-tool']) assert.equal(byDir(path.join(w.extRoot(w.a), folder))?.state, 'ready');
 });
 
 test('each project extension gets its own folder as cwd in hello_ack; explicit and global ones get the first folder', async (t) => {
@@ -77,13 +82,14 @@ test('each project extension gets its own folder as cwd in hello_ack; explicit a
   const ex = makeExt(w.explicitRoot, 'pointed-at');
   const host = await startHost(t, [ex], { cwd: w.a, projectDirs: [w.a, w.b], zotHome: w.home, discover: true });
   assert.deepEqual(host.extensions.map((rt) => [rt.name, rt.state]), [['pointed-at', 'ready'], ['in-a', 'ready'], ['in-b', 'ready'], ['everywhere', 'ready']]);
+  /** @param {string} name */
   const cwdOf = async (name) => (await waitFor(`hello_ack of ${name}`, () => helloAcks(host, name)[0])).cwd;
   assert.equal(await cwdOf('in-a'), w.a);
   assert.equal(await cwdOf('in-b'), w.b);
   assert.equal(await cwdOf('everywhere'), w.a);
   assert.equal(await cwdOf('pointed-at'), w.a);
   // The process itself runs in its own extension folder, as zot starts it.
-  assert.equal(fs.realpathSync(fs.readlinkSync(`/proc/${host.get('in-b').pid}/cwd`)), fs.realpathSync(path.join(w.extRoot(w.b), 'in-b')));
+  assert.equal(fs.realpathSync(fs.readlinkSync(`/proc/${host.get('in-b')?.pid}/cwd`)), fs.realpathSync(path.join(w.extRoot(w.b), 'in-b')));
 });
 
 test('no project folder: global and explicit extensions run with the host\'s cwd, and no .zot/extensions is read', async (t) => {
@@ -102,6 +108,7 @@ test('removing a folder stops only its extensions; adding it back starts them ag
   projectExt(w.a, 'in-a');
   projectExt(w.b, 'in-b', { commands: [{ name: 'from-b' }] });
   makeExt(w.globalRoot, 'everywhere');
+  /** @type {string[]} */
   const gated = [];
   /** @type {import('../helpers.mjs').Gate} */
   const gate = (f) => {
@@ -144,18 +151,23 @@ test('a folder added in front takes a clashing name over; the one it displaced s
   projectExt(w.a, 'shared');
   projectExt(w.b, 'shared');
   const host = await startHost(t, [], { cwd: w.a, projectDirs: [w.a], zotHome: w.home, discover: true });
-  const inA = host.get('in-a').pid;
+  const inA = host.get('in-a')?.pid;
+  assert.ok(inA);
   const shared = host.get('shared');
+  assert.ok(shared);
   assert.equal(shared.dir, path.join(w.extRoot(w.a), 'shared'));
   const sharedPid = shared.pid;
+  assert.ok(sharedPid);
   // b comes first now: its "shared" is loaded.
   await host.setProjectDirs([w.b, w.a]);
   const winner = host.extensions.find((rt) => rt.name === 'shared' && rt.state === 'ready');
+  assert.ok(winner);
   assert.equal(winner.dir, path.join(w.extRoot(w.b), 'shared'));
   const loser = host.extensions.find((rt) => rt.dir === path.join(w.extRoot(w.a), 'shared'));
+  assert.ok(loser);
   assert.equal(loser.state, 'disabled');
   assert.equal(alive(sharedPid), false);
-  assert.equal(host.get('in-a').pid, inA, 'in-a kept its process');
+  assert.equal(host.get('in-a')?.pid, inA, 'in-a kept its process');
   assert.equal((await waitFor('hello_ack', () => helloAcks(host, 'shared').find((f) => f.cwd === w.b))).cwd, w.b);
 });
 
@@ -168,5 +180,5 @@ test('dispose after folder changes leaves no process', async (t) => {
   const pids = host.extensions.map((rt) => rt.pid);
   assert.equal(pids.length, 2);
   await host.dispose();
-  assert.deepEqual(pids.filter(alive), []);
+  assert.deepEqual(pids.filter((pid) => pid !== undefined && alive(pid)), []);
 });

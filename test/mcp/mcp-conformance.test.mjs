@@ -28,6 +28,7 @@ const SCENARIOS = {
  * Checks that call a diagnostic tool only the suite's reference server has
  * (`test_missing_capability`, `test_trigger_tool_change`): a zot server has
  * no such tool, so they cannot pass here. Every other check must.
+ * @type {Record<string, string[]>}
  */
 const REFERENCE_ONLY = {
   'server-stateless': ['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400', 'sep-2575-server-sends-tools-list-changed-on-subscription', 'sep-2575-server-sends-prompts-list-changed-on-subscription'],
@@ -40,7 +41,12 @@ async function runnerNode() {
   return (await ensureEnv({ browser: false })).node24Bin;
 }
 
-/** Serves `target` (an MCP endpoint URL) with `token` added; returns the proxy's endpoint under localhost. */
+/**
+ * Serves `target` (an MCP endpoint URL) with `token` added; returns the proxy's endpoint under localhost.
+ * @param {import('node:test').TestContext} t
+ * @param {string} target
+ * @param {string} token
+ */
 async function tokenProxy(t, target, token) {
   const to = new URL(target);
   let port = 0;
@@ -62,7 +68,14 @@ async function tokenProxy(t, target, token) {
   return `http://localhost:${port}/mcp`;
 }
 
-/** Runs one scenario; its exit code and the runner's output. */
+/**
+ * Runs one scenario; its exit code and the runner's output.
+ * @param {string} node
+ * @param {string} url
+ * @param {string} name
+ * @param {string} revision
+ * @returns {Promise<{ code: number | null, output: string }>}
+ */
 function scenario(node, url, name, revision) {
   return new Promise((resolve) => {
     const child = spawn(node, [RUNNER, 'server', '--url', url, '--scenario', name, '--spec-version', revision], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
@@ -73,6 +86,10 @@ function scenario(node, url, name, revision) {
   });
 }
 
+/**
+ * @param {string} node
+ * @param {string} url
+ */
 async function runAll(node, url) {
   for (const [revision, names] of Object.entries(SCENARIOS)) {
     for (const name of names) {

@@ -23,6 +23,10 @@ const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 
 const ASK = path.join(ROOT, 'samples', 'ask-user');
 
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').CallToolResult & { content: import('@modelcontextprotocol/sdk/types.js').TextContent[] }} TextResult A tool's result of text blocks, as these tools answer. */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').ElicitRequestFormParams} FormParams */
+/** @typedef {import('../../out/types/host/index.js').PanelHandle} PanelHandle */
+
 /** A free-text panel: no cursor line; typed characters and enter answer it. */
 function typedExtension() {
   const dir = path.join(tmpdir(), 'typed');
@@ -45,11 +49,18 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
   return dir;
 }
 
-/** A client that declares elicitation (unless `elicits` is false) and answers each form with `answer(params)`. */
+/**
+ * A client that declares elicitation (unless `elicits` is false) and answers each form with `answer(params)`.
+ * @param {import('node:test').TestContext} t
+ * @param {string} how 'stdio', or else HTTP
+ * @param {((params: import('@modelcontextprotocol/sdk/types.js').ElicitRequest['params']) => import('@modelcontextprotocol/sdk/types.js').ElicitResult) | undefined} answer
+ * @param {{ elicits?: boolean, exts?: string[] }} [options]
+ */
 async function connect(t, how, answer, { elicits = true, exts = [ASK] } = {}) {
   const client = new Client({ name: 'elicit-test', version: '1.0.0' }, { capabilities: elicits ? { elicitation: {} } : {} });
+  /** The forms asked for (zot asks with forms only). @type {FormParams[]} */
   const asked = [];
-  if (elicits) client.setRequestHandler(ElicitRequestSchema, async (req) => { asked.push(req.params); return answer(req.params); });
+  if (elicits) client.setRequestHandler(ElicitRequestSchema, async (req) => { asked.push(/** @type {FormParams} */ (req.params)); assert.ok(answer, 'a client that elicits answers'); return answer(req.params); });
   if (how === 'stdio') {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', ...exts.flatMap((e) => ['--ext', e])], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'pipe' }));
   } else {
@@ -77,9 +88,9 @@ for (const how of ['stdio', 'http']) {
   });
 
   test(`${how}: declining or cancelling the form closes the panel and ends the call as the extension reports a dismissal`, async (t) => {
-    for (const action of ['decline', 'cancel']) {
+    for (const action of /** @type {const} */ (['decline', 'cancel'])) {
       const { client } = await connect(t, how, () => ({ action }));
-      const r = await client.callTool({ name: 'ask_user', arguments: question });
+      const r = /** @type {TextResult} */ (await client.callTool({ name: 'ask_user', arguments: question }));
       assert.equal(r.isError, true, action);
       assert.match(r.content[0].text, /canceled/, `${action}: ${r.content[0].text}`);
     }
@@ -101,14 +112,14 @@ for (const how of ['stdio', 'http']) {
     assert.ok(atLimit.length > 4096, 'characters outside the BMP count once, as maxLength counts them');
     const answers = [long, textOf(4097), atLimit];
     const { client, asked } = await connect(t, how, () => ({ action: 'accept', content: { text: answers[asked.length - 1] } }), { exts: [typistExtension()] });
-    const r = await client.callTool({ name: TYPIST_TOOL, arguments: {} }, undefined, { timeout: 60_000 });
+    const r = /** @type {TextResult} */ (await client.callTool({ name: TYPIST_TOOL, arguments: {} }, undefined, { timeout: 60_000 }));
     assert.equal(r.isError, false, JSON.stringify(r).slice(0, 300));
-    const got = JSON.parse(r.content[0].text);
+    const got = /** @type {{ typed: string, keys: number }} */ (JSON.parse(r.content[0].text));
     // Nothing of the refused answers was typed: the one at the limit is all the extension saw, each character a key, then enter.
     assert.equal(got.typed, atLimit);
     assert.equal(got.keys, 4096 + 1);
     assert.equal(asked.length, 3);
-    assert.equal(asked[0].requestedSchema.properties.text.maxLength, 4096);
+    assert.equal(/** @type {{ maxLength?: number }} */ (asked[0].requestedSchema.properties.text).maxLength, 4096);
     assert.equal(asked[0].message, 'Type it\n\nType a text, then enter');
     assert.equal(asked[1].message, 'The answer was refused: it is 300000 characters long, and at most 4096 are accepted. Answer again, within 4096 characters.\n\nType it\n\nType a text, then enter');
     assert.match(asked[2].message, /^The answer was refused: it is 4097 characters long, and at most 4096 are accepted\./);
@@ -118,7 +129,9 @@ for (const how of ['stdio', 'http']) {
 
 test('an answer\'s keys go out in batches of 256, a turn of the event loop apart, and stop once the panel closes', async () => {
   const { elicit } = await bundleSources(tmpdir(), 'mcp/shared', ['elicit']);
-  const panel = (onKey) => ({ uid: 'e\0p', id: 'p', extension: { name: 'e', dir: '' }, title: 'Type it', lines: ['a line'], footer: '', forToolCall: true, key: onKey, resize() {}, dismiss() {} });
+  // Partial: what the answer and the form read of a panel, and the keys it takes.
+  /** @type {(onKey: PanelHandle['key']) => PanelHandle} */
+  const panel = (onKey) => /** @type {PanelHandle} */ (/** @type {unknown} */ ({ uid: 'e\0p', id: 'p', extension: { name: 'e', dir: '' }, title: 'Type it', lines: ['a line'], footer: '', forToolCall: true, key: onKey, resize() {}, dismiss() {} }));
   const text = textOf(4096);
   /** @type {([string] | [string, string])[]} */
   const keys = [];
@@ -143,14 +156,14 @@ test('an answer\'s keys go out in batches of 256, a turn of the event loop apart
 test('a client without elicitation is not offered interactive tools, and a call says why', async (t) => {
   const { client } = await connect(t, 'stdio', undefined, { elicits: false });
   assert.ok(!(await client.listTools()).tools.some((x) => x.name === 'ask_user'));
-  const r = await client.callTool({ name: 'ask_user', arguments: question });
+  const r = /** @type {TextResult} */ (await client.callTool({ name: 'ask_user', arguments: question }));
   assert.equal(r.isError, true);
   assert.match(r.content[0].text, /interactive extension tools require an interactive host/);
 });
 
 test('an answer that is none of the choices closes the panel rather than guess', async (t) => {
   const { client } = await connect(t, 'stdio', () => ({ action: 'accept', content: { choice: 'Oracle' } }));
-  const r = await client.callTool({ name: 'ask_user', arguments: question });
+  const r = /** @type {TextResult} */ (await client.callTool({ name: 'ask_user', arguments: question }));
   assert.equal(r.isError, true);
   assert.match(r.content[0].text, /canceled/);
 });

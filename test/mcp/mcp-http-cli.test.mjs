@@ -13,6 +13,10 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 
 const serve = serveMcpHttp;
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {{ url: string, token: string }} info
+ */
 async function connect(t, info) {
   const client = new Client({ name: 'cli-http-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(info.url), { requestInit: { headers: { Authorization: `Bearer ${info.token}` } } }));
@@ -20,6 +24,7 @@ async function connect(t, info) {
   return client;
 }
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -29,6 +34,7 @@ function freePort() {
   });
 }
 
+/** @type {(info: { url: string }, headers: Record<string, string>) => Promise<Response>} */
 const post = (info, headers) => fetch(info.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
 
 test('mcp --http prints one line with url and token, serves an MCP client, and stops its extensions on SIGTERM', async (t) => {
@@ -70,6 +76,7 @@ test('mcp --http --port N listens on that port of 127.0.0.1 and stops on SIGINT'
 });
 
 test('mcp --http: a port in use and bad flags are reported, not a stack trace', async () => {
+  /** @type {(args: string[]) => Promise<{ code: number | null, stderr: string }>} */
   const run = (args) => new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -15,10 +15,19 @@ import { lib, makeExt, ROOT, sleep, startHost, tmpdir } from '../helpers.mjs';
 import { makeHostile } from '../hostile.mjs';
 
 const require = createRequire(import.meta.url);
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
+/** @typedef {{ error: { message: string } }} ErrorBody The body of a refusal. */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').CallToolResult & { content: import('@modelcontextprotocol/sdk/types.js').TextContent[] }} TextResult A tool's result of text blocks, as these tools answer. */
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {import('../../out/types/mcp/transport/http.js').McpHttpOptions} [options]
+ * @param {string} [ext]
+ */
 async function setup(t, options = {}, ext = makeExt(tmpdir(), 'guard-ext', { tools: [{ name: 'echo' }] })) {
   const host = await startHost(t, [ext]);
   const mcp = await startMcpHttpServer(host, () => undefined, options);
@@ -32,7 +41,7 @@ const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVe
  * One request over node:http, which (unlike fetch) sends any Host header asked for.
  * @param {{ url: string, token: string }} mcp
  * @param {{ method?: string, headers?: Record<string, string>, body?: unknown, chunked?: boolean }} [options]
- * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, text: string }>}
+ * @returns {Promise<{ status: number | undefined, headers: import('node:http').IncomingHttpHeaders, text: string }>}
  */
 function request(mcp, { method = 'POST', headers = {}, body, chunked = false } = {}) {
   const url = new URL(mcp.url);
@@ -63,13 +72,21 @@ function request(mcp, { method = 'POST', headers = {}, body, chunked = false } =
   });
 }
 
-/** @returns {Promise<string>} the session id */
+/**
+ * @param {{ url: string, token: string }} mcp
+ * @returns {Promise<string>} the session id
+ */
 async function openSession(mcp) {
   const r = await request(mcp, { body: INIT });
   assert.equal(r.status, 200, r.text);
   return String(r.headers['mcp-session-id']);
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {{ url: string, token: string }} mcp
+ * @param {Record<string, string>} [headers]
+ */
 async function connect(t, mcp, headers = {}) {
   const client = new Client({ name: 'guard-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { requestInit: { headers: { Authorization: `Bearer ${mcp.token}`, ...headers } } }));
@@ -82,12 +99,12 @@ test('a Host or Origin that does not name this server gets 403, even with the to
   for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `attacker.rebind.network:${port}`]) {
     const r = await request(mcp, { headers: { Host: host }, body: INIT });
     assert.equal(r.status, 403, `Host ${host}`);
-    assert.match(JSON.parse(r.text).error.message, /Host header/);
+    assert.match(/** @type {ErrorBody} */ (JSON.parse(r.text)).error.message, /Host header/);
   }
   for (const origin of ['http://evil.example', `http://evil.example:${port}`, 'null', `https://127.0.0.1:${port}`]) {
     const r = await request(mcp, { headers: { Origin: origin }, body: INIT });
     assert.equal(r.status, 403, `Origin ${origin}`);
-    assert.match(JSON.parse(r.text).error.message, /origin/);
+    assert.match(/** @type {ErrorBody} */ (JSON.parse(r.text)).error.message, /origin/);
   }
   // Without the token a foreign request is still 403: it is refused before anything else.
   assert.equal((await request(mcp, { headers: { Host: 'evil.example', Authorization: '' }, body: INIT })).status, 403);
@@ -96,7 +113,7 @@ test('a Host or Origin that does not name this server gets 403, even with the to
   assert.equal((await request(mcp, { headers: { Origin: `http://127.0.0.1:${port}` }, body: INIT })).status, 200);
   assert.equal((await request(mcp, { headers: { Origin: `http://localhost:${port}` }, body: INIT })).status, 200);
   const client = await connect(t, mcp);
-  assert.equal((await client.callTool({ name: 'echo', arguments: { ok: 1 } })).content[0].text, '{"ok":1}');
+  assert.equal(/** @type {TextResult} */ (await client.callTool({ name: 'echo', arguments: { ok: 1 } })).content[0].text, '{"ok":1}');
   // A session's later requests are held to the same rule.
   const session = await openSession(mcp);
   const later = await request(mcp, { headers: { 'mcp-session-id': session, Origin: 'http://evil.example' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
@@ -111,14 +128,14 @@ test('the bearer scheme is case-insensitive; a wrong or missing token is still 4
   for (const auth of ['', 'bearer', `Basic ${mcp.token}`, `bearer ${mcp.token}x`, `bearer x${mcp.token}`, `Bearer  ${mcp.token.slice(1)}`]) {
     const r = await request(mcp, { headers: { Authorization: auth }, body: INIT });
     assert.equal(r.status, 401, JSON.stringify(auth));
-    assert.match(r.headers['www-authenticate'], /^Bearer/);
+    assert.match(r.headers['www-authenticate'] ?? '', /^Bearer/);
   }
 });
 
 test('a body over 4 MiB gets 413 at initialize and later, declared or streamed; 4 MiB itself is accepted', async (t) => {
   const { mcp } = await setup(t);
   // Padding in params._meta, which the SDK lets through, so a body within the limit is a valid request.
-  /** @type {(bytes: number, msg?: object) => string} */
+  /** @type {(bytes: number, msg?: { method: string, params?: object }) => string} */
   const padded = (bytes, msg = INIT) => {
     const base = JSON.stringify({ ...msg, params: { ...msg.params, _meta: { pad: '' } } });
     return base.replace('"pad":""', `"pad":"${'x'.repeat(bytes - base.length)}"`);
@@ -129,7 +146,7 @@ test('a body over 4 MiB gets 413 at initialize and later, declared or streamed; 
     for (const chunked of [false, true]) {
       const r = await request(mcp, { body: padded(size), chunked });
       assert.equal(r.status, 413, `initialize of ${size} bytes${chunked ? ', streamed' : ''}`);
-      assert.match(JSON.parse(r.text).error.message, /larger than the 4194304-byte limit/);
+      assert.match(/** @type {ErrorBody} */ (JSON.parse(r.text)).error.message, /larger than the 4194304-byte limit/);
     }
   }
   const session = await openSession(mcp);
@@ -144,7 +161,7 @@ test('a body nested deeper than the bound is refused, and the server goes on', a
   const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
   const r = await request(mcp, { body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${deep}}` });
   assert.equal(r.status, 400);
-  assert.match(JSON.parse(r.text).error.message, /nested deeper than 68 levels/);
+  assert.match(/** @type {ErrorBody} */ (JSON.parse(r.text)).error.message, /nested deeper than 68 levels/);
   assert.equal((await request(mcp, { body: INIT })).status, 200);
 });
 
@@ -152,6 +169,7 @@ test('tools/list over HTTP answers although one tool registered a 5,000-deep sch
   const { mcp } = await setup(t, {}, makeHostile(tmpdir(), 'deep-http', { tools: [{ name: 'deep_obj', schemaDepth: 5000 }, { name: 'plain' }] }));
   const client = await connect(t, mcp);
   const listed = await Promise.race([client.listTools(), sleep(10_000).then(() => ({ tools: 'no answer' }))]);
+  assert.ok(Array.isArray(listed.tools), 'tools/list answered');
   assert.deepEqual(listed.tools.map((x) => x.name), ['plain']);
 });
 
@@ -169,12 +187,14 @@ test('idle sessions are closed; a session with an open stream is in use and stay
 
 test('at the session cap a new session replaces the least recently used idle one', async (t) => {
   const { mcp } = await setup(t, { maxSessions: 3 });
+  /** @type {string[]} */
   const ids = [];
   for (let i = 0; i < 5; i++) {
     ids.push(await openSession(mcp));
     await sleep(5);
   }
   assert.equal(mcp.sessions, 3);
+  /** @param {string} id */
   const list = (id) => request(mcp, { headers: { 'mcp-session-id': id }, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' } });
   assert.equal((await list(ids[0])).status, 404);
   assert.equal((await list(ids[1])).status, 404);
@@ -197,6 +217,7 @@ function endlessBody(mcp, headers, framing) {
     let done = false;
     const began = Date.now();
     const chunk = Buffer.alloc(256 * 1024, 0x61);
+    /** @param {'closed' | 'still open'} how */
     const finish = (how) => {
       if (done) return;
       done = true;
@@ -251,7 +272,9 @@ test('every refusal on the hook and MCP paths closes the connection: the path is
   const hookToken = 'h'.repeat(43);
   mcp.setHookToken(hookToken);
   const { signRequest, AUTH_HEADER } = lib;
+  /** @param {string} token */
   const bearer = (token) => `Authorization: Bearer ${token}\r\n`;
+  /** @param {string} event */
   const proof = (event) => `${AUTH_HEADER}: ${signRequest(hookToken, event, '').header}\r\n`;
   /** @type {[string, { extra?: string, method?: string, target?: string }, number, RegExp][]} */
   const cases = [
@@ -291,10 +314,11 @@ test('every refusal on the hook and MCP paths closes the connection: the path is
   // A hook named in bad percent-encoding, its request proven: a 404 that says why, not a failure of the server.
   const base = new URL(mcp.url).origin;
   const body = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
+  /** @param {string} name */
   const post = (name) => fetch(`${base}/hooks/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [AUTH_HEADER]: signRequest(hookToken, name, body).header }, body });
   const bad = await post('%E0');
   assert.equal(bad.status, 404);
-  assert.match(/** @type {any} */ (await bad.json()).error.message, /no hook named "%E0": the name in the path is not valid percent-encoding/);
+  assert.match(/** @type {ErrorBody} */ (await bad.json()).error.message, /no hook named "%E0": the name in the path is not valid percent-encoding/);
   // And it goes on serving, MCP and hooks alike.
   assert.equal((await request(mcp, { body: INIT })).status, 200);
   const hook = await post('PreToolUse');
@@ -305,12 +329,13 @@ test('at the cap, open event streams do not lock new clients out: the session lo
   const ext = makeExt(tmpdir(), 'guard-ext', { tools: [{ name: 'echo' }, { name: 'hang', behaviour: 'hang' }] });
   const { mcp } = await setup(t, { maxSessions: 3 }, ext);
   // A client that holds an event stream on every session it opens.
+  /** @type {import('node:http').ClientRequest[]} */
   const streams = [];
   const holdStream = async () => {
     const id = await openSession(mcp);
     const url = new URL(mcp.url);
     const req = http.request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'GET', headers: { Accept: 'text/event-stream', Authorization: `Bearer ${mcp.token}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
-    await new Promise((resolve) => { req.on('response', (res) => { res.resume(); resolve(); }); req.end(); });
+    await /** @type {Promise<void>} */ (new Promise((resolve) => { req.on('response', (res) => { res.resume(); resolve(); }); req.end(); }));
     streams.push(req);
     t.after(() => req.destroy());
     return id;
@@ -320,6 +345,7 @@ test('at the cap, open event streams do not lock new clients out: the session lo
   // Another client arrives: it gets a session (the stream holder's oldest goes), and keeps it while the holder floods.
   const other = await connect(t, mcp);
   assert.equal((await other.callTool({ name: 'echo', arguments: { n: 1 } })).isError, false);
+  /** @param {string} id */
   const list = (id) => request(mcp, { headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' } });
   assert.equal((await list(held[0])).status, 404, 'the oldest stream holder was replaced');
   await sleep(5);
@@ -335,6 +361,6 @@ test('at the cap, open event streams do not lock new clients out: the session lo
   await sleep(300);
   const refused = await request(mcp, { body: INIT });
   assert.equal(refused.status, 503);
-  assert.match(JSON.parse(refused.text).error.message, /too many open MCP sessions \(3, each with a call in flight\)/);
+  assert.match(/** @type {ErrorBody} */ (JSON.parse(refused.text)).error.message, /too many open MCP sessions \(3, each with a call in flight\)/);
   void pending;
 });

@@ -7,10 +7,15 @@ import { createRequire } from 'node:module';
 import { lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
+/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
 const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {Record<string, unknown>} cfg
+ */
 async function setup(t, cfg) {
   const ext = makeExt(tmpdir(), 'http-ext', cfg);
   const host = await startHost(t, [ext], { ui: new (class extends lib.HeadlessUI { interactive = true; })() });
@@ -19,6 +24,10 @@ async function setup(t, cfg) {
   return { host, mcp };
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {{ url: string, token: string }} mcp
+ */
 async function connect(t, mcp, token = mcp.token) {
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
@@ -31,10 +40,11 @@ test('the endpoint listens on loopback and refuses requests without the bearer t
   const { mcp } = await setup(t, { tools: [{ name: 'echo' }] });
   assert.match(mcp.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  /** @param {Record<string, string>} headers */
   const post = (headers) => fetch(mcp.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
   const none = await post({});
   assert.equal(none.status, 401);
-  assert.match(none.headers.get('www-authenticate'), /^Bearer/);
+  assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
   assert.equal((await post({ Authorization: 'Bearer wrong' })).status, 401);
   assert.equal((await post({ Authorization: `Bearer ${mcp.token}x` })).status, 401);
   assert.equal((await post({ Authorization: `Bearer ${mcp.token}` })).status, 200);
@@ -67,9 +77,14 @@ test('MCP cancellation over HTTP reaches the extension as tool_cancel', async (t
 test('a client that ends its session (DELETE, as VS Code does when it stops a server) is reported with its endpoint and launch header; one that just goes away is not', async (t) => {
   const ext = makeExt(tmpdir(), 'http-ext', { tools: [{ name: 'echo' }] });
   const host = await startHost(t, [ext]);
+  /** @type {[string | undefined, string | undefined][]} */
   const ended = [];
   const mcp = await startMcpHttpServer(host, () => undefined, { onClientEnded: (scope, launch) => ended.push([scope, launch]) });
   t.after(() => mcp.close());
+  /**
+   * @param {string} url
+   * @param {Record<string, string>} headers
+   */
   const open = async (url, headers) => {
     const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${mcp.token}`, ...headers } } });
     const client = new Client({ name: 'http-test', version: '1.0.0' });
@@ -102,7 +117,9 @@ test('a server per extension is told only of its own extension\'s changes: a too
   const host = await startHost(t, [a, b]);
   const mcp = await startMcpHttpServer(host);
   t.after(() => mcp.close());
+  /** @type {Record<string, number>} */
   const changes = { 'late-a': 0, 'late-b': 0, all: 0 };
+  /** @type {Record<string, InstanceType<typeof Client>>} */
   const clients = {};
   for (const [key, url] of [['late-a', `${mcp.url}/ext/late-a`], ['late-b', `${mcp.url}/ext/late-b`], ['all', mcp.url]]) {
     const client = new Client({ name: 'http-test', version: '1.0.0' });

@@ -27,6 +27,13 @@ const NOTES = [{ level: 'info', message: 'reading files' }, { level: 'warn', mes
 const textOf = (r) => /** @type {{ text: string }} */ (r.content[0]).text;
 const question = { question: 'Which database?', choices: ['SQLite', 'Postgres', 'MySQL'] };
 
+/** @typedef {import('@modelcontextprotocol/client').ElicitRequest['params']} ElicitParams */
+/** @typedef {import('@modelcontextprotocol/client').ElicitRequestFormParams} FormParams */
+/**
+ * The JSON-RPC answer to a raw tools/call of this revision, as these tests read it.
+ * @typedef {{ result: { resultType?: string, requestState: string, isError?: boolean, content: { type: string, text: string }[] } }} RawCallAnswer
+ */
+
 /** A behave extension with a tool that notes its steps, one that works until cancelled, and a command. */
 function worker() {
   return makeExt(tmpdir(), 'worker', {
@@ -42,17 +49,17 @@ function worker() {
  * each form with `answer(params)` when it elicits.
  * @param {import('node:test').TestContext} t
  * @param {'stdio' | 'cli-http' | 'editor'} how
- * @param {{ exts?: string[], mode?: 'auto' | { pin: string }, elicits?: boolean, answer?: (params: any) => any }} [opts]
+ * @param {{ exts?: string[], mode?: 'auto' | { pin: string }, elicits?: boolean, answer?: (params: ElicitParams) => import('@modelcontextprotocol/client').ElicitResult }} [opts]
  */
 async function connect(t, how, { exts = [ASK, worker()], mode = { pin: MODERN }, elicits = true, answer = () => ({ action: 'cancel' }) } = {}) {
   const client = new Client({ name: 'modern-test', version: '1.0.0' }, { capabilities: elicits ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode } });
-  /** @type {any[]} */
+  /** The forms asked for (zot asks with forms only). @type {FormParams[]} */
   const asked = [];
-  /** @type {any[]} */
+  /** @type {import('@modelcontextprotocol/client').LoggingMessageNotificationParams[]} */
   const logs = [];
-  if (elicits) client.setRequestHandler('elicitation/create', async (/** @type {any} */ req) => { asked.push(req.params); return answer(req.params); });
+  if (elicits) client.setRequestHandler('elicitation/create', async (req) => { asked.push(/** @type {FormParams} */ (req.params)); return answer(req.params); });
   client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
-  /** @type {(type: string) => any[]} */
+  /** @type {<T extends import('../../out/types/protocol/index.js').FrameFromHost['type']>(type: T) => Extract<import('../../out/types/protocol/index.js').FrameFromHost, { type: T }>[]} */
   let received = () => [];
   if (how === 'stdio') {
     const home = tmpdir('zot-home-');
@@ -80,8 +87,9 @@ for (const how of /** @type {const} */ (['stdio', 'cli-http'])) {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((x) => x.name).sort(), ['ask_user', 'echo', 'index', 'work']);
       const ask = tools.find((x) => x.name === 'ask_user');
+      assert.ok(ask, 'ask_user is listed');
       assert.deepEqual([ask.title, ask.annotations], ['ask_user (zot: ask-user)', { title: 'ask_user (zot: ask-user)', readOnlyHint: false }]);
-      assert.equal(tools.find((x) => x.name === 'echo').title, 'echo (zot: worker)');
+      assert.equal(tools.find((x) => x.name === 'echo')?.title, 'echo (zot: worker)');
       const r = await client.callTool({ name: 'echo', arguments: { era: MODERN } });
       assert.deepEqual([r.isError, r.content], [false, [{ type: 'text', text: `{"era":"${MODERN}"}` }]]);
       const missing = await client.callTool({ name: 'nope', arguments: {} });
@@ -95,6 +103,7 @@ for (const how of /** @type {const} */ (['stdio', 'cli-http'])) {
 
   test(`${how}: notes during a ${MODERN} call are its progress; without a token, log messages only at the level the request asks for`, async (t) => {
     const { client, logs } = await connect(t, how);
+    /** @type {import('@modelcontextprotocol/client').Progress[]} */
     const progress = [];
     const r = await client.callTool({ name: 'index', arguments: {} }, { onprogress: (p) => progress.push(p) });
     assert.deepEqual(r.content, [{ type: 'text', text: 'done' }]);
@@ -122,7 +131,7 @@ for (const how of /** @type {const} */ (['stdio', 'cli-http'])) {
     assert.match(asked[0].message, /^Which database\?\n\(↑\/↓ choose · enter select · esc cancel\)$/);
     assert.deepEqual(asked[0].requestedSchema, { type: 'object', properties: { choice: { type: 'string', title: 'Which database?', enum: ['SQLite', 'Postgres', 'MySQL'] } }, required: ['choice'] });
 
-    for (const action of ['decline', 'cancel']) {
+    for (const action of /** @type {const} */ (['decline', 'cancel'])) {
       const other = await connect(t, how, { answer: () => ({ action }) });
       const d = await other.client.callTool({ name: 'ask_user', arguments: question });
       assert.equal(d.isError, true, action);
@@ -133,14 +142,14 @@ for (const how of /** @type {const} */ (['stdio', 'cli-http'])) {
   test(`${how}: a free-text answer over 4,096 characters is refused, asked again through input_required naming the limit; one at the limit is typed whole, in order`, async (t) => {
     const atLimit = textOfLength(4096);
     const answers = [textOfLength(300_000), atLimit];
-    /** @type {any[]} */
+    /** @type {FormParams[]} */
     const seen = [];
-    const { client } = await connect(t, how, { exts: [typistExtension()], answer: (params) => ({ action: 'accept', content: { text: answers[seen.push(params) - 1] } }) });
+    const { client } = await connect(t, how, { exts: [typistExtension()], answer: (params) => ({ action: 'accept', content: { text: answers[seen.push(/** @type {FormParams} */ (params)) - 1] } }) });
     const r = await client.callTool({ name: TYPIST_TOOL, arguments: {} }, { timeout: 60_000 });
     assert.equal(r.isError, false, JSON.stringify(r).slice(0, 300));
     assert.deepEqual(JSON.parse(textOf(r)), { typed: atLimit, keys: 4096 + 1 }, 'nothing of the refused answer was typed');
     assert.equal(seen.length, 2);
-    assert.equal(seen[0].requestedSchema.properties.text.maxLength, 4096);
+    assert.equal(/** @type {{ maxLength?: number }} */ (seen[0].requestedSchema.properties.text).maxLength, 4096);
     assert.match(seen[1].message, /^The answer was refused: it is 300000 characters long, and at most 4096 are accepted\. Answer again, within 4096 characters\.\n\nType it\n/);
   });
 
@@ -195,6 +204,7 @@ test(`the editor's server of one extension serves ${MODERN} too: only its tools,
   const { client, received } = await connect(t, 'editor');
   assert.equal(client.getNegotiatedProtocolVersion(), MODERN);
   assert.deepEqual((await client.listTools()).tools.map((x) => x.name).sort(), ['echo', 'index', 'work'], 'only the extension of its endpoint');
+  /** @type {(string | undefined)[]} */
   const progress = [];
   await client.callTool({ name: 'index', arguments: {} }, { onprogress: (p) => progress.push(p.message) });
   assert.deepEqual(progress, ['reading files', 'one file was skipped', 'indexed']);
@@ -212,7 +222,7 @@ test(`the editor's server of one extension serves ${MODERN} too: only its tools,
  * A raw request of the 2026 revision: its envelope in `_meta` and the headers it requires.
  * @param {string} url
  * @param {string | undefined} token
- * @param {{ id: number, method: string, params: Record<string, any> }} body
+ * @param {{ id: number, method: string, params: { name?: string, [key: string]: unknown } }} body
  * @param {Record<string, string>} [headers]
  */
 function modernPost(url, token, body, headers = {}) {
@@ -229,7 +239,8 @@ test(`a ${MODERN} requestState that is forged, replayed, or issued for another t
   const host = await startHost(t, [ASK, worker()], { ui: new lib.HeadlessUI() });
   const server = await startMcpHttpServer(host);
   t.after(() => server.close());
-  const call = (id, extra = {}, name = 'ask_user') => modernPost(server.url, server.token, { id, method: 'tools/call', params: { name, arguments: name === 'ask_user' ? question : {}, ...extra } }).then((r) => /** @type {Promise<any>} */ (r.json()));
+  /** @type {(id: number, extra?: Record<string, unknown>, name?: string) => Promise<RawCallAnswer>} */
+  const call = (id, extra = {}, name = 'ask_user') => modernPost(server.url, server.token, { id, method: 'tools/call', params: { name, arguments: name === 'ask_user' ? question : {}, ...extra } }).then((r) => /** @type {Promise<RawCallAnswer>} */ (r.json()));
   const first = await call(1);
   assert.equal(first.result.resultType, 'input_required');
   const state = first.result.requestState;
@@ -260,7 +271,7 @@ test(`the HTTP guard holds for ${MODERN} requests: token, Host and Origin, body 
   assert.equal((await modernPost(server.url, server.token, big)).status, 413, 'a body over the bound');
   const ok = await modernPost(server.url, server.token, list);
   assert.equal(ok.status, 200);
-  assert.deepEqual((/** @type {any} */ (await ok.json())).result.tools.map((x) => x.name).sort(), ['echo', 'index', 'work']);
+  assert.deepEqual((/** @type {{ result: { tools: { name: string }[] } }} */ (await ok.json())).result.tools.map((x) => x.name).sort(), ['echo', 'index', 'work']);
   assert.equal(server.sessions, 0, 'this revision opens no session');
 });
 
@@ -268,7 +279,8 @@ test(`a ${MODERN} call whose answer does not come in time is cancelled, and so i
   const host = await startHost(t, [ASK], { ui: new lib.HeadlessUI() });
   const server = await startMcpHttpServer(host, undefined, { modern: { answerWaitMs: 400, maxWaitingCalls: 1 } });
   t.after(() => server.close());
-  const call = (id, extra = {}) => modernPost(server.url, server.token, { id, method: 'tools/call', params: { name: 'ask_user', arguments: question, ...extra } }).then((r) => /** @type {Promise<any>} */ (r.json()));
+  /** @type {(id: number, extra?: Record<string, unknown>) => Promise<RawCallAnswer>} */
+  const call = (id, extra = {}) => modernPost(server.url, server.token, { id, method: 'tools/call', params: { name: 'ask_user', arguments: question, ...extra } }).then((r) => /** @type {Promise<RawCallAnswer>} */ (r.json()));
   const cancelled = () => host.stderrOf('ask-user').filter((l) => l.includes('cancelled by the host')).length;
   const answer = { panel: { action: 'accept', content: { choice: 'SQLite' } } };
 

@@ -24,10 +24,18 @@ const config = {
   commands: [{ name: 'say', reply: { action: 'noop' }, after: [{ type: 'notify', level: 'error', message: 'a command note' }] }],
 };
 
-/** A client that records log messages, connected over `how`. */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').LoggingMessageNotification['params']} LogParams */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').Progress} Progress */
+
+/**
+ * A client that records log messages, connected over `how`.
+ * @param {import('node:test').TestContext} t
+ * @param {string} how 'stdio', or else HTTP
+ */
 async function connected(t, how) {
   const ext = makeExt(tmpdir(), 'notes', config);
   const client = new Client({ name: 'notes-test', version: '1.0.0' });
+  /** @type {LogParams[]} */
   const logs = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
   if (how === 'stdio') {
@@ -45,6 +53,7 @@ async function connected(t, how) {
 for (const how of ['stdio', 'http']) {
   test(`${how}: notes during a call are its progress when the client asked; otherwise log messages, at the level set`, async (t) => {
     const { client, logs } = await connected(t, how);
+    /** @type {Progress[]} */
     const progress = [];
     const r = await client.callTool({ name: 'index', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
     assert.deepEqual(r.content, [{ type: 'text', text: 'done' }]);
@@ -86,6 +95,7 @@ test('every tool has a title naming its extension; an interactive one is marked 
 test('a host reports every note as it arrives, with its level (unknown levels as info)', async (t) => {
   const ext = makeExt(tmpdir(), 'noter', { commands: [{ name: 'n', reply: { action: 'noop' }, after: [{ type: 'notify', level: 'warn', message: 'w' }, { type: 'notify', level: 'shout', message: 's' }] }] });
   const host = await startHost(t, [ext]);
+  /** @type {import('../../out/types/host/index.js').NoteEvent[]} */
   const notes = [];
   host.onNote((n) => notes.push(n));
   await host.runCommand('n', '');
@@ -99,8 +109,10 @@ test('a server of one extension (/mcp/ext/<name>, the editor\'s definition per e
   const host = await startHost(t, [a, b], { ui: new (class extends lib.HeadlessUI { interactive = true; })() });
   const server = await startMcpHttpServer(host);
   t.after(() => server.close());
+  /** @param {string} p */
   const open = async (p) => {
     const client = new Client({ name: 'scoped', version: '1.0.0' });
+    /** @type {LogParams[]} */
     const logs = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
     await client.connect(new StreamableHTTPClientTransport(new URL(p, server.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } }));
@@ -127,5 +139,5 @@ test('a server of one extension (/mcp/ext/<name>, the editor\'s definition per e
   assert.deepEqual((await (await open('/mcp/ext/nobody')).client.listTools()).tools, []);
   const bad = await fetch(new URL('/mcp/other', server.url), { method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }, body: '{}' });
   assert.equal(bad.status, 404);
-  assert.match(/** @type {any} */ (await bad.json()).error.message, /no MCP endpoint at \/mcp\/other; use \/mcp or \/mcp\/ext\/<extension>/);
+  assert.match(/** @type {{ error: { message: string } }} */ (await bad.json()).error.message, /no MCP endpoint at \/mcp\/other; use \/mcp or \/mcp\/ext\/<extension>/);
 });

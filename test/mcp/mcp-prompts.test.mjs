@@ -11,13 +11,20 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { McpError, PromptListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 
-/** The text of a prompt's first message (failing when it is not text). */
+/**
+ * The text of a prompt's first message (failing when it is not text).
+ * @param {import('@modelcontextprotocol/sdk/types.js').GetPromptResult} prompt
+ */
 function promptText(prompt) {
   const content = prompt.messages[0]?.content;
   assert.equal(content?.type, 'text', JSON.stringify(prompt.messages));
   return content.text;
 }
 
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} exts
+ */
 async function connect(t, exts) {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -45,13 +52,14 @@ const commands = [
 test('zot-host mcp: every zot command is a prompt with one optional args string', async (t) => {
   const ext = makeExt(tmpdir(), 'prompt-ext', { caps: ['commands'], commands, readyDelayMs: 300 });
   const client = await connect(t, [ext]);
-  assert.deepEqual(client.getServerCapabilities().prompts, { listChanged: true });
+  assert.deepEqual(client.getServerCapabilities()?.prompts, { listChanged: true });
   const { prompts } = await client.listPrompts();
   assert.deepEqual(prompts.map((p) => p.name).sort(), commands.map((c) => c.name).sort());
   const ask = prompts.find((p) => p.name === 'ask');
+  assert.ok(ask, 'ask is listed');
   assert.equal(ask.description, 'asks the model');
   assert.deepEqual(ask.arguments, [{ name: 'args', description: 'What to type after /ask', required: false }]);
-  assert.equal(prompts.find((p) => p.name === 'show').description, '/show (from the zot extension prompt-ext)');
+  assert.equal(prompts.find((p) => p.name === 'show')?.description, '/show (from the zot extension prompt-ext)');
 });
 
 test('zot-host mcp: prompts/get runs the command and maps its action', async (t) => {
@@ -71,6 +79,7 @@ test('zot-host mcp: prompts/get runs the command and maps its action', async (t)
 test('zot-host mcp: a failing, unknown or unshowable command is an MCP error that says why', async (t) => {
   const ext = makeExt(tmpdir(), 'prompt-fail', { caps: ['commands'], commands: [...commands, { name: 'stuck', hang: true }] });
   const client = await connect(t, [ext]);
+  /** @type {(name: string, re: RegExp) => Promise<void>} */
   const rejects = (name, re) => assert.rejects(client.getPrompt({ name }), (e) => e instanceof McpError && re.test(e.message));
   await rejects('broken', /\/broken failed: the disk is full/);
   await rejects('weird', /\/weird failed: unknown action explode/);

@@ -10,6 +10,12 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { ToolListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').CallToolResult & { content: import('@modelcontextprotocol/sdk/types.js').TextContent[] }} TextResult A tool's result of text blocks, as these tools answer. */
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} exts
+ */
 async function connect(t, exts, home = tmpdir('zot-home-')) {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -38,12 +44,12 @@ test('zot-host mcp: lists every tool after the ready wait, calls them, and refus
   const { tools: listed } = await client.listTools();
   const names = listed.map((x) => x.name).sort();
   assert.deepEqual(names, ['echo', 'fail', 'huge', 'late_tool', 'rev', 'work'], 'interactive tools are not offered without a UI');
-  assert.deepEqual(listed.find((x) => x.name === 'echo').inputSchema, { type: 'object', properties: {} });
+  assert.deepEqual(listed.find((x) => x.name === 'echo')?.inputSchema, { type: 'object', properties: {} });
   const r = await client.callTool({ name: 'echo', arguments: { hello: 'mcp' } });
   assert.deepEqual(r, { content: [{ type: 'text', text: '{"hello":"mcp"}' }], isError: false });
   const fail = await client.callTool({ name: 'fail', arguments: {} });
   assert.equal(fail.isError, true);
-  const ask = await client.callTool({ name: 'ask', arguments: {} });
+  const ask = /** @type {TextResult} */ (await client.callTool({ name: 'ask', arguments: {} }));
   assert.equal(ask.isError, true);
   assert.match(ask.content[0].text, /not run: interactive extension tools require an interactive host/);
 });
@@ -52,7 +58,7 @@ test('zot-host mcp: 32 concurrent calls, answered in reverse, each get their own
   const ext = makeExt(tmpdir(), 'mcp-conc', { tools });
   const { client } = await connect(t, [ext]);
   const results = await Promise.all(Array.from({ length: 32 }, (_, i) => client.callTool({ name: 'rev', arguments: { i } })));
-  results.forEach((r, i) => assert.equal(r.content[0].text, `answer ${i}`));
+  results.forEach((r, i) => assert.equal(/** @type {TextResult} */ (r).content[0].text, `answer ${i}`));
 });
 
 test('zot-host mcp: MCP cancellation reaches the extension as tool_cancel', async (t) => {
@@ -74,7 +80,7 @@ test('zot-host mcp: MCP cancellation reaches the extension as tool_cancel', asyn
 test('zot-host mcp: an oversized result fails that call only; the next call works', async (t) => {
   const ext = makeExt(tmpdir(), 'mcp-big', { tools });
   const { client } = await connect(t, [ext]);
-  const big = await client.callTool({ name: 'huge', arguments: {} });
+  const big = /** @type {TextResult} */ (await client.callTool({ name: 'huge', arguments: {} }));
   assert.equal(big.isError, true);
   assert.match(big.content[0].text, /longer than the 8388608-byte limit/);
   const next = await client.callTool({ name: 'echo', arguments: { n: 2 } });
@@ -85,6 +91,7 @@ test('zot-host mcp: a tool registered later is announced with tools/list_changed
   const ext = makeExt(tmpdir(), 'mcp-late', { tools: [{ name: 'echo' }], registerLate: 'newcomer', registerLateMs: 1200 });
   const { client } = await connect(t, [ext]);
   // Re-list on every notification, as a client does; the newcomer must show up through one.
+  /** @type {string[][]} */
   const relisted = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => { relisted.push((await client.listTools()).tools.map((x) => x.name).sort()); });
   const first = await client.listTools();

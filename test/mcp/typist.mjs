@@ -37,6 +37,7 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
  * A text of `n` characters, each told apart from its neighbours, some of
  * them outside the BMP (two UTF-16 units, one character) and some multi-byte
  * in UTF-8: typed out of order, or one lost or split, it would not match.
+ * @param {number} n
  */
 export function textOf(n) {
   let text = '';

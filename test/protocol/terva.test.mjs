@@ -8,7 +8,19 @@ import { failed, lib, succeeded, TERVA_EXAMPLES as EXAMPLES } from '../helpers.m
 
 const { parseFrame, encodeFrame, notSupported, isRequestType, readDisplayHints, authorityOf } = lib;
 
+/** @typedef {import('../../out/types/protocol/index.js').FrameFromExt} FrameFromExt */
+
 const FROM_EXT = EXAMPLES.filter((e) => e.dir === 'ext_to_host' || e.dir === 'both');
+
+/**
+ * The frame of the example an extension sends of that name, failing the test when there is none.
+ * @param {string} name
+ */
+const exampleFrame = (name) => {
+  const example = FROM_EXT.find((e) => e.name === name);
+  assert.ok(example, `an example "${name}"`);
+  return example.frame;
+};
 
 test('every frame of terva\'s an extension may send is accepted, its fields kept', () => {
   assert.ok(FROM_EXT.length >= 37, `${FROM_EXT.length} examples`);
@@ -27,15 +39,12 @@ test('every frame of terva\'s an extension may send is accepted, its fields kept
 });
 
 test('hello keeps min_protocol and register_tool its read_only, authority, essential and display', () => {
-  /** @type {any} */
-  const hello = succeeded(parseFrame('{"type":"hello","name":"ledger","min_protocol":3}')).frame;
+  const hello = /** @type {Extract<FrameFromExt, { type: 'hello' }>} */ (succeeded(parseFrame('{"type":"hello","name":"ledger","min_protocol":3}')).frame);
   assert.equal(hello.min_protocol, 3);
-  /** @type {any} */
-  const tool = succeeded(parseFrame(JSON.stringify(FROM_EXT.find((e) => e.name === 'register_tool network-read display').frame))).frame;
+  const tool = /** @type {Extract<FrameFromExt, { type: 'register_tool' }>} */ (succeeded(parseFrame(JSON.stringify(exampleFrame('register_tool network-read display')))).frame);
   assert.equal(tool.authority, 'network-read');
   assert.deepEqual(tool.display, { subject: '{pair}', body: 'table', redact: ['api_key'] });
-  /** @type {any} */
-  const essential = succeeded(parseFrame(JSON.stringify(FROM_EXT.find((e) => e.name === 'register_tool authority essential').frame))).frame;
+  const essential = /** @type {Extract<FrameFromExt, { type: 'register_tool' }>} */ (succeeded(parseFrame(JSON.stringify(exampleFrame('register_tool authority essential')))).frame);
   assert.equal(essential.essential, true);
   assert.equal(essential.read_only, true);
   // Fields terva always writes may come as null or not at all.
@@ -99,7 +108,11 @@ test('the "not supported" answers are section 20\'s, byte for byte', () => {
   }
   // The examples' own "not supported" lines agree.
   for (const e of EXAMPLES.filter((x) => x.name.endsWith('not supported'))) {
-    const request = { host_tool_result: 'host_tool_call', session_list: 'list_sessions', secret_ack: 'secret_set', secret_value: 'secret_get', secret_keys: 'secret_list' }[e.frame.type];
+    /** @type {Partial<Record<string, import('../../out/types/protocol/index.js').RequestFromExtType>>} */
+    const requestOf = { host_tool_result: 'host_tool_call', session_list: 'list_sessions', secret_ack: 'secret_set', secret_value: 'secret_get', secret_keys: 'secret_list' };
+    const request = requestOf[e.frame.type];
+    assert.ok(request, `${e.name} answers a request`);
+    assert.ok(typeof e.frame.id === 'string', `${e.name} has an id`);
     assert.equal(encodeFrame(notSupported(request, e.frame.id)), `${JSON.stringify(e.frame)}\n`, e.name);
   }
   for (const t of ['hello', 'register_context', 'chat', 'toString', undefined]) assert.equal(isRequestType(t), false, String(t));
@@ -114,6 +127,7 @@ test('display hints: bad ones dropped and said, never the tool; bounded as terva
   assert.match(long.dropped.join('\n'), /"display.body" "html" is none of text, json, diff, table; dropped/);
   assert.deepEqual(readDisplayHints({ subject: 'é'.repeat(100) }).hints, { subject: 'é'.repeat(100) }, '200 bytes is within the bound');
   const many = readDisplayHints({ redact: ['', 3, ...Array.from({ length: 20 }, (_, i) => `k${i}`)] });
+  assert.ok(many.hints?.redact, 'names are kept');
   assert.equal(many.hints.redact.length, 16);
   assert.equal(many.hints.redact[0], 'k0');
   assert.match(many.dropped.join('\n'), /2 empty or non-string names dropped/);

@@ -68,6 +68,7 @@ test('optional nulls are read as absent', () => {
 });
 
 test('frames to the extension are one compact line each', () => {
+  /** @type {import('../../out/types/protocol/index.js').FrameFromHost[]} */
   const frames = [
     { type: 'hello_ack', protocol_version: 1, zot_version: '1', provider: '', model: '', cwd: '/p', extension_dir: '/e', data_dir: '/e' },
     { type: 'command_invoked', id: '1', name: 'x', args: 'a b' },
@@ -81,13 +82,14 @@ test('frames to the extension are one compact line each', () => {
     { type: 'shutdown' },
   ];
   for (const f of frames) {
-    const line = encodeFrame(/** @type {any} */ (f));
+    const line = encodeFrame(f);
     assert.equal(line.indexOf('\n'), line.length - 1);
     assert.deepEqual(JSON.parse(line), f);
   }
 });
 
 test('content blocks come out of validation as a closed union: text, image, or other with the block as sent', () => {
+  /** @param {unknown} content */
   const parsed = (content) => parseFrame(JSON.stringify({ type: 'tool_result', id: '1', content }));
   const ok = parsed([
     { type: 'text', text: 'plain' },
@@ -98,7 +100,7 @@ test('content blocks come out of validation as a closed union: text, image, or o
     { type: 'audio', data: 'x', mime_type: 'audio/wav' },
     { type: 'other', note: 'a block an extension named "other"' },
   ]);
-  assert.deepEqual(/** @type {any} */ (succeeded(ok).frame).content, [
+  assert.deepEqual(/** @type {Extract<import('../../out/types/protocol/index.js').FrameFromExt, { type: 'tool_result' }>} */ (succeeded(ok).frame).content, [
     { type: 'text', text: 'plain' },
     { type: 'text', text: '' },
     { type: 'text', text: '' },

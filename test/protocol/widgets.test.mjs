@@ -7,21 +7,32 @@ import { failed, lib, succeeded } from '../helpers.mjs';
 
 const { parseFrame, readWidgets, widgetActions, MAX_WIDGET_DEPTH, MAX_WIDGET_PARTS, MAX_JSON_DEPTH } = lib;
 
+/** @typedef {import('../../out/types/protocol/index.js').FrameFromExt} FrameFromExt */
+/** @typedef {import('../../out/types/protocol/index.js').Widget} Widget */
+
 /** Frames from terva's examples (docs/TERVA.md 21), by name. */
-const examples = /** @type {Record<string, any>} */ ({
+const examples = /** @satisfies {Record<string, FrameFromExt>} */ ({
   "open_panel with widgets": {"type": "open_panel", "panel": {"id": "ledger-status", "title": "Ledger", "lines": ["March: 9 of 12 accounts reconciled"], "footer": "enter select · esc close", "widgets": [{"type": "heading", "text": "Ledger", "level": 2}, {"type": "meter", "label": "reconciled", "value": 9, "max": 12, "unit": "accounts"}]}},
   "panel_render every widget kind": {"type": "panel_render", "panel_id": "ledger-status", "title": "Ledger · March", "lines": ["March: 9 of 12 accounts reconciled", "4020 office supplies: off by 0.03"], "footer": "enter select · esc close", "widgets": [{"type": "heading", "text": "March close", "level": 1}, {"type": "text", "text": "Three accounts still differ from the bank export.", "tone": "muted"}, {"type": "meter", "label": "reconciled", "value": 9, "max": 12, "unit": "accounts"}, {"type": "keyvalue", "rows": [{"key": "ledger file", "value": "books/2026-03.ledger", "mono": true}, {"key": "difference", "value": "0.03 EUR", "note": "rounding suspected"}]}, {"type": "table", "columns": ["account", "ledger", "bank"], "cells": [["4010", "1200.00", "1200.00"], ["4020", "88.13", "88.10"]]}, {"type": "list", "items": [{"text": "4020 office supplies", "note": "off by 0.03", "tone": "danger", "action_id": "open-4020"}, {"text": "4030 travel", "tone": "ok"}]}, {"type": "group", "children": [{"type": "note", "text": "Export stays read-only until March is closed.", "tone": "warn"}, {"type": "action", "text": "Export CSV", "action_id": "export-csv"}]}, {"type": "divider"}, {"type": "action", "text": "Reconcile again", "action_id": "reconcile"}]},
   "command_response open_panel with widgets": {"type": "command_response", "id": "31", "action": "open_panel", "open_panel": {"id": "ledger-status", "title": "Ledger", "lines": ["March: 9 of 12 accounts reconciled"], "widgets": [{"type": "note", "text": "Loading bank export...", "tone": "muted"}]}},
 });
 const everyKind = examples['panel_render every widget kind'];
 
+/** @param {unknown} widgets */
 const render = (widgets) => parseFrame(JSON.stringify({ type: 'panel_render', panel_id: 'p', widgets }));
-/** The tree of a render that passed. */
-const widgetsOf = (result) => /** @type {any} */ (succeeded(result).frame).widgets;
+/**
+ * The tree of a render that passed.
+ * @param {import('../../out/types/protocol/index.js').ParseResult} result
+ */
+const widgetsOf = (result) => {
+  const { widgets } = /** @type {Extract<FrameFromExt, { type: 'panel_render' }>} */ (succeeded(result).frame);
+  assert.ok(widgets, 'the render has widgets');
+  return widgets;
+};
 
 test("terva's examples pass whole: every widget kind on panel_render, widgets on open_panel and command_response", () => {
   assert.deepEqual(succeeded(parseFrame(JSON.stringify(everyKind))).frame, everyKind, 'nothing of a well-formed tree is lost or added');
-  for (const name of ['open_panel with widgets', 'command_response open_panel with widgets']) {
+  for (const name of /** @type {const} */ (['open_panel with widgets', 'command_response open_panel with widgets'])) {
     const frame = examples[name];
     assert.deepEqual(succeeded(parseFrame(JSON.stringify(frame))).frame, frame, name);
   }
@@ -99,13 +110,14 @@ test('widgets in a panel spec are checked the same way, for open_panel and for c
   assert.match(failed(parseFrame(JSON.stringify({ type: 'open_panel', panel: spec }))).problem, /^"open_panel" frame: field "panel" "widgets" item 0 \("meter"\): "value" must be a finite number/);
   const r = failed(parseFrame(JSON.stringify({ type: 'command_response', id: '4', action: 'open_panel', open_panel: spec })));
   assert.equal(r.id, '4', 'the request can still be failed');
-  const kept = /** @type {any} */ (succeeded(parseFrame(JSON.stringify({ type: 'open_panel', panel: { id: 'p', widgets: [{ type: 'future' }, { type: 'divider' }] } }))).frame);
+  const kept = /** @type {Extract<FrameFromExt, { type: 'open_panel' }>} */ (succeeded(parseFrame(JSON.stringify({ type: 'open_panel', panel: { id: 'p', widgets: [{ type: 'future' }, { type: 'divider' }] } }))).frame);
   assert.deepEqual(kept.panel.widgets, [{ type: 'divider' }]);
 });
 
 test(`groups nest at most ${MAX_WIDGET_DEPTH} levels: one deeper fails with a problem about widgets, long before the frame's depth bound`, () => {
+  /** @param {number} levels */
   const nest = (levels) => {
-    /** @type {any} */
+    /** @type {Widget} */
     let node = { type: 'text', text: 'deep' };
     for (let i = 1; i < levels; i++) node = { type: 'group', children: [node] };
     return [node];
@@ -123,6 +135,7 @@ test(`groups nest at most ${MAX_WIDGET_DEPTH} levels: one deeper fails with a pr
 
 test(`a tree has at most ${MAX_WIDGET_PARTS} parts: nodes, rows, items, columns and cells all count`, () => {
   assert.equal(MAX_WIDGET_PARTS, 2000);
+  /** @param {number} n */
   const cells = (n) => Array.from({ length: n }, () => ['c']);
   // One node, one column, and the rest cells: exactly at the bound.
   succeeded(render([{ type: 'table', columns: ['a'], cells: cells(MAX_WIDGET_PARTS - 2) }]));

@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { cacheRoot, CODE_SERVER_VERSION, envPaths, innerNpmEnv, installPlan, NODE_MAJOR, OLDEST, oldestPaths, readReceipts, receiptKey, recordReceipts, SYSTEM_PACKAGES } from '../../scripts/vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** @type {string} */
 let cache;
 
 before(async () => {
@@ -41,14 +42,16 @@ test('the cache folder: $ZOT_VSCODE_TEST_CACHE, else $XDG_CACHE_HOME/zot-extensi
 
 test('system packages: the README names them all; apt-get installs them as root, otherwise the exact command is printed', () => {
   const readme = readFileSync(path.join(repo, 'README.md'), 'utf8');
-  const named = /\(Debian\/Ubuntu `([^`]+)`/.exec(readme)[1].split(' ');
+  const apt = /\(Debian\/Ubuntu `([^`]+)`/.exec(readme);
+  assert.ok(apt, 'the README names the Debian packages');
+  const named = apt[1].split(' ');
   assert.deepEqual(named.sort(), Object.values(SYSTEM_PACKAGES).map((p) => p.debian).sort());
   const missing = [SYSTEM_PACKAGES.chromium, SYSTEM_PACKAGES.kerberos];
   assert.deepEqual(installPlan(missing, { platform: 'linux', aptGet: true, uid: 0 }).aptGet, ['chromium', 'libkrb5-dev']);
   const user = installPlan(missing, { platform: 'linux', aptGet: true, uid: 1000 });
   assert.equal(user.aptGet, undefined);
   assert.match(user.error, /Install them with: sudo apt-get update && sudo apt-get install -y chromium libkrb5-dev$/);
-  assert.match(installPlan(missing, { platform: 'darwin', aptGet: false, uid: 501 }).error, /Install Chromium or Google Chrome/);
+  assert.match(installPlan(missing, { platform: 'darwin', aptGet: false, uid: 501 }).error ?? '', /Install Chromium or Google Chrome/);
 });
 
 test('innerNpmEnv drops what an outer npm run set and keeps the rest', () => {
@@ -70,19 +73,29 @@ test('innerNpmEnv drops what an outer npm run set and keeps the rest', () => {
 /** The two builds npm test installs: the current one and the oldest the extension admits. */
 const BUILDS = [{ codeServer: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR }, { codeServer: OLDEST.codeServer, nodeMajor: OLDEST.nodeMajor }];
 
-/** `code-server --version` on its own Node, in a throwaway home; its last line. */
+/**
+ * `code-server --version` on its own Node, in a throwaway home; its last line.
+ * @param {string} nodeBin
+ * @param {string} codeServerBin
+ */
 async function codeServerVersion(nodeBin, codeServerBin) {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-env-version-'));
   try {
     const xdg = { XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch, XDG_STATE_HOME: scratch };
     const { stdout } = await run(nodeBin, [codeServerBin, '--version'], { ...process.env, ...xdg });
-    return stdout.trim().split('\n').at(-1);
+    return stdout.trim().split('\n').at(-1) ?? '';
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-/** Runs a command in the clone to its end: its exit code, its stdout, and stdout and stderr together. */
+/**
+ * Runs a command in the clone to its end: its exit code, its stdout, and stdout and stderr together.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ code: number | null, stdout: string, output: string }>}
+ */
 function run(command, args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });

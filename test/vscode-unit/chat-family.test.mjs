@@ -14,9 +14,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleSources, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
+/** @typedef {import('../../src/vscode/chat/participant.js').ZotChatResult} ZotChatResult */
+/** @typedef {import('../../src/vscode/chat/sessions.js').ChatSessions} ChatSessions */
+/**
+ * The stand-in of the VS Code API (test/vscode-chat-api.cjs): VS Code's own types where the chat gets them, its
+ * ChatResponseTurn a plain class, and the participants the chat registered, each with the handler it gave.
+ * @typedef {Omit<typeof import('vscode'), 'ChatResponseTurn'> & {
+ *   ChatResponseTurn: new () => import('vscode').ChatResponseTurn,
+ *   participants: Map<string, { handler: (...args: Parameters<import('vscode').ChatRequestHandler>) => Promise<ZotChatResult> }>,
+ * }} VscodeStandIn
+ */
+/** @typedef {{ text?: string, calls?: [string, object][] }} Step One answer of a scripted model: its text and the calls it asks for. */
+/** @typedef {{ messages: string[], tools: string[] }} SeenRequest What a scripted model was sent: each message's text, the tools' names. */
+
 const require = createRequire(import.meta.url);
+/** @type {string} */
 let scratch;
+/** @type {import('../bundled').Bundled<'vscode/chat', 'participant' | 'sessions'>} */
 let m;
+/** @type {VscodeStandIn} */
 let vscode;
 
 before(async () => {
@@ -28,13 +44,24 @@ before(async () => {
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A model that records each request's messages and answers from the script. */
+/**
+ * A model that records each request's messages and answers from the script.
+ * @param {Step[]} script
+ * @param {SeenRequest[]} seen
+ * @returns {import('vscode').LanguageModelChat}
+ */
 function scriptedModel(script, seen) {
   let step = 0;
-  return {
+  // Partial: what the model loop uses of a model; its response has a stream and no text.
+  return /** @type {import('vscode').LanguageModelChat} */ (/** @type {unknown} */ ({
     vendor: 'test', id: 'scripted', capabilities: {},
+    /**
+     * @param {import('vscode').LanguageModelChatMessage[]} messages
+     * @param {import('vscode').LanguageModelChatRequestOptions} opts
+     */
     sendRequest: async (messages, opts) => {
-      seen.push({ messages: messages.map((msg) => msg.content.map((p) => p.value ?? '').join('')), tools: opts.tools.map((t) => t.name) });
+      assert.ok(opts.tools, 'the loop offers tools');
+      seen.push({ messages: messages.map((msg) => msg.content.map((p) => /** @type {{ value?: string }} */ (p).value ?? '').join('')), tools: opts.tools.map((t) => t.name) });
       const s = script[Math.min(step++, script.length - 1)];
       return {
         stream: (async function* () {
@@ -43,25 +70,53 @@ function scriptedModel(script, seen) {
         })(),
       };
     },
-  };
+  }));
 }
 
-/** Workspace storage as VS Code's Memento keeps it: values through JSON. */
+/**
+ * Workspace storage as VS Code's Memento keeps it: values through JSON.
+ * @returns {import('vscode').Memento}
+ */
 function memento() {
+  /** @type {Map<string, unknown>} */
   const data = new Map();
-  return { get: (k) => data.get(k), update: async (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))), keys: () => [...data.keys()] };
+  return { get: /** @type {import('vscode').Memento['get']} */ ((/** @type {string} */ k) => data.get(k)), update: async (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))), keys: () => [...data.keys()] };
 }
 
+/**
+ * @param {import('../helpers.mjs').TestHost} host
+ * @param {ChatSessions | undefined} sessions
+ */
 function chat(host, sessions) {
+  /** @type {object[]} */
   const replies = [];
-  m.participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, reload: () => host.reload(), maxSteps: () => 5, sessions, replies: { record: (kind, data) => replies.push({ kind, ...data }) } });
-  const handler = vscode.participants.get(m.participant.PARTICIPANT_ID).handler;
+  m.participant.registerChatParticipant(
+    // Partial: the participant reads the extension's folder and keeps what it registers.
+    /** @type {import('vscode').ExtensionContext} */ (/** @type {unknown} */ ({ extensionUri: { path: '/ext' }, subscriptions: [] })),
+    // Partial replies: the chat only records to them.
+    { host: () => host, reload: () => host.reload(), maxSteps: () => 5, sessions, replies: /** @type {import('../../src/vscode/ui/trace.js').UiTrace} */ (/** @type {unknown} */ ({ record: (/** @type {string} */ kind, /** @type {object} */ data) => replies.push({ kind, ...data }) })) },
+  );
+  const participant = vscode.participants.get(m.participant.PARTICIPANT_ID);
+  assert.ok(participant, 'the chat registered its participant');
+  const handler = participant.handler;
+  /** @type {string[]} */
   const progress = [];
-  const ask = (prompt, model, history = []) => handler({ prompt, model }, { history }, { markdown: () => undefined, progress: (p) => progress.push(p) }, new lib.CancellationTokenSource().token);
+  /**
+   * @param {string} prompt
+   * @param {import('vscode').LanguageModelChat} model
+   * @param {import('vscode').ChatResponseTurn[]} [history]
+   */
+  const ask = (prompt, model, history = []) => handler(
+    // Partial request and stream: what the chat reads of a request, and the two ways it answers.
+    /** @type {import('vscode').ChatRequest} */ ({ prompt, model }), { history },
+    /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: () => undefined, progress: (/** @type {string} */ p) => progress.push(p) })), new lib.CancellationTokenSource().token);
   return { ask, progress };
 }
 
-/** A reply as VS Code hands it back in a later request's history. */
+/**
+ * A reply as VS Code hands it back in a later request's history.
+ * @param {ZotChatResult['metadata']} metadata
+ */
 function replyTurn(metadata) {
   return Object.assign(new vscode.ChatResponseTurn(), { result: { metadata }, response: [] });
 }
@@ -74,13 +129,16 @@ test('the standing context leads every request, the cards close each one and are
   const dir = makeExt(tmpdir(), 'ledger', { tools: [{ name: 'ledger_search', essential: true }], raw: frames.map((f) => JSON.stringify(f) + '\n') });
   const host = await startHost(t, [dir]);
   await waitFor('the card', () => host.contextCards());
+  /** @type {SeenRequest[]} */
   const seen = [];
   const { ask } = chat(host, undefined);
   await ask('hello', scriptedModel([{ calls: [['ledger_search', { q: 'x' }]] }, { text: 'done' }], seen));
   assert.equal(seen.length, 2);
   for (const req of seen) {
     assert.match(req.messages[0], /^<extension-context source="ledger">\nAmounts in this repository are integer cents/);
-    assert.match(req.messages.at(-1), /^Live state from zot extensions[^\n]*\n<extension-card source="ledger" id="import">\nLast import 09:40, 2 rows rejected\.\n<\/extension-card>$/);
+    const last = req.messages.at(-1);
+    assert.ok(last, 'a last message');
+    assert.match(last, /^Live state from zot extensions[^\n]*\n<extension-card source="ledger" id="import">\nLast import 09:40, 2 rows rejected\.\n<\/extension-card>$/);
     assert.equal(req.messages.filter((x) => x.includes('<extension-card')).length, 1, 'the card is sent once, last, and not kept from the step before');
     assert.equal(req.tools[0], 'ledger_search');
   }
@@ -107,6 +165,7 @@ test('each conversation is a session: identity at its first request, again on a 
   const { ask } = chat(host, sessions);
   const first = await ask('Why is 4020 off by three cents?\nDetails follow.', scriptedModel([{ text: 'The import rounds each line.' }], []));
   const a = first.metadata.sessionId;
+  assert.ok(a, 'a session id');
   assert.match(a, /^[0-9a-f]{16}$/);
   const second = await ask('And 4030?', scriptedModel([{ text: 'It matches.' }], []), [replyTurn(first.metadata)]);
   assert.equal(second.metadata.sessionId, a, 'the same conversation keeps its session');
@@ -119,14 +178,19 @@ test('each conversation is a session: identity at its first request, again on a 
   const events = await waitFor('five session events', () => { const e = host.received('rec', 'event'); return e.length === 5 && e; });
   assert.deepEqual(events.map((e) => `${e.event} ${e.session_id === a ? 'a' : 'b'}`), ['session_start a', 'session_end a', 'session_start b', 'session_end b', 'session_start a']);
   assert.deepEqual(events[0], { type: 'event', event: 'session_start', session_id: a, session_title: 'Why is 4020 off by three cents?', cwd: '/srv/code/billing-api', project_id: sessions.projectId() });
-  assert.match(sessions.projectId(), /^srv-code-billing-api-[0-9a-f]{4}$/);
+  const projectId = sessions.projectId();
+  assert.ok(projectId, 'a project id');
+  assert.match(projectId, /^srv-code-billing-api-[0-9a-f]{4}$/);
 
   await host.runCommand('peek', '');
-  const list = await waitFor('the list', () => host.received('rec').find((f) => f.id === 'l1'));
+  const list = await waitFor('the list', () => host.received('rec', 'session_list').find((f) => f.id === 'l1'));
+  assert.ok(list.sessions, 'the list has sessions');
   assert.deepEqual(list.sessions.map((s) => [s.session_id, s.title, s.messages]), [[a, 'Why is 4020 off by three cents?', 6], [b, 'A new chat', 2]], 'newest first');
   assert.equal(list.sessions[0].preview, 'Why is 4020 off by three cents?');
-  assert.deepEqual(host.received('rec').find((f) => f.id === 'l2'), { type: 'session_list', id: 'l2', sessions: null }, 'another project\'s id lists nothing');
-  assert.deepEqual((await sessions.read(a)).slice(0, 4), [
+  assert.deepEqual(host.received('rec').find((f) => 'id' in f && f.id === 'l2'), { type: 'session_list', id: 'l2', sessions: null }, 'another project\'s id lists nothing');
+  const read = await sessions.read(a);
+  assert.ok(read, 'the session is kept');
+  assert.deepEqual(read.slice(0, 4), [
     { role: 'user', text: 'Why is 4020 off by three cents?\nDetails follow.' }, { role: 'assistant', text: 'The import rounds each line.' },
     { role: 'user', text: 'And 4030?' }, { role: 'assistant', text: 'It matches.' },
   ]);

@@ -14,9 +14,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleSources, lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
+/** @typedef {import('../helpers.mjs').TestHost} TestHost */
+/**
+ * The stand-in for 'vscode' (test/vscode-chat-api.cjs) as the chat code sees it, with what a test sets and reads on it.
+ * @typedef {Omit<typeof import('vscode'), 'workspace'> & {
+ *   workspace: Omit<typeof import('vscode').workspace, 'workspaceFolders'> & { workspaceFolders: readonly import('vscode').WorkspaceFolder[] | undefined, settings: Record<string, unknown> },
+ *   participants: Map<string, { handler: import('vscode').ChatRequestHandler }>,
+ *   fileWatchers: { made: number, open: number },
+ * }} ChatApi
+ */
+
 const require = createRequire(import.meta.url);
+/** @type {string} */
 let scratch;
+/** @type {import('../bundled').Bundled<'vscode/chat', 'participant' | 'workspaceWatch'>} */
 let m;
+/** @type {ChatApi} */
 let vscode;
 
 before(async () => {
@@ -24,7 +37,8 @@ before(async () => {
   mkdirSync(path.join(scratch, 'node_modules', 'vscode'), { recursive: true });
   writeFileSync(path.join(scratch, 'node_modules', 'vscode', 'index.js'), `module.exports = require(${JSON.stringify(path.join(ROOT, 'test', 'vscode-chat-api.cjs'))});\n`);
   m = await bundleSources(scratch, 'vscode/chat', ['participant', 'workspaceWatch'], { external: ['vscode'] });
-  vscode = require(path.join(scratch, 'node_modules', 'vscode'));
+  // Partial: the stand-in has only the part of the API the chat uses.
+  vscode = /** @type {ChatApi} */ (require(path.join(scratch, 'node_modules', 'vscode')));
 });
 after(() => {
   vscode.workspace.workspaceFolders = undefined;
@@ -40,7 +54,10 @@ const hasGit = (() => {
   }
 })();
 
-/** A workspace folder on disk, in a git repository, opened as the only workspace folder. */
+/**
+ * A workspace folder on disk, in a git repository, opened as the only workspace folder.
+ * @param {Record<string, string>} files
+ */
 function workspaceFolder(files) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'zot-ws-'));
   for (const [rel, text] of Object.entries(files)) {
@@ -53,23 +70,39 @@ function workspaceFolder(files) {
   return dir;
 }
 
-/** A model whose one step runs `work` (the request's changes to the disk), then answers. */
+/**
+ * A model whose one step runs `work` (the request's changes to the disk), then answers.
+ * @param {() => unknown} work
+ */
 function modelThat(work) {
-  return {
+  // Partial: what the model loop reads of a model, and a reply with a stream only.
+  return /** @type {import('vscode').LanguageModelChat} */ (/** @type {unknown} */ ({
     vendor: 'test', id: 'scripted', capabilities: {},
     sendRequest: async () => {
       await work();
       return { stream: (async function* () { yield new vscode.LanguageModelTextPart('done'); })() };
     },
-  };
+  }));
 }
 
+/** @param {TestHost} host */
 function chat(host) {
-  m.participant.registerChatParticipant({ extensionUri: { path: '/ext' }, subscriptions: [] }, { host: () => host, reload: () => host.reload(), maxSteps: () => 5, replies: { record: () => undefined } });
-  const handler = vscode.participants.get(m.participant.PARTICIPANT_ID).handler;
-  return (prompt, model) => handler({ prompt, model }, { history: [] }, { markdown: () => undefined, progress: () => undefined }, new lib.CancellationTokenSource().token);
+  // Partial: the extension's context and trace as the participant uses them.
+  const context = /** @type {import('vscode').ExtensionContext} */ (/** @type {unknown} */ ({ extensionUri: { path: '/ext' }, subscriptions: [] }));
+  const replies = /** @type {import('../../src/vscode/ui/trace').UiTrace} */ (/** @type {unknown} */ ({ record: () => undefined }));
+  m.participant.registerChatParticipant(context, { host: () => host, reload: () => host.reload(), maxSteps: () => 5, replies });
+  const participant = vscode.participants.get(m.participant.PARTICIPANT_ID);
+  assert.ok(participant, 'the participant is registered');
+  const handler = participant.handler;
+  // Partial: the request and the response stream as the participant uses them.
+  /** @type {(prompt: string, model: import('vscode').LanguageModelChat) => ReturnType<import('vscode').ChatRequestHandler>} */
+  return (prompt, model) => handler(/** @type {import('vscode').ChatRequest} */ (/** @type {unknown} */ ({ prompt, model })), { history: [] }, /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: () => undefined, progress: () => undefined })), new lib.CancellationTokenSource().token);
 }
 
+/**
+ * @param {TestHost} host
+ * @param {string} name
+ */
 const changed = (host, name) => host.received(name, 'event').filter((e) => e.event === 'workspace_changed');
 /** Long enough for the watcher to report one change before the next. */
 const STEP_MS = 80;
@@ -82,7 +115,7 @@ test('a request that changes files sends one workspace_changed after run_end: th
   await waitFor('the subscription', () => host.get('watch')?.events.has('workspace_changed'));
   const made = vscode.fileWatchers.made;
   const ask = chat(host);
-  const p = (rel) => path.join(dir, rel);
+  const p = (/** @type {string} */ rel) => path.join(dir, rel);
   await ask('reorganise', modelThat(async () => {
     const steps = [
       () => writeFileSync(p('new.txt'), 'n'),

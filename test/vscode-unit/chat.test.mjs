@@ -8,8 +8,16 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bundleSources } from '../helpers.mjs';
 
+/** @typedef {import('../bundled').Bundled<'vscode/chat', 'limits' | 'rounds' | 'modelView' | 'callOutcome' | 'toolChoice'>} ChatModules */
+/** @typedef {import('../../src/vscode/chat/limits.js').TextPart} TextPart */
+/** @typedef {import('../../src/vscode/chat/rounds.js').Round} Round */
+/** @typedef {import('../../src/vscode/chat/rounds.js').RoundCall & { result: TextPart[] }} TextCall A call whose result is text only. */
+/** @typedef {{ name: string, extension: string, essential?: boolean }} Tool */
+
+/** @type {string} */
 let scratch;
-let m = {};
+// Empty until before() bundles the modules.
+let m = /** @type {ChatModules} */ ({});
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-chat-pure-'));
@@ -18,43 +26,59 @@ before(async () => {
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * @param {...import('../../out/types/protocol/index.js').ContentBlock} content
+ * @returns {import('../../src/vscode/chat/callOutcome.js').CallEnding}
+ */
 const completed = (...content) => ({ end: 'completed', message: '', extension: 'x', content });
+/**
+ * @param {string} t
+ * @returns {import('../../out/types/protocol/index.js').ContentBlock}
+ */
 const text = (t) => ({ type: 'text', text: t });
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('what the model sees of a result', () => {
   test('a 5 MiB text is cut to 64 KiB with a note of its size', () => {
-    const parts = m.modelView.resultForModel(completed(text('x'.repeat(5 * 1024 * 1024))), false, { images: true });
+    const parts = /** @type {TextPart[]} */ (m.modelView.resultForModel(completed(text('x'.repeat(5 * 1024 * 1024))), false, { images: true }));
     assert.equal(parts.length, 2);
     assert.equal(Buffer.byteLength(parts[0].text), m.limits.RESULT_TEXT_MAX_BYTES);
     assert.deepEqual(parts[1], { kind: 'text', text: '[cut: the tool returned 5 MiB of text; the model sees the first 64 KiB]', note: true });
   });
   test('the cut counts all text blocks together and never splits a character', () => {
-    const parts = m.modelView.resultForModel(completed(text('é'.repeat(20_000)), text('ü'.repeat(20_000)), text('tail')), false, { images: true });
+    const parts = /** @type {TextPart[]} */ (m.modelView.resultForModel(completed(text('é'.repeat(20_000)), text('ü'.repeat(20_000)), text('tail')), false, { images: true }));
     const kept = parts.slice(0, -1).map((p) => p.text).join('');
     assert.ok(Buffer.byteLength(kept) <= 64 * 1024 && Buffer.byteLength(kept) > 64 * 1024 - 2);
     assert.ok(!kept.includes('\ufffd') && !kept.includes('tail'));
-    assert.match(parts.at(-1).text, /returned 78.1 KiB of text/);
+    const last = parts.at(-1);
+    assert.ok(last);
+    assert.match(last.text, /returned 78.1 KiB of text/);
   });
   test('a result within the bound is left whole', () => {
     assert.deepEqual(m.modelView.resultForModel(completed(text('small')), false, { images: true }), [{ kind: 'text', text: 'small' }]);
   });
   test('an image goes to a model that takes it, and is described to one that does not', () => {
+    /** @type {import('../../out/types/protocol/index.js').ContentBlock} */
     const img = { type: 'image', mime_type: 'image/png', data: PNG };
     assert.equal(m.modelView.resultForModel(completed(img), false, { images: true })[0].kind, 'image');
     assert.equal(m.modelView.resultForModel(completed(img), false, { images: undefined })[0].kind, 'image');
-    const [d] = m.modelView.resultForModel(completed(img), false, { images: false });
+    const [d] = /** @type {TextPart[]} */ (m.modelView.resultForModel(completed(img), false, { images: false }));
     assert.equal(d.text, '[the extension sent an image (image/png, 70 B) that is not shown to the model: this model does not take images]');
-    const [svg] = m.modelView.resultForModel(completed({ type: 'image', mime_type: 'image/svg+xml', data: 'PHN2Zz48L3N2Zz4=' }), false, { images: true });
+    const [svg] = /** @type {TextPart[]} */ (m.modelView.resultForModel(completed({ type: 'image', mime_type: 'image/svg+xml', data: 'PHN2Zz48L3N2Zz4=' }), false, { images: true }));
     assert.match(svg.text, /image\/svg\+xml, 11 B.*PNG, JPEG, GIF and WebP/);
   });
   test('an ending other than completion is said in words, after any reason the call carried', () => {
-    const [p] = m.modelView.resultForModel({ end: 'not_run', message: 'blocked by extension "g": forbidden by policy', extension: 't', content: [text('forbidden by policy')] }, false, { images: true });
+    const [p] = /** @type {TextPart[]} */ (m.modelView.resultForModel({ end: 'not_run', message: 'blocked by extension "g": forbidden by policy', extension: 't', content: [text('forbidden by policy')] }, false, { images: true }));
     assert.equal(p.text, 'forbidden by policy\n(not run: blocked by extension "g": forbidden by policy. The call never reached the extension, so it had no effect.)');
   });
 });
 
 describe('the words for each ending', () => {
+  /**
+   * @param {import('../../src/vscode/chat/callOutcome.js').CallEnd} end
+   * @param {string} message
+   * @param {boolean} byStop
+   */
   const w = (end, message, byStop) => m.callOutcome.wordsForModel({ end, message, extension: 't', content: [] }, byStop);
   test('after Stop every ending says what happened and what to do', () => {
     assert.match(w('canceled', 'canceled; the extension was told to stop', true), /^interrupted: the user pressed Stop.*told to stop.*Ask the user before running it again\.$/);
@@ -66,7 +90,7 @@ describe('the words for each ending', () => {
   test('a canceled call answered after Stop becomes late_result, its answer dropped', () => {
     const late = m.callOutcome.lateResult({ end: 'canceled', message: 'canceled', extension: 't', content: [text('finished anyway')] });
     assert.deepEqual(late, { end: 'late_result', message: 'the extension sent its result within 600 ms after Stop', extension: 't', content: [] });
-    const [p] = m.modelView.resultForModel(late, true, { images: true });
+    const [p] = /** @type {TextPart[]} */ (m.modelView.resultForModel(late, true, { images: true }));
     assert.ok(!p.text.includes('finished anyway'));
   });
   test('a timeout keeps the host sentence', () => {
@@ -75,19 +99,25 @@ describe('the words for each ending', () => {
 });
 
 describe('the history of rounds', () => {
+  /**
+   * @param {string} id
+   * @param {string} t
+   * @returns {TextCall}
+   */
   const call = (id, t) => ({ callId: id, name: 'echo', tool: 'echo', input: {}, end: 'completed', result: [{ kind: 'text', text: t }] });
   test('a stored result keeps 16 KiB of text and says what it had', () => {
+    /** @type {TextPart} */
     const cutNote = { kind: 'text', text: '[cut: the tool returned 5 MiB of text; the model sees the first 64 KiB]', note: true };
     const kept = m.rounds.keepForHistory([{ kind: 'text', text: 'y'.repeat(64 * 1024) }, { kind: 'image', mime: 'image/png', bytes: 70 }, cutNote]);
-    assert.equal(Buffer.byteLength(kept[0].text), 16 * 1024);
+    assert.equal(Buffer.byteLength(/** @type {TextPart} */ (kept[0]).text), 16 * 1024);
     assert.deepEqual(kept[1], { kind: 'image', mime: 'image/png', bytes: 70 });
     assert.deepEqual(kept[2], cutNote, 'the note of the first cut stays');
-    assert.equal(kept[3].text, '[cut for the chat history: the model saw 64 KiB of this result\'s text; the first 16 KiB are kept]');
+    assert.equal(/** @type {TextPart} */ (kept[3]).text, '[cut for the chat history: the model saw 64 KiB of this result\'s text; the first 16 KiB are kept]');
   });
   test('all results together keep to 128 KiB: the oldest give way, with a note of their size', () => {
     const big = 'z'.repeat(16 * 1024);
     const turns = Array.from({ length: 10 }, (_, i) => [{ text: `t${i}`, calls: [call(`c${i}`, big)] }]);
-    const bounded = m.rounds.boundHistory(turns);
+    const bounded = /** @type {(Round & { calls: TextCall[] })[][]} */ (m.rounds.boundHistory(turns));
     const whole = bounded.filter((t) => t[0].calls[0].result[0].text === big).length;
     assert.equal(whole, 8);
     assert.equal(bounded[0][0].calls[0].result[0].text, '[left out of the chat history: this result\'s 16 KiB of text; the history keeps at most 128 KiB of tool results, the newest first]');
@@ -103,6 +133,7 @@ describe('the history of rounds', () => {
 });
 
 describe('choosing tools', () => {
+  /** @type {Tool[]} */
   const tools = Array.from({ length: 200 }, (_, i) => ({ name: `t${i}`, extension: i < 150 ? `ext-${Math.floor(i / 50)}` : 'weather' }));
   test('up to the limit, every tool goes, in the registry\'s order, though the prompt names one and others were used last', () => {
     const fit = tools.slice(0, 128);

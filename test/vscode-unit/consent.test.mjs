@@ -11,7 +11,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bundleSources, lib, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
+/** @typedef {import('../../out/types/host/index.js').FoundExtension} FoundExtension */
+/** @typedef {import('../helpers.mjs').TestHost} TestHost */
+
+/** @type {typeof import('../../src/vscode/trust/consent')} */
 let consent;
+/** @type {typeof import('../../src/vscode/trust/fingerprint')} */
 let fingerprint;
 before(async () => {
   ({ consent, fingerprint } = await bundleSources(tmpdir('zot-consent-bundle-'), 'vscode/trust', ['consent', 'fingerprint']));
@@ -19,6 +24,7 @@ before(async () => {
 
 /** The decision the editor's gate makes, over a store the test can read: every call is counted. */
 function makeGate() {
+  /** @type {import('../../src/vscode/trust/consent').ConsentStore} */
   const store = {};
   const gate = Object.assign(/** @type {import('../helpers.mjs').Gate} */ (async (found) => {
     gate.asked++;
@@ -28,6 +34,7 @@ function makeGate() {
     return d.kind === 'start' ? { start: true } : { start: false, reason: d.reason, hold: d.hold };
   }), {
     asked: 0,
+    /** @param {Pick<FoundExtension, 'dir' | 'source' | 'manifest'>} found */
     allow: async (found) => {
       store[consent.consentKey(found.dir)] = { fingerprint: await fingerprint.runFingerprint(found), allowed: true, at: Date.now() };
     },
@@ -35,7 +42,11 @@ function makeGate() {
   return gate;
 }
 
-/** An extension that leaves `ran-<version>` in `marks` when its code runs, and crashes on its `crash` tool. */
+/**
+ * An extension that leaves `ran-<version>` in `marks` when its code runs, and crashes on its `crash` tool.
+ * @param {string} version
+ * @param {string} marks
+ */
 function program(version, marks) {
   return `import { writeFileSync } from 'node:fs';
 const VERSION = ${JSON.stringify(version)};
@@ -69,19 +80,25 @@ function project() {
   return { root, dir, marks, ran };
 }
 
-/** A host over the project with v1 allowed and running. */
+/**
+ * A host over the project with v1 allowed and running.
+ * @param {import('node:test').TestContext} t
+ * @param {Partial<import('../../out/types/host/index.js').Timing>} [timing]
+ */
 async function allowedV1(t, timing = {}) {
   const p = project();
   const gate = makeGate();
-  await gate.allow({ dir: p.dir, source: 'project', manifest: { exec: 'node', args: ['index.mjs'] } });
+  await gate.allow({ dir: p.dir, source: 'project', manifest: { name: 'proj', exec: 'node', args: ['index.mjs'], enabled: true, skills: [] } });
   const host = await startHost(t, [], { cwd: p.root, discover: true, gate, timing });
   await waitFor('v1 running', () => host.get('proj')?.state === 'ready', 5000);
   assert.deepEqual(p.ran(), ['ran-v1']);
   return { ...p, gate, host };
 }
 
+/** @param {TestHost} host */
 const heldAsChanged = (host) => {
   const rt = host.get('proj');
+  assert.ok(rt, 'proj is loaded');
   return rt.status.kind === 'held' && rt.status.reason === 'changed' && rt;
 };
 
@@ -93,18 +110,20 @@ describe('consent is checked at every launch', () => {
     const outcome = await host.runToolCall('crash', {});
     assert.equal(outcome.outcome, 'disconnected');
     const rt = await waitFor('held after the crash', () => heldAsChanged(host), 5000);
-    assert.match(rt.error, /changed since you allowed it/);
+    assert.match(rt.error ?? '', /changed since you allowed it/);
     assert.ok(gate.asked > askedBefore, 'the gate was asked for the crash restart');
     await sleep(300);
     assert.deepEqual(ran(), ['ran-v1'], 'the changed code never ran');
-    assert.equal(host.get('proj').pid, undefined, 'no process');
+    const after = host.get('proj');
+    assert.ok(after, 'proj is loaded');
+    assert.equal(after.pid, undefined, 'no process');
   });
 
   test('Restart, Stop then Start, and a restart with a debugger\'s environment all hold a changed extension', async (t) => {
     const { host, dir, marks, ran } = await allowedV1(t);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await host.restartExtension('proj');
-    assert.ok(heldAsChanged(host), `Restart holds it (${host.get('proj').state})`);
+    assert.ok(heldAsChanged(host), `Restart holds it (${host.get('proj')?.state})`);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v3', marks));
     await host.startExtension('proj');
     assert.ok(heldAsChanged(host), 'Start holds it');
@@ -118,6 +137,7 @@ describe('consent is checked at every launch', () => {
 
   test('a watcher\'s restart (the folder changed) holds it, through the same launch', async (t) => {
     const { host, dir, marks, ran } = await allowedV1(t);
+    /** @type {Promise<void>[]} */
     const restarts = [];
     const watcher = new lib.FolderWatcher((name) => restarts.push(host.restartExtension(name)), () => undefined, 50);
     t.after(() => watcher.dispose());
@@ -126,26 +146,28 @@ describe('consent is checked at every launch', () => {
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await waitFor('the watcher to restart it', () => restarts.length > 0, 5000);
     await Promise.all(restarts);
-    assert.ok(heldAsChanged(host), host.get('proj').state);
+    assert.ok(heldAsChanged(host), host.get('proj')?.state);
     assert.deepEqual(ran(), ['ran-v1']);
   });
 
   test('allowed again, the new code starts; unchanged code restarts after a crash without a question', async (t) => {
     const { host, dir, marks, ran, gate } = await allowedV1(t);
     await host.runToolCall('crash', {});
-    await waitFor('restarted', () => ran().length === 1 && host.get('proj').state === 'ready' && host.get('proj').pid, 5000);
+    await waitFor('restarted', () => ran().length === 1 && host.get('proj')?.state === 'ready' && host.get('proj')?.pid, 5000);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await host.restartExtension('proj');
     assert.ok(heldAsChanged(host));
-    await gate.allow(host.get('proj').found);
+    const held = host.get('proj');
+    assert.ok(held, 'proj is loaded');
+    await gate.allow(held.found);
     await host.startExtension('proj');
-    await waitFor('v2 running', () => host.get('proj').state === 'ready', 5000);
+    await waitFor('v2 running', () => host.get('proj')?.state === 'ready', 5000);
     assert.deepEqual(ran(), ['ran-v1', 'ran-v2']);
   });
 
   test('a stop while the gate is being asked wins: nothing is spawned', async (t) => {
     const p = project();
-    /** @type {() => void} */
+    /** @type {(() => void) | undefined} */
     let release;
     let calls = 0;
     // Discovery asks first (for name clashes); the launch asks again, and that answer is held back.
@@ -153,14 +175,14 @@ describe('consent is checked at every launch', () => {
     const gate = () => (++calls === 1 ? { start: true } : new Promise((r) => (release = () => r({ start: true }))));
     const host = await startHost(t, [], { cwd: p.root, discover: true, gate, noStart: true });
     const starting = host.start();
-    await waitFor('the launch to ask the gate', () => release, 2000);
-    assert.equal(host.get('proj').state, 'starting', 'shown as starting while the gate is asked');
-    assert.equal(host.get('proj').status.kind, 'checking');
+    const releaseGate = await waitFor('the launch to ask the gate', () => release, 2000);
+    assert.equal(host.get('proj')?.state, 'starting', 'shown as starting while the gate is asked');
+    assert.equal(host.get('proj')?.status.kind, 'checking');
     await host.stopExtension('proj');
-    release();
+    releaseGate();
     await starting;
     await sleep(200);
-    assert.equal(host.get('proj').state, 'stopped');
+    assert.equal(host.get('proj')?.state, 'stopped');
     assert.deepEqual(p.ran(), []);
   });
 
@@ -170,19 +192,20 @@ describe('consent is checked at every launch', () => {
     /** @type {import('../helpers.mjs').Gate} */
     const gate = () => { if (fails) throw new Error('store unreadable'); return { start: true }; };
     const host = await startHost(t, [], { cwd: p.root, discover: true, gate });
-    assert.equal(host.get('proj').state, 'held');
-    assert.equal(host.get('proj').error, 'could not check whether it may run: store unreadable');
+    assert.equal(host.get('proj')?.state, 'held');
+    assert.equal(host.get('proj')?.error, 'could not check whether it may run: store unreadable');
     fails = false;
     await host.startExtension('proj');
-    await waitFor('running once the gate answers', () => host.get('proj').state === 'ready', 5000);
+    await waitFor('running once the gate answers', () => host.get('proj')?.state === 'ready', 5000);
     fails = true;
     await host.restartExtension('proj');
-    assert.equal(host.get('proj').state, 'held');
-    assert.equal(host.get('proj').error, 'could not check whether it may run: store unreadable');
+    assert.equal(host.get('proj')?.state, 'held');
+    assert.equal(host.get('proj')?.error, 'could not check whether it may run: store unreadable');
     assert.deepEqual(p.ran(), ['ran-v1']);
   });
 });
 
+/** @type {(cwd: string, ...args: string[]) => Buffer} */
 const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe' });
 
 describe('data is not code', () => {
@@ -204,20 +227,22 @@ describe('data is not code', () => {
     const gate = makeGate();
     const host = await startHost(t, [], { cwd: root, discover: true, gate, noStart: true });
     await host.start();
-    assert.equal(host.get('todo').status.kind, 'held', 'asked before it first runs');
-    await gate.allow(host.get('todo').found);
+    assert.equal(host.get('todo')?.status.kind, 'held', 'asked before it first runs');
+    const held = host.get('todo');
+    assert.ok(held, 'todo is loaded');
+    await gate.allow(held.found);
     await host.startExtension('todo');
-    await waitFor('todo ready', () => host.get('todo').state === 'ready' || host.get('todo').state === 'auto_ready', 5000);
+    await waitFor('todo ready', () => host.get('todo')?.state === 'ready' || host.get('todo')?.state === 'auto_ready', 5000);
     const added = await host.runToolCall('todo_add', { text: 'buy milk' });
     assert.equal(added.outcome, 'completed', JSON.stringify(added));
     assert.ok(fs.existsSync(path.join(dir, 'todos.json')), 'it saved its data in its own folder (data_dir)');
     await host.restartExtension('todo');
-    await waitFor('todo ready again', () => ['ready', 'auto_ready'].includes(host.get('todo').state), 5000);
+    await waitFor('todo ready again', () => /** @type {(string | undefined)[]} */ (['ready', 'auto_ready']).includes(host.get('todo')?.state), 5000);
     const list = await host.runToolCall('todo_list', {});
     assert.match(JSON.stringify(list.content), /buy milk/, 'the same data, read back after the restart');
     fs.appendFileSync(path.join(dir, 'index.mjs'), '\n// changed\n');
     await host.restartExtension('todo');
-    assert.deepEqual(host.get('todo').status, { kind: 'held', reason: 'changed', message: host.get('todo').error });
+    assert.deepEqual(host.get('todo')?.status, { kind: 'held', reason: 'changed', message: host.get('todo')?.error });
   });
 
   test('the rule, file by file: untracked data is left out; tracked files, untracked code and links always count', async () => {

@@ -8,8 +8,11 @@ import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { bundleSources, tmpdir } from '../helpers.mjs';
 
+/** @type {string} */
 let scratch;
+/** @type {typeof import('../../src/vscode/family/segmentText')} */
 let text;
+/** @type {typeof import('../../src/vscode/family/secretStore')} */
 let store;
 
 before(async () => {
@@ -18,9 +21,12 @@ before(async () => {
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** What VS Code's status bar shows for a label (its renderLabelWithIcons, same expression): icons as `<icon>`, escaped ones as text. */
+/**
+ * What VS Code's status bar shows for a label (its renderLabelWithIcons, same expression): icons as `<icon>`, escaped ones as text.
+ * @param {string} label
+ */
 function rendered(label) {
-  return label.replace(/(\\)?\$\(([A-Za-z0-9-]+(?:~[A-Za-z]+)?)\)/g, (_, escaped, name) => (escaped ? `$(${name})` : `<icon ${name}>`));
+  return label.replace(/(\\)?\$\(([A-Za-z0-9-]+(?:~[A-Za-z]+)?)\)/g, (_, /** @type {string | undefined} */ escaped, /** @type {string} */ name) => (escaped ? `$(${name})` : `<icon ${name}>`));
 }
 
 test('segment text: every "$(" is escaped, so the bar shows exactly what the extension sent and no icon', () => {
@@ -42,8 +48,12 @@ test('segment item: segments joined with " · ", named "zot: <extension>", a too
   assert.ok(tip.includes('count: $(check) 3 open\nsync: synced\n'), tip);
 });
 
-/** A stand-in SecretStorage: a map, and what was asked of it. */
+/**
+ * A stand-in SecretStorage: a map, and what was asked of it.
+ * @returns {import('../../src/vscode/family/secretStore').SecretStorageLike & { map: Map<string, string> }}
+ */
 function storage() {
+  /** @type {Map<string, string>} */
   const map = new Map();
   return {
     map,

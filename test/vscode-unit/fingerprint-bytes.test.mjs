@@ -11,17 +11,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bundleSources, tmpdir } from '../helpers.mjs';
 
+/** @type {typeof import('../../src/vscode/trust/fingerprint')} */
 let fingerprint;
 before(async () => {
   ({ fingerprint } = await bundleSources(tmpdir('zot-fp-bytes-bundle-'), 'vscode/trust', ['fingerprint']));
 });
 
+/** @type {(cwd: string, ...args: string[]) => Buffer} */
 const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
 
-/** A path under `dir` as bytes: `rel` is written with one character per byte ('\xff' is the byte 0xff). */
+/** A path under `dir` as bytes: `rel` is written with one character per byte ('\xff' is the byte 0xff). @type {(dir: string, rel: string) => Buffer} */
 const bytes = (dir, rel) => Buffer.concat([Buffer.from(dir + path.sep), Buffer.from(rel, 'latin1')]);
 
-/** Writes files under `dir`, each name as bytes, folders made as needed. */
+/**
+ * Writes files under `dir`, each name as bytes, folders made as needed.
+ * @param {string} dir
+ * @param {Record<string, string>} files
+ */
 function write(dir, files) {
   for (const [rel, body] of Object.entries(files)) {
     const parts = rel.split('/');
@@ -36,6 +42,7 @@ const RUN = '#!/bin/sh\nfor p in "$(dirname "$0")"/plugins/*.sh; do . "$p"; done
  * A plugin-loading extension committed upstream and cloned as the user's
  * project; `pull(change)` commits `change` upstream and pulls it, as an
  * update of the project would.
+ * @param {Record<string, string>} [files]
  */
 function project(files = {}) {
   const upstream = tmpdir('zot-fp-upstream-');
@@ -46,6 +53,7 @@ function project(files = {}) {
   const dir = path.join(tmpdir('zot-fp-clone-'), 'p');
   git(path.dirname(dir), 'clone', '-q', upstream, dir);
   const found = { dir, manifest: { name: 'p', exec: 'sh', args: ['run.sh'], enabled: true, skills: [] } };
+  /** @param {(upstream: string) => void} change */
   const pull = (change) => {
     change(upstream);
     git(upstream, 'add', '-A');
@@ -116,6 +124,7 @@ describe('names that are not UTF-8 count', () => {
   test('a name git tracks matches only itself: untracked data named with U+FFFD beside a tracked z\\xff is still data', async () => {
     const { dir, found } = project({ 'z\xff.txt': 'tracked' });
     const tracked = await fingerprint.trackedFiles(dir);
+    assert.ok(tracked, 'in a git work tree');
     assert.ok(tracked.has('run.sh'));
     assert.equal(tracked.has('z\ufffd.txt'), false, 'not the name decoded with its byte replaced');
     fs.writeFileSync(path.join(dir, 'z\ufffd.txt'), 'data v1');

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { bundleSources, CLI, COMPAT, tmpdir } from '../helpers.mjs';
 
+/** @type {typeof import('../../src/vscode/hooks/hookFile')} */
 let m;
 before(async () => {
   ({ hookFile: m } = await bundleSources(tmpdir('zot-hookfile-'), 'vscode/hooks', ['hookFile']));
@@ -18,6 +19,7 @@ before(async () => {
 const inputs = { runtime: '/opt/VS Code/code', cli: "/ext/it's/dist/cli.js", zotHome: '/home/u/.zot', windows: '/gs/hook-windows' };
 
 test('the hook file: PreToolUse and UserPromptSubmit run zot-host with VS Code\'s runtime and the windows folder, no token; never a project\'s own extensions', () => {
+  /** @type {unknown} */
   const file = JSON.parse(m.hookFileText(inputs));
   const env = { ELECTRON_RUN_AS_NODE: '1', ZOT_HOOK_WINDOWS: '/gs/hook-windows' };
   assert.deepEqual(file, { hooks: {
@@ -38,6 +40,7 @@ test('zot knows its own file, and no other', async () => {
   assert.equal(await m.readOurs(path.join(dir, 'missing.json')), undefined);
 });
 
+/** @type {(cwd: string, ...a: string[]) => string} */
 const git = (cwd, ...a) => {
   const r = spawnSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { encoding: 'utf8' });
   assert.equal(r.status, 0, `git ${a.join(' ')}: ${r.stderr}`);
@@ -114,6 +117,7 @@ test('a workspace\'s hook file is written inside the workspace only: a link in i
 test('the command in the file runs: zot-host hook answers with the global guard', () => {
   const home = tmpdir('zot-home-');
   fs.cpSync(path.join(COMPAT, 'guard'), path.join(home, 'extensions', 'guard'), { recursive: true });
+  /** @type {import('../../src/vscode/hooks/hookFile').HookFile} */
   const file = JSON.parse(m.hookFileText({ ...inputs, runtime: process.execPath, cli: CLI, zotHome: home, windows: tmpdir('zot-windows-') }));
   const hook = file.hooks.PreToolUse[0];
   const r = spawnSync('sh', ['-c', hook.command], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf build' }, cwd: tmpdir() }), env: { ...process.env, ...hook.env }, encoding: 'utf8' });

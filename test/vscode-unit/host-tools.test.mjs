@@ -10,8 +10,14 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bundleSources } from '../helpers.mjs';
 
+/** @typedef {import('../../out/types/host/index.js').ExtensionView} ExtensionView */
+/** @typedef {import('../../src/vscode/chat/hostToolRules').Permission} Permission */
+/** @typedef {import('../../src/vscode/chat/hostToolRules').CallCancellation} CallCancellation */
+
+/** @type {string} */
 let scratch;
-let m = {};
+/** @type {typeof import('../../src/vscode/chat/hostToolRules')} */
+let m;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-tools-'));
@@ -22,31 +28,40 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A token as the host passes it: `cancel()` is the extension's connection going. */
 function token() {
+  /** @type {Set<() => void>} */
   const listeners = new Set();
   return {
     isCancellationRequested: false,
+    /** @param {() => void} l */
     onCancellationRequested(l) { listeners.add(l); return { dispose: () => listeners.delete(l) }; },
     cancel() { this.isCancellationRequested = true; for (const l of listeners) l(); },
     get listening() { return listeners.size; },
   };
 }
 
-const ext = (name, source = 'global') => ({ name, found: { name, source, dir: `/x/${name}` } });
+// A partial extension: its name and the part of what was found that the rules read.
+/** @type {(name: string, source?: import('../../out/types/host/index.js').ExtensionSource) => ExtensionView} */
+const ext = (name, source = 'global') => /** @type {ExtensionView} */ ({ name, found: { name, source, dir: `/x/${name}` } });
+/** @type {(name: string, e?: ExtensionView, args?: import('../../out/types/protocol/index.js').JsonObject) => import('../../out/types/host/index.js').HostToolRequest} */
 const request = (name, e = ext('ledger'), args = { pattern: 'todo' }) => ({ extension: e, name, args, silent: true });
+/** @param {string} t */
 const text = (t) => ({ type: 'text', text: t });
 
-class TextPart { constructor(value) { this.value = value; } }
-class DataPart { constructor(data, mimeType) { this.data = data; this.mimeType = mimeType; } }
-class PromptTsxPart { constructor(value) { this.value = value; } }
+class TextPart { constructor(/** @type {string} */ value) { this.value = value; } }
+class DataPart { constructor(/** @type {Uint8Array} */ data, /** @type {string} */ mimeType) { this.data = data; this.mimeType = mimeType; } }
+class PromptTsxPart { constructor(/** @type {unknown} */ value) { this.value = value; } }
 
 /**
  * A runner over fake deps; `calls` records what reached the tool, `asked` who was asked.
  * `answer` is the person's answer (or a function giving it), `result` the tool's parts (or a function of its cancellation).
- * @param {{ trusted?: boolean, tools?: string[], zot?: string[], answer?: any, result?: any, deadlineMs?: number }} [options]
+ * @param {{ trusted?: boolean, tools?: string[], zot?: string[], answer?: Permission | (() => Permission | Promise<Permission>), result?: unknown[] | ((cancel: CallCancellation) => Promise<readonly unknown[]>), deadlineMs?: number }} [options]
  */
 function runner({ trusted = true, tools = ['copilot_findTextInFiles', 'mcp_github_search', 'mcp_other_ledger_balance'], zot = ['ledger_balance', 'rates.fetch'], answer = 'once', result = [new TextPart('3 matches')], deadlineMs } = {}) {
+  /** @type {{ name: string, args: Record<string, unknown>, cancel: CallCancellation }[]} */
   const calls = [];
+  /** @type {[string, string, Record<string, unknown>][]} */
   const asked = [];
+  /** @type {string[]} */
   const log = [];
   const r = new m.HostToolRunner({
     trusted: () => trusted,
@@ -121,7 +136,7 @@ describe('the question', () => {
   });
 
   test('the connection going while the person is asked ends the call with no tool run', async () => {
-    /** @type {(value: unknown) => void} */
+    /** @type {(value: Permission) => void} */
     let answer = () => undefined;
     const f = runner({ answer: () => new Promise((r) => (answer = r)) });
     const tk = token();

@@ -9,15 +9,22 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { bundleSources, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
+/** @typedef {import('../helpers.mjs').TestHost} TestHost */
+
+/** @type {typeof import('../../src/vscode/mcp/serverLifecycle')} */
 let m;
 before(async () => {
   ({ serverLifecycle: m } = await bundleSources(tmpdir('zot-lifecycle-'), 'vscode/mcp', ['serverLifecycle']));
 });
 
-/** Two extensions, a gate that holds those the test names, and a lifecycle over them. */
+/**
+ * Two extensions, a gate that holds those the test names, and a lifecycle over them.
+ * @param {import('node:test').TestContext} t
+ */
 async function setUp(t) {
   const root = tmpdir('zot-lifecycle-ext-');
   const dirs = ['alpha', 'beta'].map((n) => makeExt(root, n, { tools: [{ name: `${n}_echo`, description: 'echo' }] }));
+  /** @type {Set<string>} */
   const held = new Set();
   /** @type {import('../helpers.mjs').Gate} */
   const gate = (found) => (held.has(path.basename(found.dir)) ? { start: false, reason: 'not allowed in this test', hold: 'consent' } : { start: true });
@@ -25,8 +32,10 @@ async function setUp(t) {
   const versions = new Map([['alpha', 'v1'], ['beta', 'v1']]);
   /** What the editor's host manager has queued: the test puts a restart there as the Zot view would. */
   let queue = Promise.resolve();
+  /** @type {string[]} */
   const lines = [];
   let changes = 0;
+  /** @type {import('../../src/vscode/mcp/serverLifecycle').ServerLifecycle} */
   const lifecycle = new m.ServerLifecycle({
     startExtension: (n) => host.startExtension(n),
     stopExtension: (n) => host.stopExtension(n),
@@ -38,14 +47,22 @@ async function setUp(t) {
     log: (l) => lines.push(l),
   });
   t.after(() => lifecycle.dispose());
-  return { host, held, versions, lines, lifecycle, changes: () => changes, enqueue: (p) => (queue = queue.then(() => p)) };
+  return { host, held, versions, lines, lifecycle, changes: () => changes, enqueue: (/** @type {Promise<void>} */ p) => (queue = queue.then(() => p)) };
 }
 
+/** @type {(host: TestHost, n: string) => import('../../out/types/host/index.js').ExtensionState | undefined} */
 const state = (host, n) => host.get(n)?.state;
+/** The pid of `n`, which must be loaded. @type {(host: TestHost, n: string) => number | undefined} */
+const pidOf = (host, n) => {
+  const rt = host.get(n);
+  assert.ok(rt, `${n} is loaded`);
+  return rt.pid;
+};
 
 test('Stop in VS Code: a launch that ends with no start after it stops the extension, and its definition stays listed at its version; the other runs on', async (t) => {
   const { host, lifecycle, lines, changes } = await setUp(t);
   const launch = await lifecycle.start('alpha', 'v1');
+  assert.ok(launch, 'a launch');
   assert.match(launch, /^[0-9a-f-]{36}$/);
   lifecycle.ended('alpha', launch);
   // Not before the window in which a start makes it a restart.
@@ -75,12 +92,12 @@ test('Start in VS Code: the extension stopped there starts again (through the ga
 
 test('Restart in VS Code: an end and a start at the same version restart the extension (a new process)', async (t) => {
   const { host, lifecycle, lines } = await setUp(t);
-  const pid = host.get('alpha').pid;
+  const pid = pidOf(host, 'alpha');
   lifecycle.ended('alpha', await lifecycle.start('alpha', 'v1'));
   const launch = await lifecycle.start('alpha', 'v1');
   assert.ok(launch);
   assert.equal(state(host, 'alpha'), 'ready');
-  assert.notEqual(host.get('alpha').pid, pid, 'a new process');
+  assert.notEqual(pidOf(host, 'alpha'), pid, 'a new process');
   assert.ok(lines.some((l) => /VS Code restarted the server of "alpha": restarting the extension/.test(l)), lines.join('\n'));
   // The end of the old launch does not stop it later.
   await sleep(m.RESTART_WINDOW_MS + 300);
@@ -90,7 +107,7 @@ test('Restart in VS Code: an end and a start at the same version restart the ext
 
 test('VS Code following a change of ours leaves the extension alone: a restart at the new version of its tools, a definition dropped by a Stop in the Zot view', async (t) => {
   const { host, lifecycle, versions } = await setUp(t);
-  const pid = host.get('alpha').pid;
+  const pid = pidOf(host, 'alpha');
   // Its tools changed: VS Code restarts the server at the new version (the start after the end, or before it).
   const first = await lifecycle.start('alpha', 'v1');
   versions.set('alpha', 'v2');
@@ -107,7 +124,7 @@ test('VS Code following a change of ours leaves the extension alone: a restart a
   await host.stopExtension('beta');
   lifecycle.ended('beta', b);
   await sleep(m.RESTART_WINDOW_MS + 300);
-  assert.equal(host.get('alpha').pid, pid, 'alpha was not restarted');
+  assert.equal(pidOf(host, 'alpha'), pid, 'alpha was not restarted');
   assert.equal(state(host, 'alpha'), 'ready');
   assert.equal(state(host, 'beta'), 'stopped');
   assert.equal(lifecycle.stopped.size, 0, 'nothing counts as stopped in VS Code');
@@ -134,7 +151,7 @@ test('a start the consent gate refuses: VS Code is told the server cannot start,
   await waitFor('alpha stopped', () => state(host, 'alpha') === 'stopped', m.RESTART_WINDOW_MS + 5_000);
   held.add('alpha');
   assert.equal(await lifecycle.start('alpha', 'v1'), undefined);
-  assert.match(state(host, 'alpha'), /held/);
+  assert.match(state(host, 'alpha') ?? '', /held/);
   assert.ok(lines.some((l) => /the server of "alpha" cannot start: the extension is held/.test(l)), lines.join('\n'));
   assert.ok(lifecycle.stopped.has('alpha'), 'still listed, so a later Start can ask again');
 });
@@ -165,11 +182,11 @@ test('a stop made in VS Code is forgotten once the extension runs again from els
 
 test('Restart whose start reaches the editor before the end of the old launch does (VS Code does not wait for its DELETE): the extension restarts, and is not stopped after', async (t) => {
   const { host, lifecycle } = await setUp(t);
-  const pid = host.get('alpha').pid;
+  const pid = pidOf(host, 'alpha');
   const old = await lifecycle.start('alpha', 'v1');
   assert.ok(await lifecycle.start('alpha', 'v1'));
   lifecycle.ended('alpha', old);
-  await waitFor('a new process', () => host.get('alpha').pid !== pid && state(host, 'alpha') === 'ready', 10_000);
+  await waitFor('a new process', () => pidOf(host, 'alpha') !== pid && state(host, 'alpha') === 'ready', 10_000);
   await sleep(m.RESTART_WINDOW_MS + 300);
   assert.equal(state(host, 'alpha'), 'ready');
   assert.equal(lifecycle.stopped.size, 0);
@@ -177,7 +194,8 @@ test('Restart whose start reaches the editor before the end of the old launch do
 
 test('a start that comes while the extension restarts from elsewhere (the Zot view, between its stop and its start) waits for it, and is not refused', async (t) => {
   const { host, lifecycle, enqueue } = await setUp(t);
-  const pid = host.get('alpha').pid;
+  const pid = pidOf(host, 'alpha');
+  /** @type {Promise<string | undefined> | undefined} */
   let restarted;
   enqueue((async () => {
     await host.stopExtension('alpha');
@@ -188,5 +206,5 @@ test('a start that comes while the extension restarts from elsewhere (the Zot vi
   const launch = await waitFor('the start asked', () => restarted);
   assert.ok(await launch, 'a launch, not a refusal');
   assert.equal(state(host, 'alpha'), 'ready');
-  assert.notEqual(host.get('alpha').pid, pid);
+  assert.notEqual(pidOf(host, 'alpha'), pid);
 });

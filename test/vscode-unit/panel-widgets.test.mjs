@@ -15,9 +15,39 @@ const require = createRequire(import.meta.url);
 const WIDGETS_JS = readFileSync(path.join(ROOT, 'media', 'panel', 'widgets.js'), 'utf8');
 const PANEL_JS = readFileSync(path.join(ROOT, 'media', 'panel', 'panel.js'), 'utf8');
 
+/** @typedef {import('../../out/types/protocol/index.js').Widget} Widget */
+/** @typedef {import('../../src/vscode/panels/pageContract.js').ToWebview} ToWebview */
+/** @typedef {{ target: FakeElement }} ClickEvent */
+/**
+ * The stand-in document: what the page's scripts reach for.
+ * @typedef {{
+ *   activeElement: FakeElement, title: string, listeners: Map<string, (e: KeyEvent) => void>, body: FakeElement,
+ *   createElement(tag: string): FakeElement, getElementById(id: string): FakeElement | null, addEventListener(type: string, fn: (e: KeyEvent) => void): void,
+ * }} FakeDocument
+ */
+/**
+ * A key event as the page's keydown listener gets it.
+ * @typedef {{
+ *   key: string, target: FakeElement, isComposing: boolean, ctrlKey: boolean, metaKey: boolean, altKey: boolean, shiftKey: boolean,
+ *   defaultPrevented: boolean, getModifierState(key: string): boolean, preventDefault(): void,
+ * }} KeyEvent
+ */
+/** @typedef {{ type: string, key?: string, text?: string, id?: string }} PageMessage What the page posts to the extension, as JSON. */
+/** @typedef {{ fire(value?: unknown): void }} StubEmitter The stand-in's event emitter (VSCODE_STUB). */
+/** @typedef {import('vscode').QuickPickItem & { index: number, action?: string }} LineItem A QuickPick row as the presenter makes it. */
+/**
+ * The stand-in of the VS Code API, as the test reads it: what its windows made, each with what the presenters gave it.
+ * @typedef {{
+ *   made: {
+ *     webviews: (import('vscode').WebviewPanel & { posted: ToWebview[], receive(m: unknown): void })[],
+ *     quickPicks: (import('vscode').QuickPick<LineItem> & { ev: Record<'active' | 'accept' | 'value' | 'hide' | 'button', StubEmitter> })[],
+ *   },
+ * }} VscodeStandIn
+ */
+
 /**
  * terva's example tree (docs/TERVA.md 21), as validation leaves it, plus a hostile string.
- * @type {import('../../out/types/protocol/index.js').Widget[]}
+ * @type {Widget[]}
  */
 const LEDGER = [
   { type: 'heading', text: 'March close', level: 1 },
@@ -34,42 +64,76 @@ const LEDGER = [
 // ---- a stand-in DOM: enough of it for the panel's scripts, and no way in for markup ----
 
 class FakeElement {
+  /**
+   * @param {FakeDocument} doc
+   * @param {string} tag
+   */
   constructor(doc, tag) {
     this.ownerDocument = doc;
     this.tagName = tag.toUpperCase();
     /** @type {FakeElement[]} */
     this.children = [];
+    /** @type {FakeElement | null} */
     this.parentNode = null;
     this.className = '';
     this.id = '';
     this.hidden = false;
+    /** @type {Record<string, string>} */
     this.dataset = {};
+    /** @type {Record<string, string>} */
     this.style = {};
+    /** @type {Map<string, string>} */
     this.attrs = new Map();
+    /** @type {Map<string, ((e: ClickEvent) => void)[]>} */
     this.listeners = new Map();
     this.text = '';
   }
+  /** @returns {string} */
   get textContent() { return this.text + this.children.map((c) => c.textContent).join(''); }
+  /** @param {unknown} v */
   set textContent(v) { for (const c of this.children) c.parentNode = null; this.children = []; this.text = String(v); }
+  /** @param {unknown} _ */
   set innerHTML(_) { throw new Error('extension text must never be parsed as HTML'); }
+  /** @param {unknown} _ */
   set outerHTML(_) { throw new Error('extension text must never be parsed as HTML'); }
   insertAdjacentHTML() { throw new Error('extension text must never be parsed as HTML'); }
   get firstElementChild() { return this.children[0] ?? null; }
+  /** @returns {FakeElement | null} */
   get lastElementChild() { return this.children.at(-1) ?? null; }
+  /** @param {FakeElement} c */
   appendChild(c) { c.parentNode?.removeChild(c); c.parentNode = this; this.children.push(c); return c; }
+  /** @param {FakeElement} c */
   removeChild(c) { this.children.splice(this.children.indexOf(c), 1); c.parentNode = null; }
   remove() { this.parentNode?.removeChild(this); }
+  /** @param {...FakeElement} cs */
   replaceChildren(...cs) { for (const c of [...this.children]) this.removeChild(c); for (const c of cs) this.appendChild(c); }
+  /**
+   * @param {string} k
+   * @param {unknown} v
+   */
   setAttribute(k, v) { this.attrs.set(k, String(v)); }
+  /** @param {string} k */
   getAttribute(k) { return this.attrs.get(k) ?? null; }
+  /** @param {string} k */
   removeAttribute(k) { this.attrs.delete(k); }
+  /** @param {FakeElement | null} n */
   contains(n) { for (; n; n = n.parentNode) if (n === this) return true; return false; }
-  closest(sel) { for (let n = this; n; n = n.parentNode) if (sel === `#${n.id}`) return n; return null; }
-  /** Descendants in document order. */
+  /** @param {string} sel */
+  closest(sel) { for (let n = /** @type {FakeElement | null} */ (this); n; n = n.parentNode) if (sel === `#${n.id}`) return n; return null; }
+  /**
+   * Descendants in document order.
+   * @returns {Generator<FakeElement>}
+   */
   *all() { for (const c of this.children) { yield c; yield* c.all(); } }
+  /** @param {string} sel */
   querySelectorAll(sel) { return [...this.all()].filter((e) => matches(e, sel)); }
+  /** @param {string} sel */
   querySelector(sel) { return this.querySelectorAll(sel)[0] ?? null; }
   focus() { this.ownerDocument.activeElement = this; }
+  /**
+   * @param {string} type
+   * @param {(e: ClickEvent) => void} fn
+   */
   addEventListener(type, fn) { this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]); }
   click() { for (const fn of this.listeners.get('click') ?? []) fn({ target: this }); }
   scrollIntoView() {}
@@ -78,16 +142,23 @@ class FakeElement {
   get clientHeight() { return 400; }
 }
 
+/**
+ * @param {FakeElement} e
+ * @param {string} sel
+ */
 function matches(e, sel) {
   if (sel === 'button') return e.tagName === 'BUTTON';
   if (sel === 'button:not([disabled])') return e.tagName === 'BUTTON' && !e.attrs.has('disabled');
   throw new Error(`the stand-in DOM does not know the selector ${sel}`);
 }
 
+/** @returns {FakeDocument} */
 function fakeDocument() {
-  const doc = { activeElement: null, title: '', listeners: new Map() };
+  // Partial: the lines below fill in the rest.
+  const doc = /** @type {FakeDocument} */ (/** @type {unknown} */ ({ activeElement: null, title: '', listeners: new Map() }));
   doc.createElement = (tag) => new FakeElement(doc, tag);
   doc.body = doc.createElement('body');
+  /** @type {Record<string, FakeElement>} */
   const byId = {};
   for (const id of ['title', 'lines', 'widgets', 'footer', 'announce', 'measure']) {
     const e = doc.createElement('div');
@@ -103,27 +174,41 @@ function fakeDocument() {
   return doc;
 }
 
-/** The text of every element of a kind under `root`, in order. */
+/**
+ * The text of every element of a kind under `root`, in order.
+ * @param {FakeElement} root
+ * @param {string} tag
+ */
 const texts = (root, tag) => [...root.all()].filter((e) => e.tagName === tag.toUpperCase()).map((e) => e.textContent);
 
 /** widgets.js alone: its `draw`, over a fresh document. */
 function widgetsModule() {
   const doc = fakeDocument();
+  /** @type {{ zotPanelWidgets?: { draw(container: FakeElement, widgets: readonly unknown[], onAction: (id: string) => void): void } }} */
   const window = {};
   vm.runInNewContext(WIDGETS_JS, { window, document: doc });
+  assert.ok(window.zotPanelWidgets, 'widgets.js sets window.zotPanelWidgets');
   return { draw: window.zotPanelWidgets.draw, doc };
 }
 
 /** The whole page: both scripts, as the webview runs them; `posted` is what it sent the extension. */
 function page() {
   const doc = fakeDocument();
+  /** @type {Map<string, (e: { data: unknown }) => void>} */
   const winListeners = new Map();
-  const window = { addEventListener: (type, fn) => winListeners.set(type, fn) };
+  const window = {
+    /**
+     * @param {string} type
+     * @param {(e: { data: unknown }) => void} fn
+     */
+    addEventListener: (type, fn) => winListeners.set(type, fn),
+  };
+  /** @type {PageMessage[]} */
   const posted = [];
   const context = {
     window, document: doc,
     // A message crosses as a copy, as postMessage clones it.
-    acquireVsCodeApi: () => ({ postMessage: (m) => posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined }),
+    acquireVsCodeApi: () => ({ postMessage: (/** @type {unknown} */ m) => posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined }),
     ResizeObserver: class { observe() {} },
     getComputedStyle: () => ({ lineHeight: '18', paddingLeft: '0', paddingRight: '0' }),
     setTimeout: () => 0, clearTimeout: () => undefined,
@@ -131,13 +216,31 @@ function page() {
   vm.createContext(context);
   vm.runInContext(WIDGETS_JS, context);
   vm.runInContext(PANEL_JS, context);
+  /**
+   * @param {string} k
+   * @param {FakeElement} [target]
+   */
   const key = (k, target = doc.activeElement) => {
+    /** @type {KeyEvent} */
     const e = { key: k, target, isComposing: false, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, defaultPrevented: false, getModifierState: () => false, preventDefault() { this.defaultPrevented = true; } };
-    doc.listeners.get('keydown')(e);
+    const onKey = doc.listeners.get('keydown');
+    assert.ok(onKey, 'the page listens for keys');
+    onKey(e);
     return e;
   };
-  const receive = (msg) => winListeners.get('message')({ data: msg });
-  return { doc, posted, key, receive, $: (id) => doc.getElementById(id) };
+  /** @param {unknown} msg */
+  const receive = (msg) => {
+    const onMessage = winListeners.get('message');
+    assert.ok(onMessage, 'the page listens for messages');
+    return onMessage({ data: msg });
+  };
+  /** @param {string} id */
+  const $ = (id) => {
+    const e = doc.getElementById(id);
+    assert.ok(e, `#${id}`);
+    return e;
+  };
+  return { doc, posted, key, receive, $ };
 }
 
 // ---- a stand-in of the VS Code API for the presenters ----
@@ -172,17 +275,29 @@ module.exports = {
 };
 `;
 
-/** A panel as the host hands it to the UI, recording what the UI sends back. */
+/**
+ * A panel as the host hands it to the UI, recording what the UI sends back.
+ * @param {readonly Widget[]} widgets
+ * @param {readonly string[]} [lines]
+ * @returns {import('../../out/types/host/index.js').Panel & { sent: string[] }}
+ */
 function fakePanel(widgets, lines = ['March: 9 of 12 accounts reconciled']) {
   return {
     uid: 'ledger\0p', extension: { name: 'ledger', dir: '/x' }, id: 'p', title: 'Ledger', lines, footer: 'esc close', widgets, forToolCall: false,
     sent: [], key(k, text) { this.sent.push(text === undefined ? k : `${k} ${text}`); }, action(id) { this.sent.push(`action ${id}`); }, resize() {}, dismiss() {},
   };
 }
-const trace = { record() {} };
+// Partial: the presenters only record to it.
+const trace = /** @type {import('../../src/vscode/ui/trace.js').UiTrace} */ (/** @type {unknown} */ ({ record() {} }));
+// Partial: the presenters only read its path.
+const extensionUri = /** @type {import('vscode').Uri} */ ({ path: '/ext' });
 
+/** @type {string} */
 let scratch;
-/** The bundled presenters and the page contract, and the stand-in API they were given. */
+/**
+ * The bundled presenters and the page contract, and the stand-in API they were given.
+ * @type {import('../bundled').Bundled<'vscode/panels', 'pageContract' | 'panels' | 'webviewPanels'> & { vscode: VscodeStandIn }}
+ */
 let m;
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-panel-widgets-'));
@@ -204,6 +319,8 @@ test('the page may send an action by its id; an empty, over-long or non-string i
 test('widgets.js draws each kind as its own element, every string as text, tones as classes, actions as buttons', () => {
   const { draw, doc } = widgetsModule();
   const box = doc.getElementById('widgets');
+  assert.ok(box);
+  /** @type {string[]} */
   const pressed = [];
   draw(box, [...LEDGER, { type: 'sparkline', text: 'unknown kinds draw nothing' }], (id) => pressed.push(id));
   assert.deepEqual(box.children.map((e) => e.tagName), ['H2', 'P', 'DIV', 'DL', 'TABLE', 'UL', 'DIV', 'HR', 'BUTTON']);
@@ -212,6 +329,7 @@ test('widgets.js draws each kind as its own element, every string as text, tones
   const meter = box.children[2];
   assert.equal(meter.textContent, 'reconciled9 / 12 accounts', 'the numbers are text beside the bar');
   const bar = [...meter.all()].find((e) => e.getAttribute('role') === 'meter');
+  assert.ok(bar, 'a meter role');
   assert.deepEqual([bar.getAttribute('aria-valuenow'), bar.getAttribute('aria-valuemax'), bar.getAttribute('aria-valuetext'), bar.children[0].style.width], ['9', '12', '9 / 12 accounts', '75%']);
   assert.deepEqual(texts(box, 'dt'), ['ledger file', 'difference']);
   assert.deepEqual(texts(box, 'dd'), ['books/2026-03.ledger', '0.03 EURrounding suspected']);
@@ -235,6 +353,7 @@ test('widgets.js draws each kind as its own element, every string as text, tones
 test('widgets.js: an action without an id is a disabled button; a redraw keeps the focus on the action it was on', () => {
   const { draw, doc } = widgetsModule();
   const box = doc.getElementById('widgets');
+  assert.ok(box);
   draw(box, [{ type: 'action', text: 'later' }, { type: 'action', text: 'A', action_id: 'a' }, { type: 'action', text: 'B', action_id: 'b' }], () => undefined);
   const [dead, , b] = box.querySelectorAll('button');
   assert.equal(dead.getAttribute('disabled'), '');
@@ -269,7 +388,7 @@ test('the page shows widgets in place of the lines; Tab moves among the actions,
   p.key('ArrowDown', button);
   p.key('Enter', p.$('widgets'));
   p.key('x', p.$('widgets'));
-  assert.deepEqual(p.posted.map((m) => m.key + (m.text ?? '')), ['down', 'enter', 'runex']);
+  assert.deepEqual(p.posted.map((/** @type {PageMessage} */ m) => m.key + (m.text ?? '')), ['down', 'enter', 'runex']);
 
   // A render that changes only lines keeps the tree; one with an empty tree brings the lines back.
   p.receive({ type: 'render', title: 'Ledger', footer: 'esc close', cursor: -1, seq: 3, length: 1, changed: [[0, 'March: 10 of 12']], spoken: [0] });
@@ -278,7 +397,7 @@ test('the page shows widgets in place of the lines; Tab moves among the actions,
   assert.deepEqual([p.$('lines').hidden, p.$('widgets').hidden, p.$('widgets').children.length], [false, true, 0]);
   p.posted.length = 0;
   assert.equal(p.key('Tab', p.$('lines')).defaultPrevented, true, 'without widgets Tab is a key for the extension, as before');
-  assert.deepEqual(p.posted.map((m) => m.key), ['tab']);
+  assert.deepEqual(p.posted.map((/** @type {PageMessage} */ m) => m.key), ['tab']);
 });
 
 test('the page without actions in its widgets sends Tab to the extension', () => {
@@ -290,10 +409,11 @@ test('the page without actions in its widgets sends Tab to the extension', () =>
 });
 
 test('the webview presenter: the same strict policy with both scripts nonce\'d; the tree goes when it changed; an action reaches the panel', () => {
-  const view = new m.webviewPanels.WebviewPanels({ path: '/ext' }, trace);
+  const view = new m.webviewPanels.WebviewPanels(extensionUri, trace);
   const panel = fakePanel(LEDGER);
   view.open(panel);
   const w = m.vscode.made.webviews.at(-1);
+  assert.ok(w, 'a webview');
   const html = w.webview.html;
   assert.match(html, /content="default-src 'none'; style-src vscode-webview:; font-src vscode-webview:; img-src vscode-webview:; script-src 'nonce-[^']+';"/);
   const scripts = [...html.matchAll(/<script nonce="([^"]+)" src="([^"]+)"><\/script>/g)];
@@ -315,10 +435,11 @@ test('the webview presenter: the same strict policy with both scripts nonce\'d; 
 });
 
 test('the presenter\'s renders on the page: the cursor it says is highlighted; a screen reader hears changed text, not a moved mark', () => {
-  const view = new m.webviewPanels.WebviewPanels({ path: '/ext' }, trace);
+  const view = new m.webviewPanels.WebviewPanels(extensionUri, trace);
   const panel = fakePanel([], ['› one', '  two', '  three']);
   view.open(panel);
   const w = m.vscode.made.webviews.at(-1);
+  assert.ok(w, 'a webview');
   const p = page();
   const deliver = () => {
     for (const msg of w.posted.splice(0)) p.receive(JSON.parse(JSON.stringify(msg)));
@@ -346,6 +467,7 @@ test('the QuickPick shows the widgets as text rows; moving among them sends no k
   const panel = fakePanel(LEDGER);
   qps.open(panel);
   const qp = m.vscode.made.quickPicks.at(-1);
+  assert.ok(qp, 'a QuickPick');
   const rows = lib.widgetLines(LEDGER);
   assert.deepEqual(qp.items.map((i) => i.label), rows.map((r) => r.text.replace(/ /g, '\u00a0')));
   assert.deepEqual(rows.map((r) => r.text), [
@@ -367,6 +489,7 @@ test('the QuickPick shows the widgets as text rows; moving among them sends no k
   ]);
   assert.deepEqual(qp.items.filter((i) => i.action).map((i) => [i.index, i.action]), [[9, 'open-4020'], [12, 'export-csv'], [14, 'reconcile']]);
 
+  /** @param {number} i */
   const move = (i) => { qp.activeItems = [qp.items[i]]; qp.ev.active.fire([qp.items[i]]); };
   move(12);
   move(9);
@@ -387,7 +510,10 @@ test('the QuickPick shows the widgets as text rows; moving among them sends no k
   qps.dispose();
 });
 
-/** Runs `fn` as a user's move, after the echo window of a programmatic one (ECHO_MS) has passed. */
+/**
+ * Runs `fn` as a user's move, after the echo window of a programmatic one (ECHO_MS) has passed.
+ * @param {() => void} fn
+ */
 function setTimeoutless(fn) {
   const now = Date.now;
   Date.now = () => now() + 10_000;

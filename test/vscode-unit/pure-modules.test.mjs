@@ -7,14 +7,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { bundleSources } from '../helpers.mjs';
+import { bundleSources, failed, succeeded } from '../helpers.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** @typedef {import('../bundled').BundledSources} Src */
+/** @typedef {import('../../out/types/host/index.js').Manifest} Manifest */
+/** @type {string} */
 let scratch;
+/** @type {Src['vscode/trust/consent']} */
 let consent;
+/** @type {Src['vscode/trust/fingerprint']} */
 let fingerprint;
+/** @type {Src['vscode/ui/noteLimiter']} */
 let limiter;
+/** @type {Src['vscode/commands/install']} */
 let install;
+/** @type {Src['vscode/activation/jsonc']} */
 let jsonc;
 
 before(async () => {
@@ -25,6 +33,11 @@ before(async () => {
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * @param {string} name
+ * @param {Record<string, string>} files
+ * @param {Record<string, unknown>} manifest
+ */
 function extensionFolder(name, files, manifest) {
   const dir = path.join(scratch, name);
   mkdirSync(dir, { recursive: true });
@@ -57,12 +70,14 @@ describe('consent decisions', () => {
   });
   test('allowed for another fingerprint: asked again', () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: 'x', allowed: true, at: 1 } });
+    assert.equal(d.kind, 'hold');
     assert.equal(d.ask, true);
     assert.equal(d.hold, 'changed');
     assert.match(d.reason, /changed since you allowed it/);
   });
   test("refused for the same fingerprint: held, not asked, can still be allowed", () => {
     const d = consent.decide({ needsConsent: true, trusted: true, fingerprint: fp, record: { fingerprint: fp, allowed: false, at: 1 } });
+    assert.equal(d.kind, 'hold');
     assert.deepEqual([d.kind, d.hold, d.ask, d.canAllow], ['hold', 'denied', false, true]);
   });
   test('needsConsent: project-local, and explicit folders from workspace settings', () => {
@@ -79,6 +94,7 @@ describe('consent fingerprint', () => {
   test('covers exec, args, the executable in the folder and scripts named in args', async () => {
     const dir = extensionFolder('fp', { 'run.sh': '#!/bin/sh\necho\n', 'main.mjs': 'x', 'other.mjs': 'y' }, { exec: './run.sh', args: ['main.mjs', '--flag'] });
     chmodSync(path.join(dir, 'run.sh'), 0o755);
+    /** @param {Partial<Manifest>} m */
     const found = (m) => ({ dir, manifest: { name: 'fp', args: [], enabled: true, skills: [], ...m } });
     const base = await fingerprint.runFingerprint(found({ exec: './run.sh', args: ['main.mjs', '--flag'] }));
     assert.match(base, /^[0-9a-f]{64}$/);
@@ -106,7 +122,7 @@ describe('consent fingerprint', () => {
       ['the target of node .', { 'package.json': '{"main":"srv.js"}', 'srv.js': 'a' }, { exec: 'node', args: ['.'] }, 'srv.js'],
       ['--require=./pre.js', { 'index.js': '', 'pre.js': 'a' }, { exec: 'node', args: ['--require=./pre.js', 'index.js'] }, 'pre.js'],
     ];
-    for (const [what, files, manifest, changed] of /** @type {[string, Record<string, string>, Record<string, unknown>, string][]} */ (cases)) {
+    for (const [what, files, manifest, changed] of /** @type {[string, Record<string, string>, Pick<Manifest, 'exec' | 'args'>, string][]} */ (cases)) {
       const dir = extensionFolder(`fp-${changed.replace(/\W/g, '')}`, files, manifest);
       const found = { dir, manifest: { name: 'x', enabled: true, skills: [], ...manifest } };
       const before = await fingerprint.runFingerprint(found);
@@ -176,6 +192,10 @@ describe('note limiter', () => {
     let now = 0;
     // The defaults, as the VS Code layer uses them (new NoteLimiter()).
     const l = new limiter.NoteLimiter(undefined, undefined, () => now);
+    /**
+     * @param {string} ext
+     * @param {string} text
+     */
     const admit = (ext, text) => { const a = l.admit(ext, 'warn', text); return a.show ? 'show' : a.why; };
     assert.deepEqual(['a', 'b', 'a', 'c', 'd'].map((t) => admit('x', t)), ['show', 'show', 'duplicate', 'show', 'rate']);
     assert.equal(admit('y', 'a'), 'show', 'per extension');
@@ -194,7 +214,7 @@ describe('install from folder', () => {
     assert.deepEqual(check, { ok: true, name: 'good', folder: 'good', target: path.join(home, 'extensions', 'good'), exists: false });
     await install.copyInto(src, check.target);
     assert.deepEqual(readdirSync(check.target).sort(), ['extension.json', 'index.mjs']);
-    assert.equal((await install.checkInstall(src, home)).exists, true);
+    assert.equal(succeeded(await install.checkInstall(src, home)).exists, true);
     writeFileSync(path.join(src, 'index.mjs'), 'v2');
     await install.copyInto(src, check.target);
     assert.equal(readFileSync(path.join(check.target, 'index.mjs'), 'utf8'), 'v2');
@@ -208,7 +228,7 @@ describe('install from folder', () => {
     const r = await install.checkInstall(bad, path.join(scratch, 'home2'));
     assert.equal(r.ok, false);
     assert.match(r.reason, /"exec" must be a string/);
-    assert.match((await install.checkInstall(path.join(scratch, 'nope'), scratch)).reason, /is not a folder/);
+    assert.match(failed(await install.checkInstall(path.join(scratch, 'nope'), scratch)).reason, /is not a folder/);
   });
   test('samples: installs the missing ones, skips the rest', async () => {
     const home = path.join(scratch, 'home3');
