@@ -6,20 +6,30 @@
 // one file after another. Each lane is one `node --test` with the project's
 // per-test bound (test/per-test-timeout.mjs); its spec output is shown as it
 // comes, each line led by the lane's name, and a summary of every lane ends
-// the run. The exit status is 1 when any lane failed.
+// the run with the files that took longest. The VSIXes the end-to-end and
+// packaging tests install are built once, before the lanes, and named to
+// them (ZOT_E2E_VSIX, ZOT_E2E_TEST_VSIX; test/e2e/vsix.mjs), where each file
+// would otherwise package its own. The exit status is 1 when any lane failed.
 //
 //   node scripts/test.mjs            every test (npm test, after the build and the environment)
 //   node scripts/test.mjs --quick    the inner loop: protocol, host and VS Code-layer unit tests
 //   node scripts/test.mjs --lanes    prints the lanes and their files, runs nothing
 //   node scripts/test.mjs <file>...  those files, in one lane
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The test files of a folder of test/, sorted. */
+/** @typedef {{ name: string, files: string[], concurrency: number, fileTimeoutMs: number }} Lane */
+
+/**
+ * The test files of a folder of test/, sorted.
+ * @param {string} folder
+ * @param {{ except?: string[] }} [options]
+ */
 export function filesOf(folder, { except = [] } = {}) {
   const dir = path.join(repo, 'test', folder);
   return readdirSync(dir).filter((f) => f.endsWith('.test.mjs') && !except.includes(f)).sort().map((f) => path.join('test', folder, f));
@@ -29,7 +39,8 @@ export function filesOf(folder, { except = [] } = {}) {
  * The lanes of a run: a name, its files, how many of its files run at once,
  * and the bound on a whole file (each test has its own, see
  * test/per-test-timeout.mjs).
- * @returns {{ name: string, files: string[], concurrency: number, fileTimeoutMs: number }[]}
+ * @param {string} kind 'quick', or any other for all
+ * @returns {Lane[]}
  */
 export function lanes(kind) {
   if (kind === 'quick') {
@@ -44,15 +55,26 @@ export function lanes(kind) {
   ];
 }
 
-/** Runs one lane; resolves with its counts as the spec reporter sums them up. */
-function runLane(lane, width) {
+/**
+ * Runs one lane; resolves with its counts as the spec reporter sums them up,
+ * and the seconds each of its files took, its process included.
+ * @param {Lane} lane
+ * @param {number} width
+ * @param {{ scratch: string, env: NodeJS.ProcessEnv }} run
+ * @returns {Promise<{ lane: Lane, code: number | null, signal: NodeJS.Signals | null, counts: Record<string, number>, seconds: number, fileSeconds: Map<string, number> }>}
+ */
+function runLane(lane, width, { scratch, env }) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const args = ['--test', `--test-timeout=${lane.fileTimeoutMs}`, '--test-force-exit', `--test-concurrency=${lane.concurrency}`, '--import', './test/per-test-timeout.mjs', '--test-reporter=spec', ...lane.files];
-    const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const times = path.join(scratch, `${lane.name}.jsonl`);
+    const args = ['--test', `--test-timeout=${lane.fileTimeoutMs}`, '--test-force-exit', `--test-concurrency=${lane.concurrency}`, '--import', './test/per-test-timeout.mjs',
+      '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${path.join(repo, 'scripts', 'test-reporter.mjs')}`, `--test-reporter-destination=${times}`, ...lane.files];
+    const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env });
     const tag = `[${lane.name}]`.padEnd(width + 2);
+    /** @type {Record<string, number>} */
     const counts = {};
     let pending = '';
+    /** @param {string} chunk */
     const onData = (chunk) => {
       pending += chunk;
       const lines = pending.split('\n');
@@ -72,11 +94,52 @@ function runLane(lane, width) {
       if (pending) onData('\n');
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolve({ lane, code, signal, counts, seconds: (Date.now() - started) / 1000 });
+      resolve({ lane, code, signal, counts, seconds: (Date.now() - started) / 1000, fileSeconds: fileSeconds(times) });
     });
   });
 }
 
+/**
+ * Seconds per file, from the lane's second reporter.
+ * @param {string} times
+ */
+function fileSeconds(times) {
+  /** @type {Map<string, number>} */
+  const seconds = new Map();
+  let text = '';
+  try {
+    text = readFileSync(times, 'utf8');
+  } catch {
+    return seconds;
+  }
+  for (const line of text.split('\n').filter(Boolean)) {
+    const { file, ms } = /** @type {{ file: string, ms: number }} */ (JSON.parse(line));
+    const name = path.relative(repo, file);
+    seconds.set(name, (seconds.get(name) ?? 0) + ms / 1000);
+  }
+  return seconds;
+}
+
+/**
+ * The VSIXes the end-to-end suites and the packaging checks install, built
+ * once for the whole run (in copies of the project, as test/e2e/vsix.mjs
+ * builds them), unless the environment already names them.
+ * @param {string} scratch
+ * @returns {Promise<NodeJS.ProcessEnv>}
+ */
+async function packagedOnce(scratch) {
+  const { extensionVsix, testBundleVsix } = await import('../test/e2e/vsix.mjs');
+  const started = Date.now();
+  for (const dir of ['vsix', 'test-vsix']) mkdirSync(path.join(scratch, dir));
+  const [vsix, testVsix] = await Promise.all([
+    process.env.ZOT_E2E_VSIX ?? extensionVsix(path.join(scratch, 'vsix')),
+    process.env.ZOT_E2E_TEST_VSIX ?? testBundleVsix(path.join(scratch, 'test-vsix')),
+  ]);
+  console.log(`packaged the VSIXes the tests install in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return { ZOT_E2E_VSIX: vsix, ZOT_E2E_TEST_VSIX: testVsix };
+}
+
+/** @param {string[]} argv */
 async function main(argv) {
   const files = argv.filter((a) => !a.startsWith('--'));
   const run = files.length ? [{ name: 'tests', files, concurrency: 1, fileTimeoutMs: 1_800_000 }] : lanes(argv.includes('--quick') ? 'quick' : 'all');
@@ -86,7 +149,11 @@ async function main(argv) {
   }
   const width = Math.max(...run.map((l) => l.name.length));
   const started = Date.now();
-  const results = await Promise.all(run.map((l) => runLane(l, width)));
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-test-run-'));
+  process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+  const installs = run.some((l) => l.files.some((f) => f.startsWith(path.join('test', 'e2e')) || f === path.join('test', 'build', 'marketplace.test.mjs')));
+  const env = { ...process.env, ...(installs ? await packagedOnce(scratch) : {}) };
+  const results = await Promise.all(run.map((l) => runLane(l, width, { scratch, env })));
   console.log('');
   let failed = false;
   for (const r of results) {
@@ -95,6 +162,8 @@ async function main(argv) {
     failed ||= !ok;
     const tally = c.tests === undefined ? 'no summary (the runner did not finish)' : `${c.pass} passed, ${c.fail} failed${c.cancelled ? `, ${c.cancelled} cancelled` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''} of ${c.tests}`;
     console.log(`${ok ? '✔' : '✖'} ${r.lane.name}: ${tally} in ${r.seconds.toFixed(0)} s (${r.lane.files.length} files, ${r.lane.concurrency} at a time)${ok ? '' : `; exit ${r.signal ?? r.code}`}`);
+    const slowest = [...r.fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    if (slowest.length > 1) console.log(`    longest: ${slowest.map(([f, s]) => `${f} ${s.toFixed(0)} s`).join(', ')}`);
   }
   console.log(`${failed ? '✖ failed' : '✔ all passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return failed ? 1 : 0;
