@@ -19,6 +19,8 @@ export type InterceptResult =
 /** What a tool call's guards are asked through: zot's events and intercepts. */
 export interface Guards {
   emit(event: string, payload?: EventPayload): void;
+  /** Whether any connected extension intercepts `event`: whether intercept() would ask anyone. */
+  intercepts(event: InterceptableEvent): boolean;
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult>;
 }
 
@@ -34,16 +36,17 @@ export type ClearedCall =
  * with arguments that cannot be sent; then the `tool_call` event with them
  * (unless the caller announced the call already); then the `tool_call`
  * intercepts in load order, whose first block wins and whose
- * `modified_args` chain.
+ * `modified_args` chain. Without an interceptor the answer is at once (no
+ * promise): most calls have none, and this is every call's path.
  */
-export async function clearToolCall(guards: Guards, toolId: string, name: string, args: unknown, announced = false): Promise<ClearedCall> {
+export function clearToolCall(guards: Guards, toolId: string, name: string, args: unknown, announced = false): ClearedCall | Promise<ClearedCall> {
   const bad = badArgs(args);
   if (bad) return { cleared: false, reason: bad };
   const payload = { tool_id: toolId, tool_name: name, tool_args: (args ?? {}) as JsonObject };
   if (!announced) guards.emit('tool_call', payload);
-  const verdict = await guards.intercept('tool_call', payload);
-  if (verdict.blocked) return { cleared: false, reason: verdict.reason, by: verdict.by };
-  return { cleared: true, args: verdict.payload.tool_args ?? {} };
+  if (!guards.intercepts('tool_call')) return { cleared: true, args: payload.tool_args };
+  return guards.intercept('tool_call', payload).then((verdict): ClearedCall =>
+    verdict.blocked ? { cleared: false, reason: verdict.reason, by: verdict.by } : { cleared: true, args: verdict.payload.tool_args ?? {} });
 }
 
 export interface ToolCallOptions extends CallOptions {
@@ -123,7 +126,8 @@ export class AgentPath {
   async runToolCall(name: string, args: unknown, opts: ToolCallOptions = {}): Promise<ToolOutcome> {
     // The agent's id for the call, as events name it; the wire id is the connection's own.
     const toolId = opts.toolId ?? `call-${nextId()}`;
-    const cleared = await clearToolCall(this, toolId, name, args, opts.announced);
+    const clearing = clearToolCall(this, toolId, name, args, opts.announced);
+    const cleared = clearing instanceof Promise ? await clearing : clearing;
     if (!cleared.cleared) {
       const owner = this.registry.tool(name)?.rt.name ?? null;
       if (cleared.by === undefined) return toolOutcome('not_run', owner, cleared.reason);
@@ -137,6 +141,12 @@ export class AgentPath {
       this.emit('tool_result', { tool_id: toolId, tool_name: name, text, ...((outcome.outcome !== 'completed' || outcome.isError) && { is_error: true }) });
     }
     return outcome;
+  }
+
+  /** Whether intercept() would ask anyone: a connected extension that intercepts `event`. */
+  intercepts(event: InterceptableEvent): boolean {
+    for (const rt of this.registry.all) if (rt.intercepts.has(event) && rt.connected) return true;
+    return false;
   }
 
   /** Whether any extension subscribes to `event`. */

@@ -46,7 +46,7 @@ export type HostReader = Pick<ZotHost,
 
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
-  'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercept' |
+  'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercepts' | 'intercept' |
   'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
@@ -255,6 +255,7 @@ export class ZotHost {
     if (event === 'session_start') this.session.started(payload);
     this.agent.emit(event, payload);
   }
+  intercepts(event: InterceptableEvent): boolean { return this.agent.intercepts(event); }
   intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
   /** One agent turn over a model (see turn/agentTurn.ts): zot's events, intercepts, tool calls and Stop, for any front end. */
   runTurn(port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> { return runAgentTurn(this.agent, port, view, opts); }

@@ -91,6 +91,8 @@ export async function runHookOn(host: HostCalls, input: HookInput, servesOverMcp
   const late: Unheard[] = [];
   const hookHost: HookHost = {
     emit: (e, payload) => host.emit(e, payload),
+    // Every hook goes through interceptHeard, which also says which guards did not answer.
+    intercepts: () => true,
     intercept: (e, payload) => interceptHeard(host, e, payload, answerBy, unanswered, late),
     // A tool of an extension's own server is zot's only where that extension holds the tool.
     servesOverMcp: (name, extension) => servesOverMcp(name, extension) && (extension === undefined || host.findTool(name)?.extension === extension),
