@@ -249,10 +249,12 @@ export class FolderWatcher {
     let reaction: unknown;
     try {
       reaction = this.changed(name, files);
-    } finally {
-      if (!(reaction instanceof Promise)) ended();
+    } catch (error) {
+      ended();
+      throw error;
     }
     if (reaction instanceof Promise) reaction.then(ended, ended);
+    else ended();
   }
 
   private quietTimer(name: string, w: Watched): NodeJS.Timeout {

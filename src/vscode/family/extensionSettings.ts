@@ -63,11 +63,12 @@ export class ExtensionSettings implements SettingsSource, vscode.Disposable {
 
   /** Reads every setting's secret into memory (before the host starts: a hello_ack is answered at once). */
   async loadAll(): Promise<void> {
-    for (const k of await this.storage.keys()) {
-      if (!k.startsWith('config:')) continue;
-      const v = await this.storage.get(k);
+    const keys = (await this.storage.keys()).filter((k) => k.startsWith('config:'));
+    const values = await Promise.all(keys.map((k) => this.storage.get(k)));
+    keys.forEach((k, i) => {
+      const v = values[i];
       if (v !== undefined) this.cache.set(k, v);
-    }
+    });
   }
 
   /** Stores one value where it belongs: a secret in SecretStorage, anything else in the user's settings. */
