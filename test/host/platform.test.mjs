@@ -22,7 +22,10 @@ test('Windows: an .exe runs directly; a .cmd or .bat shim runs through System32\
   assert.equal(shim.file, 'C:\\WINDOWS\\System32\\cmd.exe');
   assert.equal(shim.verbatim, true);
   assert.deepEqual(shim.args.slice(0, 3), ['/d', '/s', '/c']);
-  assert.equal(shim.args[3], '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"my^ ext^" ^"a^&b^""');
+  // The program in quotes (a space or a parenthesis stays in its name); each argument escaped for both of cmd's parses.
+  assert.equal(shim.args[3], '""C:\\Program Files\\nodejs\\npx.cmd" ^^^"-y^^^" ^^^"my^^^ ext^^^" ^^^"a^^^&b^^^""');
+  assert.equal(commandLine('C:\\Program Files (x86)\\t\\run.cmd', [], 'win32').args[3], '""C:\\Program Files (x86)\\t\\run.cmd""');
+  assert.equal(commandLine('C:\\t\\a"b.cmd', [], 'win32').args[3], '""C:\\t\\ab.cmd""', 'a quote, which no Windows name holds, cannot end the program\'s quotes');
   assert.equal(commandLine('run.BAT', [], 'win32').file, 'C:\\Windows\\System32\\cmd.exe', 'without SystemRoot, C:\\Windows\'s: never cmd.exe by bare name');
 });
 

