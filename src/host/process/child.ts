@@ -10,8 +10,11 @@ import { formatMs } from '../outcomes.js';
 import { guard, release } from './exitGuard.js';
 import { LogFile } from './logFile.js';
 import { MARKER_VAR, newMarker, terminateMarked } from './marker.js';
-import { commandLine } from './platform.js';
+import { commandLine, stopWords } from './platform.js';
 import { killTree, terminateTree, treeAlive } from './treeKill.js';
+
+/** The log's words for the steps of the stop ladder on this platform. */
+const STOP_WORDS = stopWords(process.platform);
 
 export interface SpawnSpec {
   file: string;
@@ -131,22 +134,22 @@ export class ExtensionProcess {
       polite();
       if (!(await this.waitExit(shutdownGraceMs))) {
         if (!this.forced) {
-          this.note(`did not exit within ${formatMs(shutdownGraceMs)} of shutdown; sending SIGTERM to its process group`);
+          this.note(`did not exit within ${formatMs(shutdownGraceMs)} of shutdown; ${STOP_WORDS.polite}`);
           killTree(this.pid, false);
         }
         if (!(await this.waitExit(killAfterMs))) {
-          if (!this.forced) this.note('ignored SIGTERM; sending SIGKILL to its process group');
+          if (!this.forced) this.note(STOP_WORDS.force);
           killTree(this.pid, true);
           await within(this.exited, 2000);
         }
       }
     }
     if (treeAlive(this.pid)) {
-      this.note('processes it started are still running; ending its process group');
+      this.note(`processes it started are still running; ending ${STOP_WORDS.tree}`);
       await terminateTree(this.pid, this.forced ? 0 : killAfterMs);
     }
     const escaped = await terminateMarked(this.marker, this.forced ? 0 : killAfterMs);
-    if (escaped > 0) this.note(`ended ${escaped} process${escaped === 1 ? '' : 'es'} it started outside its process group`);
+    if (escaped > 0) this.note(`ended ${escaped} process${escaped === 1 ? '' : 'es'} it started outside ${STOP_WORDS.tree}`);
     this.log.endAfter(this.child.stderr);
     // So a CLI that exits right after stopping loses no log line.
     await within(this.log.closed, 1000);

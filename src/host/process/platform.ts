@@ -80,6 +80,23 @@ export function killPlan(pid: number, force: boolean, platform: Platform, env: N
   return { kind: 'group', pgid: pid, signal: force ? 'SIGKILL' : 'SIGTERM' };
 }
 
+/** How the log says each step of ending an extension's tree, as the platform takes it (see killPlan). */
+export interface StopWords {
+  /** The polite step, after shutdown went unanswered. */
+  polite: string;
+  /** The last step, when the polite one was not enough. */
+  force: string;
+  /** What is ended as a whole. */
+  tree: string;
+}
+
+export function stopWords(platform: Platform): StopWords {
+  if (platform === 'win32') {
+    return { polite: 'ending its process tree (taskkill /T)', force: 'still running; forcing its process tree to end (taskkill /T /F)', tree: 'its process tree' };
+  }
+  return { polite: 'sending SIGTERM to its process group', force: 'ignored SIGTERM; sending SIGKILL to its process group', tree: 'its process group' };
+}
+
 /**
  * The full path of one of Windows' own programs, `%SystemRoot%\System32\<name>`.
  * Never the bare name: Windows looks for a bare name in the current folder
