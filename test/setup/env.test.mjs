@@ -45,9 +45,10 @@ test('system packages: the README names them all; apt-get installs them as root,
   const apt = /\(Debian\/Ubuntu `([^`]+)`/.exec(readme);
   assert.ok(apt, 'the README names the Debian packages');
   const named = apt[1].split(' ');
-  assert.deepEqual(named.sort(), Object.values(SYSTEM_PACKAGES).map((p) => p.debian).sort());
+  assert.deepEqual(named.sort(), Object.values(SYSTEM_PACKAGES).flatMap((p) => p.debian.split(' ')).sort());
   const missing = [SYSTEM_PACKAGES.chromium, SYSTEM_PACKAGES.kerberos];
   assert.deepEqual(installPlan(missing, { platform: 'linux', aptGet: true, uid: 0 }).aptGet, ['chromium', 'libkrb5-dev']);
+  assert.deepEqual(installPlan([SYSTEM_PACKAGES.wine], { platform: 'linux', aptGet: true, uid: 0 }).aptGet, ['wine', 'wine64'], 'one argument to apt-get per package');
   const user = installPlan(missing, { platform: 'linux', aptGet: true, uid: 1000 });
   assert.equal(user.aptGet, undefined);
   assert.match(user.error, /Install them with: sudo apt-get update && sudo apt-get install -y chromium libkrb5-dev$/);
