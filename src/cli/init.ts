@@ -20,18 +20,37 @@ export function init(p: Parsed): number {
   }
   const rel = path.relative(process.cwd(), result.dir) || '.';
   const shown = rel.startsWith('..') ? result.dir : rel;
-  const q = quote(shown);
   out(`wrote the ${language} extension "${result.name}" (command /${result.names.command}, tool ${result.names.tool}) in ${result.dir}:`);
   for (const f of result.files) out(`  ${f}`);
   out('\nnext:');
-  if (language === 'go') out(`  (cd ${q} && go build)           build it first`);
-  out(`  zot-host doctor --no-discover --ext ${q}`);
-  out(`  zot-host tool ${result.names.tool} '{"text":"hello"}' --no-discover --ext ${q}`);
-  out(`  zot-host watch --no-discover --ext ${q} --trace   restart it on every save`);
+  for (const line of nextCommands(shown, language, result.names.tool, process.platform)) out(`  ${line}`);
   return 0;
 }
 
-/** A path as the shell should see it: quoted only when it has to be. */
-function quote(s: string): string {
+/**
+ * The commands that run a new extension, written for the shell of the
+ * platform: a POSIX shell's quotes, or cmd.exe's on Windows (where single
+ * quotes are no quotes at all, and a JSON argument's own quotes are escaped
+ * with backslashes for the C runtime's parser).
+ */
+export function nextCommands(dir: string, language: string, tool: string, platform: NodeJS.Platform): string[] {
+  const win = platform === 'win32';
+  const q = win ? quoteForCmdLine(dir) : quoteForShell(dir);
+  const args = win ? '"{\\"text\\":\\"hello\\"}"' : `'{"text":"hello"}'`;
+  return [
+    ...(language === 'go' ? [win ? `go -C ${q} build           build it first` : `(cd ${q} && go build)           build it first`] : []),
+    `zot-host doctor --no-discover --ext ${q}`,
+    `zot-host tool ${tool} ${args} --no-discover --ext ${q}`,
+    `zot-host watch --no-discover --ext ${q} --trace   restart it on every save`,
+  ];
+}
+
+/** A path as a POSIX shell should see it: quoted only when it has to be. */
+function quoteForShell(s: string): string {
   return /^[\w./@:-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A path as cmd.exe should see it: in double quotes when it has to be (no Windows name holds one). */
+function quoteForCmdLine(s: string): string {
+  return /^[\w.\\/@:-]+$/.test(s) ? s : `"${s.replace(/"/g, '')}"`;
 }

@@ -5,7 +5,8 @@
 // Windows-side script does the spawning and writes what each shim's program
 // received to files. A shim's program records its arguments; each case passes
 // when the program saw exactly the arguments given, and no argument ran a
-// command of its own. Then `zot-host doctor`, whose paths are Windows paths.
+// command of its own. Then `zot-host doctor`, whose paths are Windows paths,
+// and `zot-host init`, whose printed commands run in cmd.exe as printed.
 //
 // Needs `wine` on PATH: npm test installs it on Debian and Ubuntu with the
 // other system packages (scripts/vscode-test-env.mjs); elsewhere, without it,
@@ -113,4 +114,35 @@ test('zot-host doctor under Windows names its folders with Windows separators (W
   const said = fs.readFileSync(path.join(root, 'doctor.txt'), 'utf8').trim();
   assert.match(said, /^no extensions found \(looked in C:\\.+\\extensions and the project's \.zot\\extensions\)$/);
   assert.doesNotMatch(said, /\//, 'no forward slash in a Windows path');
+});
+
+test('zot-host init under Windows prints commands that run as printed in cmd.exe, for a folder with a space (Wine)', { skip, timeout: 300_000 }, (t) => {
+  const { node, prefix, env } = windowsSide();
+  const name = `zot-wine-init-${process.pid}-${Date.now()}`;
+  const root = path.join(prefix, 'drive_c', name);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(root, { recursive: true });
+  fs.copyFileSync(node, path.join(root, 'node.exe'));
+  const here = `C:\\${name}`;
+  const cli = `Z:${path.join(ROOT, 'dist', 'cli.js').replace(/\//g, '\\')}`;
+  // zot-host as a user has it on PATH, and node for the extension's "exec": "node".
+  fs.writeFileSync(path.join(root, 'zot-host.cmd'), `@"${here}\\node.exe" "${cli}" %*\r\n`);
+  const batch = (/** @type {string} */ file, /** @type {string[]} */ lines) => {
+    fs.writeFileSync(path.join(root, file), ['@echo off', `set PATH=${here};%PATH%`, `cd /d ${here}`, ...lines, ''].join('\r\n'));
+    spawnSync('wine', ['cmd', '/c', `${here}\\${file}`], { env, encoding: 'utf8', timeout: 240_000 });
+  };
+  batch('init.cmd', ['zot-host init "my ext" --language node --name myext > init.txt 2>&1']);
+  const printed = fs.readFileSync(path.join(root, 'init.txt'), 'utf8');
+  const next = printed.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.startsWith('zot-host '));
+  const doctor = next.find((l) => l.startsWith('zot-host doctor'));
+  const tool = next.find((l) => l.startsWith('zot-host tool'));
+  assert.ok(doctor && tool, `init printed its next commands: ${printed}`);
+  assert.doesNotMatch(`${doctor}\n${tool}`, /'/, 'no POSIX quotes: cmd.exe takes them as part of the word');
+  // Pasted as printed, each alone (in a batch file, a .cmd run without `call` does not come back).
+  batch('doctor.cmd', [`${doctor} > doctor.txt 2>&1`]);
+  batch('tool.cmd', [`${tool} --json > tool.txt 2>&1`]);
+  const doctorSaid = fs.readFileSync(path.join(root, 'doctor.txt'), 'utf8');
+  assert.match(doctorSaid, /myext/, doctorSaid);
+  const toolSaid = fs.readFileSync(path.join(root, 'tool.txt'), 'utf8');
+  assert.deepEqual(/** @type {{ content: unknown }} */ (JSON.parse(toolSaid)).content, [{ type: 'text', text: 'olleh' }], toolSaid);
 });
