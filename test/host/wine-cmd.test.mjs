@@ -47,6 +47,26 @@ function windowsSide() {
   return { node, prefix, env };
 }
 
+/** This side's path of a file, as Windows names it (Wine maps / to Z:). */
+const onZ = (/** @type {string} */ file) => `Z:${file.replace(/\//g, '\\')}`;
+const CLI = onZ(path.join(ROOT, 'dist', 'cli.js'));
+
+/**
+ * A fresh folder on Wine's C: drive with node.exe in it, removed after the test.
+ * @param {import('node:test').TestContext} t
+ * @param {string} label
+ * @returns {{ root: string, here: string, env: NodeJS.ProcessEnv }} root: this side's path; here: Windows'
+ */
+function windowsFolder(t, label) {
+  const { node, prefix, env } = windowsSide();
+  const name = `zot-wine-${label}-${process.pid}-${Date.now()}`;
+  const root = path.join(prefix, 'drive_c', name);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(root, { recursive: true });
+  fs.copyFileSync(node, path.join(root, 'node.exe'));
+  return { root, here: `C:\\${name}`, env };
+}
+
 /**
  * The cases: a shim's folder and the arguments it is given.
  * @type {[string, string[]][]}
@@ -62,13 +82,8 @@ const CASES = [
 ];
 
 test('a .cmd shim gets exactly its arguments from cmd.exe, whatever its folder and its arguments hold (Wine)', { skip, timeout: 300_000 }, (t) => {
-  const { node, prefix, env } = windowsSide();
-  const name = `zot-wine-${process.pid}-${Date.now()}`;
-  const root = path.join(prefix, 'drive_c', name);
-  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  const win = (/** @type {string} */ rel) => `C:\\${name}${rel ? `\\${rel}` : ''}`;
-  fs.mkdirSync(root, { recursive: true });
-  fs.copyFileSync(node, path.join(root, 'node.exe'));
+  const { root, here, env } = windowsFolder(t, 'shims');
+  const win = (/** @type {string} */ rel) => `${here}${rel ? `\\${rel}` : ''}`;
   fs.writeFileSync(path.join(root, 'show.js'), "require('fs').writeFileSync(process.env.SHOW_OUT, JSON.stringify(process.argv.slice(2)));\n");
   const shims = [...new Set(CASES.map(([folder]) => folder))];
   for (const folder of shims) {
@@ -90,7 +105,7 @@ const results = JSON.parse(fs.readFileSync(here + '\\\\cases.json', 'utf8')).map
 });
 fs.writeFileSync(here + '\\\\results.json', JSON.stringify(results));
 `);
-  const hostLib = `Z:${path.join(ROOT, 'dist', 'host.js').replace(/\//g, '\\')}`;
+  const hostLib = onZ(path.join(ROOT, 'dist', 'host.js'));
   const run = spawnSync('wine', ['cmd', '/c', `${win('node.exe')} ${win('drive.js')} ${hostLib} > ${win('drive.log')} 2>&1`], { env, encoding: 'utf8', timeout: 240_000 });
   const log = fs.existsSync(path.join(root, 'drive.log')) ? fs.readFileSync(path.join(root, 'drive.log'), 'utf8') : '(no log)';
   assert.ok(fs.existsSync(path.join(root, 'results.json')), `the Windows-side script wrote no results (wine exit ${run.status}): ${log}`);
@@ -103,30 +118,17 @@ fs.writeFileSync(here + '\\\\results.json', JSON.stringify(results));
 });
 
 test('zot-host doctor under Windows names its folders with Windows separators (Wine)', { skip, timeout: 300_000 }, (t) => {
-  const { node, prefix, env } = windowsSide();
-  const name = `zot-wine-doctor-${process.pid}-${Date.now()}`;
-  const root = path.join(prefix, 'drive_c', name);
-  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  fs.mkdirSync(root, { recursive: true });
-  fs.copyFileSync(node, path.join(root, 'node.exe'));
-  const cli = `Z:${path.join(ROOT, 'dist', 'cli.js').replace(/\//g, '\\')}`;
-  spawnSync('wine', ['cmd', '/c', `C:\\${name}\\node.exe ${cli} doctor --no-discover > C:\\${name}\\doctor.txt 2>&1`], { env, encoding: 'utf8', timeout: 240_000 });
+  const { root, here, env } = windowsFolder(t, 'doctor');
+  spawnSync('wine', ['cmd', '/c', `${here}\\node.exe ${CLI} doctor --no-discover > ${here}\\doctor.txt 2>&1`], { env, encoding: 'utf8', timeout: 240_000 });
   const said = fs.readFileSync(path.join(root, 'doctor.txt'), 'utf8').trim();
   assert.match(said, /^no extensions found \(looked in C:\\.+\\extensions and the project's \.zot\\extensions\)$/);
   assert.doesNotMatch(said, /\//, 'no forward slash in a Windows path');
 });
 
 test('zot-host init under Windows prints commands that run as printed in cmd.exe, for a folder with a space (Wine)', { skip, timeout: 300_000 }, (t) => {
-  const { node, prefix, env } = windowsSide();
-  const name = `zot-wine-init-${process.pid}-${Date.now()}`;
-  const root = path.join(prefix, 'drive_c', name);
-  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  fs.mkdirSync(root, { recursive: true });
-  fs.copyFileSync(node, path.join(root, 'node.exe'));
-  const here = `C:\\${name}`;
-  const cli = `Z:${path.join(ROOT, 'dist', 'cli.js').replace(/\//g, '\\')}`;
+  const { root, here, env } = windowsFolder(t, 'init');
   // zot-host as a user has it on PATH, and node for the extension's "exec": "node".
-  fs.writeFileSync(path.join(root, 'zot-host.cmd'), `@"${here}\\node.exe" "${cli}" %*\r\n`);
+  fs.writeFileSync(path.join(root, 'zot-host.cmd'), `@"${here}\\node.exe" "${CLI}" %*\r\n`);
   const batch = (/** @type {string} */ file, /** @type {string[]} */ lines) => {
     fs.writeFileSync(path.join(root, file), ['@echo off', `set PATH=${here};%PATH%`, `cd /d ${here}`, ...lines, ''].join('\r\n'));
     spawnSync('wine', ['cmd', '/c', `${here}\\${file}`], { env, encoding: 'utf8', timeout: 240_000 });
