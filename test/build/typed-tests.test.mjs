@@ -18,48 +18,65 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-typed-tests-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /**
- * Checks one probe test file with the tests' settings; returns tsc's output and status.
- * @param {string} text
+ * A probe test file: the helpers' import, then `body` in a typed test function.
+ * @param {string} imports
+ * @param {string} body
  */
-function checkProbe(text) {
-  const probe = path.join(scratch, 'probe.test.mjs');
-  writeFileSync(probe, text.replaceAll('HELPERS', JSON.stringify(path.join(repoRoot, 'test', 'helpers.mjs'))).replace('export async function probe(t)', "/** @param {import('node:test').TestContext} t */\nexport async function probe(t)"));
-  const config = path.join(scratch, 'tsconfig.json');
-  writeFileSync(config, JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.test.json'), compilerOptions: { typeRoots: [path.join(repoRoot, 'node_modules', '@types')] }, include: [probe] }));
-  const r = spawnSync(process.execPath, [tsc, '-p', config], { encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+function probeText(imports, body) {
+  return `import { ${imports} } from ${JSON.stringify(path.join(repoRoot, 'test', 'helpers.mjs'))};
+/** @param {import('node:test').TestContext} t */
+export async function probe(t) {
+${body}
+}
+`;
+}
+
+const GOOD = probeText('bundleSources, startHost, firstText', `  const host = await startHost(t, [], { timing: { helloTimeoutMs: 100 } });
+  const { fingerprint } = await bundleSources('/tmp/probe', 'vscode/trust', ['fingerprint']);
+  const files = await fingerprint.trackedFiles('.');
+  return [firstText(await host.runToolCall('echo', { a: 1 }, { timeoutMs: 10 })), host.get('echo')?.state, files?.size];`);
+
+/** What a wrong test does, and the error that must name its place. */
+const BAD = /** @type {[string, string, RegExp][]} */ ([
+  ['a renamed method', 'await host.runToolCal("echo");', /error TS2551: Property 'runToolCal' does not exist on type .*Did you mean 'runToolCall'\?/],
+  ['an option the host does not have', 'await startHost(t, [], { timings: {} });', /error TS2561: Object literal may only specify known properties, but 'timings' does not exist in type .*Did you mean to write 'timing'\?/],
+  ['a field a result does not carry', 'return (await host.runToolCall("echo")).output;', /error TS2339: Property 'output' does not exist on type 'ToolOutcome'/],
+  ['a wrong argument type', 'await host.stopExtension(42);', /error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
+  ['a value that may be undefined', 'return host.get("echo").state;', /error TS2532: Object is possibly 'undefined'/],
+  ['an untyped parameter', 'function twice(n) { return n * 2; } return twice(1);', /error TS7006: Parameter 'n' implicitly has an 'any' type/],
+  ['a bundled module called wrongly', 'const { fingerprint } = await bundleSources("/tmp/probe", "vscode/trust", ["fingerprint"]); await fingerprint.trackedFiles(42);', /error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
+  ['a bundled module no test has named', 'const { nowhere } = await bundleSources("/tmp/probe", "vscode/trust", ["nowhere"]); nowhere.run();', /error TS2339: Property 'run' does not exist on type 'never'/],
+]);
+
+/** @type {{ status: number | null, out: string } | undefined} */
+let checked;
+/**
+ * Every probe checked in one run of tsc with the tests' settings (one program
+ * costs what one probe did): tsc's status, and its lines for probe `file`.
+ * @param {string} file
+ */
+function linesOf(file) {
+  if (!checked) {
+    const files = [['probe-good.test.mjs', GOOD], ...BAD.map(([, body], i) => [`probe-bad-${i}.test.mjs`, probeText('bundleSources, startHost', `  const host = await startHost(t, []);\n  ${body}`)])];
+    for (const [name, text] of files) writeFileSync(path.join(scratch, name), text);
+    const config = path.join(scratch, 'tsconfig.json');
+    writeFileSync(config, JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.test.json'), compilerOptions: { typeRoots: [path.join(repoRoot, 'node_modules', '@types')] }, include: files.map(([name]) => path.join(scratch, name)) }));
+    const r = spawnSync(process.execPath, [tsc, '-p', config], { encoding: 'utf8' });
+    checked = { status: r.status, out: `${r.stdout}${r.stderr}` };
+  }
+  return { status: checked.status, all: checked.out, lines: checked.out.split('\n').filter((l) => l.includes(`${file}(`)) };
 }
 
 test('a probe that uses the API as it is passes the check', () => {
-  const ok = checkProbe(`import { bundleSources, startHost, firstText } from HELPERS;
-export async function probe(t) {
-  const host = await startHost(t, [], { timing: { helloTimeoutMs: 100 } });
-  const { fingerprint } = await bundleSources('/tmp/probe', 'vscode/trust', ['fingerprint']);
-  const files = await fingerprint.trackedFiles('.');
-  return [firstText(await host.runToolCall('echo', { a: 1 }, { timeoutMs: 10 })), host.get('echo')?.state, files?.size];
-}
-`);
-  assert.equal(ok.status, 0, ok.out);
+  const { lines, all } = linesOf('probe-good.test.mjs');
+  assert.deepEqual(lines, [], all);
 });
 
-for (const [what, body, error] of /** @type {[string, string, RegExp][]} */ ([
-  ['a renamed method', 'await host.runToolCal("echo");', /probe\.test\.mjs\(\d+,\d+\): error TS2551: Property 'runToolCal' does not exist on type .*Did you mean 'runToolCall'\?/],
-  ['an option the host does not have', 'await startHost(t, [], { timings: {} });', /probe\.test\.mjs\(\d+,\d+\): error TS2561: Object literal may only specify known properties, but 'timings' does not exist in type .*Did you mean to write 'timing'\?/],
-  ['a field a result does not carry', 'return (await host.runToolCall("echo")).output;', /probe\.test\.mjs\(\d+,\d+\): error TS2339: Property 'output' does not exist on type 'ToolOutcome'/],
-  ['a wrong argument type', 'await host.stopExtension(42);', /probe\.test\.mjs\(\d+,\d+\): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
-  ['a value that may be undefined', 'return host.get("echo").state;', /probe\.test\.mjs\(\d+,\d+\): error TS2532: Object is possibly 'undefined'/],
-  ['an untyped parameter', 'function twice(n) { return n * 2; } return twice(1);', /probe\.test\.mjs\(\d+,\d+\): error TS7006: Parameter 'n' implicitly has an 'any' type/],
-  ['a bundled module called wrongly', 'const { fingerprint } = await bundleSources("/tmp/probe", "vscode/trust", ["fingerprint"]); await fingerprint.trackedFiles(42);', /probe\.test\.mjs\(\d+,\d+\): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
-  ['a bundled module no test has named', 'const { nowhere } = await bundleSources("/tmp/probe", "vscode/trust", ["nowhere"]); nowhere.run();', /probe\.test\.mjs\(\d+,\d+\): error TS2339: Property 'run' does not exist on type 'never'/],
-])) {
+BAD.forEach(([what, , error], i) => {
   test(`a test with ${what} fails the check, naming the place`, () => {
-    const r = checkProbe(`import { bundleSources, startHost } from HELPERS;
-export async function probe(t) {
-  const host = await startHost(t, []);
-  ${body}
-}
-`);
-    assert.equal(r.status, 2, r.out);
-    assert.match(r.out, error);
+    const { status, lines, all } = linesOf(`probe-bad-${i}.test.mjs`);
+    assert.equal(status, 2, all);
+    assert.equal(lines.length, 1, all);
+    assert.match(lines[0] ?? '', new RegExp(`probe-bad-${i}\\.test\\.mjs\\(\\d+,\\d+\\): ${error.source}`));
   });
-}
+});
