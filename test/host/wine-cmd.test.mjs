@@ -5,8 +5,9 @@
 // Windows-side script does the spawning and writes what each shim's program
 // received to files. A shim's program records its arguments; each case passes
 // when the program saw exactly the arguments given, and no argument ran a
-// command of its own. Then `zot-host doctor`, whose paths are Windows paths,
-// and `zot-host init`, whose printed commands run in cmd.exe as printed.
+// command of its own. Then `zot-host doctor`, whose paths are Windows paths;
+// `zot-host init`, whose printed commands run in cmd.exe as printed; and
+// `zot-host hook`, whose guards start through PATH and PATHEXT and decide.
 //
 // Needs `wine` on PATH: npm test installs it on Debian and Ubuntu with the
 // other system packages (scripts/vscode-test-env.mjs); elsewhere, without it,
@@ -147,4 +148,26 @@ test('zot-host init under Windows prints commands that run as printed in cmd.exe
   assert.match(doctorSaid, /myext/, doctorSaid);
   const toolSaid = fs.readFileSync(path.join(root, 'tool.txt'), 'utf8');
   assert.deepEqual(/** @type {{ content: unknown }} */ (JSON.parse(toolSaid)).content, [{ type: 'text', text: 'olleh' }], toolSaid);
+});
+
+test('zot-host hook under Windows: a guard started through PATHEXT blocks a call, another allows one (Wine)', { skip, timeout: 300_000 }, (t) => {
+  const { root, here, env } = windowsFolder(t, 'hook');
+  // Two guards on the scriptable fixture, "exec": "node" found as node.exe through PATH and PATHEXT.
+  const guards = { deny: { block: true, reason: 'refusing to run rm -rf' }, allow: {} };
+  for (const [which, reply] of Object.entries(guards)) {
+    const dir = path.join(root, `guard-${which}`);
+    fs.mkdirSync(dir);
+    fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'node', 'behave.js'), path.join(dir, 'behave.js'));
+    const cfg = { name: `guard-${which}`, subscribe: { events: [], intercept: ['tool_call'] }, interceptReplies: { tool_call: reply } };
+    fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: `guard-${which}`, version: '1.0.0', exec: 'node', args: ['behave.js', JSON.stringify(cfg)] }));
+  }
+  fs.writeFileSync(path.join(root, 'input.json'), JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf build' }, tool_use_id: 'call_1', cwd: here }));
+  const lines = Object.keys(guards).map((which) => `"${here}\\node.exe" "${CLI}" hook PreToolUse --no-discover --home "${here}\\home" --ext "${here}\\guard-${which}" < input.json > ${which}.json 2> ${which}-err.txt`);
+  fs.writeFileSync(path.join(root, 'hook.cmd'), ['@echo off', `set PATH=${here};%PATH%`, `cd /d ${here}`, ...lines, ''].join('\r\n'));
+  spawnSync('wine', ['cmd', '/c', `${here}\\hook.cmd`], { env, encoding: 'utf8', timeout: 240_000 });
+  const read = (/** @type {string} */ file) => (fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : `(no ${file})`);
+  const denied = read('deny.json');
+  assert.deepEqual(JSON.parse(denied), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf' } }, `${denied}\n${read('deny-err.txt')}`);
+  const allowed = read('allow.json');
+  assert.deepEqual(JSON.parse(allowed), {}, `${allowed}\n${read('allow-err.txt')}`);
 });
