@@ -1,6 +1,6 @@
 /** `zot-host doctor`: every extension found and what is true of it when it prints. */
 import * as path from 'node:path';
-import { boundedStringify, stateLabel, type ExtensionReport } from '../host/index.js';
+import { boundedStringify, projectExtensionsDir, stateLabel, type ExtensionReport } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { out } from './output.js';
 import type { Session } from './session.js';
@@ -12,7 +12,7 @@ export async function doctor({ host }: Session, p: Parsed): Promise<number> {
   if (p.json) {
     out(boundedStringify({ extensions: reports.map(({ pid: _pid, ...r }) => r) }, 2));
   } else if (reports.length === 0) {
-    out(`no extensions found (looked in ${path.join(host.zotHome, 'extensions')} and the project's ${path.join('.zot', 'extensions')})`);
+    out(`no extensions found (looked in ${path.join(host.zotHome, 'extensions')} and the project's ${projectExtensionsDir('')})`);
   } else {
     out(reports.map(formatReport).join('\n\n'));
   }

@@ -1,6 +1,6 @@
 /** `zot-host init`: a new extension from the scaffold, and the commands that run it next. */
 import * as path from 'node:path';
-import { checkExtensionName, nameFromFolder, scaffold } from '../host/index.js';
+import { checkExtensionName, nameFromFolder, quoteProgramForCmd, scaffold } from '../host/index.js';
 import { UsageError, type Parsed } from './args.js';
 import { err, out } from './output.js';
 
@@ -52,5 +52,5 @@ function quoteForShell(s: string): string {
 
 /** A path as cmd.exe should see it: in double quotes when it has to be (no Windows name holds one). */
 function quoteForCmdLine(s: string): string {
-  return /^[\w.\\/@:-]+$/.test(s) ? s : `"${s.replace(/"/g, '')}"`;
+  return /^[\w.\\/@:-]+$/.test(s) ? s : quoteProgramForCmd(s);
 }

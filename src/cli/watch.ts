@@ -6,8 +6,7 @@
  * the next save. State changes go to stdout; frames to stderr with --trace.
  * Ends on SIGINT or SIGTERM with every process gone.
  */
-import * as path from 'node:path';
-import { FolderWatcher, reactToChange, stateLabel, type ExtensionView, type ZotHost } from '../host/index.js';
+import { FolderWatcher, projectExtensionsDir, reactToChange, stateLabel, type ExtensionView, type ZotHost } from '../host/index.js';
 import { firstEvent } from './firstEvent.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -55,7 +54,7 @@ export async function watch({ host }: Session): Promise<number> {
 }
 
 function printLoaded(host: ZotHost): void {
-  if (host.extensions.length === 0) out(`no extensions found: pass --ext <dir>, or add one to ${path.join('.zot', 'extensions')}`);
+  if (host.extensions.length === 0) out(`no extensions found: pass --ext <dir>, or add one to ${projectExtensionsDir('')}`);
   for (const rt of host.extensions) out(`${stateLine(rt)} in ${rt.dir}`);
 }
 

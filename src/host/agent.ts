@@ -145,7 +145,7 @@ export class AgentPath {
 
   /** Whether intercept() would ask anyone: a connected extension that intercepts `event`. */
   intercepts(event: InterceptableEvent): boolean {
-    for (const rt of this.registry.all) if (rt.intercepts.has(event) && rt.connected) return true;
+    for (const rt of this.registry.all) if (asks(rt, event)) return true;
     return false;
   }
 
@@ -170,7 +170,7 @@ export class AgentPath {
   async intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> {
     let current = payload;
     for (const rt of this.registry.all) {
-      if (!rt.intercepts.has(event) || !rt.connected) continue;
+      if (!asks(rt, event)) continue;
       const answer = await rt.intercept(event, current, this.timing.interceptTimeoutMs);
       if (!answer) continue;
       if (answer.block) return { blocked: true, reason: answer.reason || `blocked by ${rt.name}`, by: rt.name };
@@ -184,6 +184,11 @@ export class AgentPath {
     }
     return { blocked: false, payload: current };
   }
+}
+
+/** Whether intercept() asks this extension about `event`: it subscribed to intercept it and is connected. */
+function asks(rt: ExtensionRuntime, event: InterceptableEvent): boolean {
+  return rt.intercepts.has(event) && rt.connected;
 }
 
 /** Why arguments cannot be sent, or undefined when they can. */
