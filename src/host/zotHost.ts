@@ -22,7 +22,7 @@ import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type
 import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import { Panels } from './ui/panels.js';
 import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
-import type { HostUI, PanelHandle } from './port.js';
+import type { HostUI, PanelHandle, PanelUI } from './port.js';
 import { HeadlessUI } from './ui/headless.js';
 import { dispatchUiFrame, noteLevel } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
@@ -47,7 +47,7 @@ export type HostReader = Pick<ZotHost,
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
   'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercepts' | 'intercept' |
-  'emit' | 'announceToolCall' | 'openPanel' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
+  'emit' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -110,6 +110,8 @@ export class ZotHost {
   get timing(): Readonly<Timing> { return this.timings; }
   get extensions(): readonly ExtensionView[] { return this.registry.all; }
   get interactive(): boolean { return this.ui.interactive; }
+  /** The host's own way of showing panels (what a call shows its panels with when it brings none). */
+  get panelUi(): PanelUI { return this.ui; }
   get openPanels(): readonly PanelHandle[] { return this.panels.list; }
   /** `cwd` of explicit and global extensions. */
   get cwd(): string { return this.options.cwd; }

@@ -6,3 +6,4 @@ export * from './text.js';
 export * from './validate.js';
 export * from './widgets.js';
 export * from './cursor.js';
+export * from './pageContract.js';

@@ -12,16 +12,23 @@
  * extension handles a call whose client asked for progress is that call's
  * `notifications/progress`; any other note is a log message
  * (`notifications/message`, at the level the client set with
- * `logging/setLevel`), its logger the extension's name.
+ * `logging/setLevel`), its logger the extension's name. To a client that
+ * shows MCP Apps, an interactive tool's panel is a view inline in the chat
+ * (apps.ts), its page one of the server's resources.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { outcomeLabel, type PanelUI } from '../../host/index.js';
+import { APP_MIME, APP_TOOLS, AppViews, INPUT_TOOL, clientShowsApps, toolOfView, viewPage, viewResources } from '../shared/apps.js';
 import { NoteRouter, prepareCall } from '../shared/callPath.js';
 import { ElicitingPanels } from '../shared/elicit.js';
 import { registerPrompts } from '../shared/prompts.js';
 import { Instructions } from '../shared/instructions.js';
 import { onListsChanged, withSignal, type HostSource } from '../shared/source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, toCallToolResult } from '../shared/tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, servedInteractive, toCallToolResult } from '../shared/tools.js';
+
+/** MCP's error for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
@@ -34,7 +41,8 @@ import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, toCallToolResu
 export function createBridgeServer(source: HostSource, log: (line: string) => void = () => undefined, scope?: string, instructions?: Instructions): { server: Server; dispose(): void } {
   const ownInstructions = instructions ? undefined : new Instructions(source, log);
   const identity = (instructions ?? ownInstructions!).identity(scope);
-  const server = new Server(identity.info, { capabilities: SERVER_CAPABILITIES, instructions: identity.instructions });
+  const server = new Server(identity.info, { capabilities: { ...SERVER_CAPABILITIES, resources: {} }, instructions: identity.instructions });
+  const views = new AppViews(log);
   // A note goes to the calls of its extension whose client asked for progress, else to the log.
   const notes = new NoteRouter(source, scope, (note) => {
     if (initialized) server.sendLoggingMessage({ level: LOG_LEVEL[note.level], logger: note.extension, data: note.message }, server.transport?.sessionId).catch(() => undefined);
@@ -43,25 +51,58 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
     await source.host.whenLoaded();
-    return { tools: listTools(source.host, reportNames, clientElicits(), scope) };
+    return { tools: listTools(source.host, reportNames, clientElicits(), scope, clientApps()) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const call = await prepareCall(source, request.params, `mcp-${String(extra.requestId)}`, clientElicits(), scope);
+    const apps = clientApps();
+    // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
+    if (apps && APP_TOOLS.includes(request.params.name)) {
+      const params = request.params.arguments ?? {};
+      return request.params.name === INPUT_TOOL ? views.input(params) : views.view(params, extra.signal);
+    }
+    const call = await prepareCall(source, request.params, `mcp-${String(extra.requestId)}`, clientElicits() || apps, scope);
     if ('refused' in call) return call.refused;
     // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
-    const panelUi = !source.host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
+    const forms = !source.host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
+    // To a client that shows MCP Apps, an interactive tool's panels show in its view; the other way where none asks for them.
+    const watched = apps && source.host.findTool(call.name)?.interactive
+      ? views.watch(request.params.name, request.params.arguments ?? {}, forms ?? (source.host.interactive ? source.host.panelUi : undefined))
+      : undefined;
+    const panelUi: PanelUI | undefined = watched?.ui ?? forms;
     const progressToken = request.params._meta?.progressToken;
     let n = 0;
     const progress = progressToken === undefined
       ? undefined
       : (_level: unknown, message: string): void => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message } }).catch(() => undefined);
-    return notes.hear(call.owner, progress, async () => toCallToolResult(await withSignal(extra.signal, (token) => call.run(token, panelUi))));
+    let how = 'failed';
+    try {
+      const outcome = await notes.hear(call.owner, progress, () => withSignal(extra.signal, (token) => call.run(token, panelUi)));
+      how = outcomeLabel(outcome.outcome);
+      return toCallToolResult(outcome);
+    } finally {
+      watched?.end(how);
+    }
+  });
+
+  // The views' pages, one per interactive tool served to a client that shows them.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await source.host.whenLoaded();
+    return { resources: clientApps() ? viewResources(servedInteractive(source.host, scope)) : [] };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    await source.host.whenLoaded();
+    const tool = toolOfView(request.params.uri);
+    if (tool === undefined || !servedInteractive(source.host, scope).includes(tool)) throw new McpError(RESOURCE_NOT_FOUND, `no resource ${request.params.uri.slice(0, 200)}`);
+    const page = viewPage(tool);
+    return { contents: [{ uri: request.params.uri, mimeType: APP_MIME, text: page.html, _meta: { ui: { csp: page.csp } } }] };
   });
 
   registerPrompts(server, source, scope);
   /** Whether the client answers elicitation requests (its interactive tools are then served). */
   const clientElicits = (): boolean => server.getClientCapabilities()?.elicitation !== undefined;
+  /** Whether the client shows MCP Apps views, and they are wanted (the editor follows VS Code's own setting). */
+  const clientApps = (): boolean => clientShowsApps(server.getClientCapabilities()) && (source.showsApps?.() ?? true);
 
   const reportNames = nameReporter(log);
 
@@ -86,6 +127,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     dispose: () => {
       sub.dispose();
       notes.dispose();
+      views.dispose();
       told?.dispose();
       ownInstructions?.dispose();
     },

@@ -14,6 +14,8 @@ export interface HostSource {
   onNote(listener: (note: NoteEvent) => void): { dispose(): void };
   /** terva's notices: what changed for which extension (its model context, for the servers' instructions); absent: never told. */
   onDidChangeFamily?(listener: (e: FamilyEvent) => void): { dispose(): void };
+  /** Whether panels are to be views inline in a chat that shows MCP Apps (VS Code: `chat.mcp.apps.enabled`); absent: yes. */
+  showsApps?(): boolean;
 }
 
 export function hostSource(h: HostCalls | HostSource): HostSource {

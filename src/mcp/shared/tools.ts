@@ -8,6 +8,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { authorityOf, preview, type AuthorityClass, type ContentBlock } from '../../protocol/index.js';
 import { blocksText, decodableImage, HOST_VERSION, type HostReader, type NotifyLevel, outcomeLabel, type ToolEntry, type ToolOutcome } from '../../host/index.js';
 import { MCP_TOOL_NAME, servedTools, type ToolNameTable } from './toolNames.js';
+import { APP_TOOLS, appTools, viewMeta } from './apps.js';
 
 /**
  * Who the server says it is: every extension's (`/mcp`, stdio), or the server
@@ -46,16 +47,36 @@ export function nameReporter(log: (line: string) => void): (table: ToolNameTable
   };
 }
 
-/** Active tools under their MCP names; interactive ones only where the host can show their UI. */
-export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false, scope?: string): Tool[] {
-  const table = servedTools(host, clientElicits, scope);
+/**
+ * Active tools under their MCP names; interactive ones only where the host
+ * can show their UI. To a client that shows MCP Apps (`apps`), an
+ * interactive tool names its view, and the views' own tools are listed too
+ * (apps.ts): an extension's tool of one of their names is not.
+ */
+export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false, scope?: string, apps = false): Tool[] {
+  const table = servedTools(host, clientElicits || apps, scope);
+  if (apps) {
+    for (const name of APP_TOOLS) {
+      const t = table.served.get(name);
+      if (!t) continue;
+      table.served.delete(name);
+      table.refused.push({ tool: t, reason: 'the name is the host\'s own, for the views of its panels in the chat' });
+    }
+  }
   report(table);
-  return [...table.served].map(([name, t]) => ({
+  const tools = [...table.served].map(([name, t]): Tool => ({
     name,
     description: t.description || `${name} (from the zot extension ${t.extension})`,
     inputSchema: objectSchema(t.schema),
     ...toolTitle(name, t),
+    ...(apps && t.interactive && { _meta: viewMeta(name) }),
   }));
+  return apps ? [...tools, ...appTools()] : tools;
+}
+
+/** The MCP names of the interactive tools a client with a UI for them is served. */
+export function servedInteractive(host: HostReader, scope?: string): string[] {
+  return [...servedTools(host, true, scope).served].filter(([name, t]) => t.interactive && !APP_TOOLS.includes(name)).map(([name]) => name);
 }
 
 

@@ -50,6 +50,15 @@ export class HostManager implements vscode.Disposable {
     return this.current;
   }
 
+  /**
+   * Whether an interactive tool's panel is a view inline in VS Code's chat
+   * (an MCP App) for agent mode: VS Code's own setting, read at each call,
+   * so turning it off shows the next call's panel the editor's way at once.
+   */
+  showsApps(): boolean {
+    return vscode.workspace.getConfiguration('chat.mcp.apps').get<boolean>('enabled', true) !== false;
+  }
+
   /** Settings that apply at once, without a replacement: they change no running extension's state. */
   setTrace(sink: TraceSink | undefined): void {
     this.current.setTrace(sink);

@@ -1,0 +1,151 @@
+/**
+ * The contract between a panel's page (media/panel/panel.js and
+ * media/panel/widgets.js, in a webview or inline in the chat as an MCP App)
+ * and the extension, in both directions: the
+ * messages, what the page keeps across a reload, and which line is the
+ * cursor. The page's scripts are checked against these types
+ * (tsconfig.media.json: their JSDoc imports them from here).
+ *
+ * The page has no rule of its own about lines: each render says which line
+ * is the cursor and which of the lines it changed a screen reader is to
+ * hear, both decided here with the one cursor rule (cursorLine,
+ * src/protocol/cursor.ts) that the QuickPick and the MCP server follow too.
+ *
+ * What the page sends is checked here before anything acts on it: a page is
+ * another process, and a message of another shape is dropped.
+ */
+import { CURSOR_MARK, cursorLine } from './cursor.js';
+import { PANEL_KEYS, type PanelKey } from './frames.js';
+import type { Widget } from './widgets.js';
+
+export { cursorLine };
+export type { PanelKey, Widget };
+
+/**
+ * Extension → page: a whole render (`lines`) or the lines that changed
+ * (`length`, `changed`, `spoken`), with the cursor line (-1: none) and `seq`,
+ * the number of the last key the extension had been sent when it rendered
+ * (the page drops its guesses of the cursor up to that key). `widgets` comes
+ * with a whole render and whenever the tree changed; without it the page
+ * keeps the tree it has (an empty one: none, the lines show).
+ */
+export type ToWebview = RenderHead & (WholeRender | ChangedRender);
+
+export interface RenderHead {
+  type: 'render';
+  title: string;
+  footer: string;
+  /** The cursor line of the lines after this render (cursorLine), -1: none. */
+  cursor: number;
+  seq: number;
+  widgets?: readonly Widget[];
+}
+
+export interface WholeRender {
+  lines: readonly string[];
+}
+
+export interface ChangedRender {
+  /** How many lines there are after this render. */
+  length: number;
+  /** [index, text] of each line that differs from the render before. */
+  changed: [number, string][];
+  /** The indexes of `changed` whose text changed, not only their cursor mark: what a screen reader hears (a moved cursor it hears as the selected line). */
+  spoken: number[];
+}
+
+/** What a render says besides its lines and cursor. */
+export type RenderInputs = Pick<RenderHead, 'title' | 'footer' | 'seq' | 'widgets'>;
+
+/**
+ * The render that brings a page showing `shown` to `lines`: the lines that
+ * changed, or all of them where what it shows is not known (undefined).
+ */
+export function renderMessage(head: RenderInputs, lines: readonly string[], shown: readonly string[] | undefined): ToWebview {
+  const h: RenderHead = { type: 'render', title: head.title, footer: head.footer, cursor: cursorLine(lines), seq: head.seq, ...(head.widgets && { widgets: head.widgets }) };
+  if (!shown) return { ...h, lines };
+  const changed = changedLines(shown, lines);
+  const spoken = changed.map(([i]) => i).filter((i) => unmarked(shown[i]) !== unmarked(lines[i]));
+  return { ...h, length: lines.length, changed, spoken };
+}
+
+/** [index, text] of each line of `next` that differs from `prev`. */
+function changedLines(prev: readonly string[], next: readonly string[]): [number, string][] {
+  const changed: [number, string][] = [];
+  for (let i = 0; i < next.length; i++) if (prev[i] !== next[i]) changed.push([i, next[i]!]);
+  return changed;
+}
+
+/** A line with its cursor mark (if it starts with one) turned into a space: what stays when only the cursor moved. */
+function unmarked(line: string | undefined): string {
+  return (line ?? '').replace(CURSOR_MARK, (m) => `${m.slice(0, -1)} `);
+}
+
+/** What the page keeps across a reload of itself (the webview's state). */
+export interface PageState {
+  title: string;
+  footer: string;
+  lines: readonly string[];
+  /** The cursor of the extension's last render. */
+  cursor: number;
+  widgets: readonly Widget[];
+}
+
+/** The longest action id the page may send back; the host sends only ids the panel's widgets offer. */
+export const MAX_ACTION_ID = 1024;
+
+/** Page → extension. A key's `seq` counts the keys of this page's life (0: the page did not number it). */
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'close' }
+  | { type: 'key'; key: PanelKey; text?: string; seq: number }
+  | { type: 'resize'; width: number; height: number }
+  /** A widget action the user activated (a button, a list item). */
+  | { type: 'action'; id: string };
+
+/** A message from the page, if it has one of the shapes above; undefined otherwise. */
+export function fromWebview(m: unknown): FromWebview | undefined {
+  if (typeof m !== 'object' || m === null) return undefined;
+  const o = m as Record<string, unknown>;
+  switch (o.type) {
+    case 'ready':
+    case 'close':
+      return { type: o.type };
+    case 'key':
+      if (typeof o.key !== 'string' || !(PANEL_KEYS as readonly string[]).includes(o.key)) return undefined;
+      if (o.text !== undefined && typeof o.text !== 'string') return undefined;
+      if (o.seq !== undefined && !(Number.isSafeInteger(o.seq) && (o.seq as number) >= 0)) return undefined;
+      {
+        const seq = (o.seq as number | undefined) ?? 0;
+        return o.key === 'rune' ? { type: 'key', key: 'rune', text: typeof o.text === 'string' ? o.text : '', seq } : { type: 'key', key: o.key as PanelKey, seq };
+      }
+    case 'resize':
+      return typeof o.width === 'number' && typeof o.height === 'number' && Number.isFinite(o.width) && Number.isFinite(o.height)
+        ? { type: 'resize', width: o.width, height: o.height }
+        : undefined;
+    case 'action':
+      return typeof o.id === 'string' && o.id !== '' && o.id.length <= MAX_ACTION_ID ? { type: 'action', id: o.id } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What the server's view tool answers a panel page shown as an MCP App view
+ * inline in the chat (src/mcp/shared/apps.ts), in its `structuredContent`.
+ */
+export interface ViewState {
+  [key: string]: unknown;
+  /** The handle of the call this view shows; absent while none matched. */
+  call?: string;
+  /**
+   * `open`: a panel shows (`render`); `waiting`: the call runs and has no
+   * panel open; `elsewhere`: its panel is shown another way; `ended`: the
+   * call ended (`message` says how); `none`: no call of that tool with those
+   * arguments runs.
+   */
+  state: 'open' | 'waiting' | 'elsewhere' | 'ended' | 'none';
+  version: number;
+  render?: ToWebview;
+  message?: string;
+}
