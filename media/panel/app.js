@@ -113,7 +113,7 @@
       }
       if (s.call) call = s.call;
       version = typeof s.version === 'number' ? s.version : version;
-      switch (s.state) {
+      switch (s.phase) {
         case 'open':
           if (s.render) {
             last = s.render;
@@ -201,7 +201,11 @@
         break;
       case 'ui/notifications/tool-result':
         // The call is over (this view may be a reload of one that ended): nothing more to show or send.
-        finish(m.params?.isError ? 'Closed.' : 'Done.');
+        if (m.params?.isError) {
+          const content = /** @type {{ text?: unknown }[] | undefined} */ (Array.isArray(m.params.content) ? m.params.content : undefined);
+          const said = typeof content?.[0]?.text === 'string' ? content[0].text.split('\n')[0].slice(0, 120) : '';
+          finish(said ? `Ended: ${said}` : 'Ended without an answer.');
+        } else finish('Done.');
         break;
       case 'ui/notifications/tool-cancelled':
         finish('Closed (canceled).');

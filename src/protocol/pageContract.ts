@@ -144,7 +144,7 @@ export interface ViewState {
    * call ended (`message` says how); `none`: no call of that tool with those
    * arguments runs.
    */
-  state: 'open' | 'waiting' | 'elsewhere' | 'ended' | 'none';
+  phase: 'open' | 'waiting' | 'elsewhere' | 'ended' | 'none';
   version: number;
   render?: ToWebview;
   message?: string;

@@ -4,11 +4,14 @@
 // and the zot tools and commands come from this extension's MCP server
 // definition. The first test runs in the extension host (test/e2e/agent-mode/suite.cjs);
 // the second drives the real UI with Playwright: a zot command picked from the
-// chat's / menu as an MCP prompt, and a zot tool's notes shown as its progress.
+// chat's / menu as an MCP prompt, a zot tool's notes shown as its progress,
+// and an interactive tool's panel inline in the chat as an MCP App view, a key
+// moving its cursor and Esc ending the call as canceled.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openWorkbench, startCodeServer } from './harness.mjs';
@@ -18,6 +21,9 @@ import { waitFor } from '../helpers.mjs';
 import { agentVsixes, frames, stageAgentFixtures } from './agentFixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+// ZOT_UPDATE_SCREENSHOTS=1 refreshes the README's screenshot of the inline panel.
+const SCREENSHOTS = process.env.ZOT_UPDATE_SCREENSHOTS ? path.join(repoRoot, 'media', 'screenshots') : path.join(os.tmpdir(), 'zot-e2e-screenshots');
 /** @type {string} */
 let scratch;
 /** @type {string[]} */
@@ -73,7 +79,8 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
     // Copilot Chat writes ~/.copilot: keep it in the run's folder.
     env: { ZOT_HOME: home, HOME: userHome },
     // The terminal tool keeps its own approval rules: mkdir (the command the guard lets through) runs without a card.
-    settings: { 'chat.tools.global.autoApprove': true, 'chat.tools.terminal.enableAutoApprove': true, 'chat.tools.terminal.autoApprove': { mkdir: true }, 'chat.tools.terminal.autoApprove.warningAccepted': true },
+    // Panels the editor's way here (a Quick Pick for the ask tool): the inline view is the real-UI test's.
+    settings: { 'chat.mcp.apps.enabled': false, 'chat.tools.global.autoApprove': true, 'chat.tools.terminal.enableAutoApprove': true, 'chat.tools.terminal.autoApprove': { mkdir: true }, 'chat.tools.terminal.autoApprove.warningAccepted': true },
     results,
     folder: workspace,
     testsEntry: path.join(here, 'agent-mode', 'suite.cjs'),
@@ -82,7 +89,7 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
   }, { logLines: 80 });
 });
 
-test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command; a zot tool\'s notes are its progress line in the chat', { timeout: 300_000 }, async (t) => {
+test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command; a zot tool\'s notes are its progress line in the chat; an interactive tool\'s panel shows inline, keys reach it, Esc cancels the call', { timeout: 400_000 }, async (t) => {
   const { workspace, userHome, home } = await stage('prompt');
   // Tools run without a confirmation card, so the progress of a running one shows at once.
   const server = await startCodeServer({ vsixPaths: userVsixPaths, env: { ZOT_HOME: home, HOME: userHome }, settings: { 'chat.tools.global.autoApprove': true } });
@@ -181,6 +188,39 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     for (const step of [2, 3]) await chat.getByText(`slow: step ${step} of 4`, { exact: true }).waitFor({ timeout: 10_000 });
     await shot('progress');
     await page.locator('.interactive-session').filter({ hasText: 'RESULT: slow: done' }).first().waitFor({ timeout: 30_000 });
+
+    // An interactive tool: its panel is an MCP App view in the chat, the page of the editor's panel.
+    await startServer('agent-ask');
+    const askText = 'AGENTCALL ask {"choices":["red","green","blue"]}';
+    await waitFor('the ask request sent from the chat input', async () => {
+      await input.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(askText);
+      if (!(await inputText()).includes(askText)) return false;
+      await page.keyboard.press('Enter');
+      return waitFor('the input to empty', async () => !(await inputText()).includes(askText), 3_000).then(() => true, () => false);
+    }, 45_000);
+    const call = await waitFor('ask delivered', () => frames(home, 'ask', 'tool_call').find((f) => f.name === 'ask'), 60_000);
+    const view = page.frameLocator('.mcp-app-part .mcp-app-webview iframe.webview.ready').frameLocator('iframe#active-frame');
+    const current = view.locator('#lines .line.current');
+    await current.filter({ hasText: 'red' }).waitFor({ timeout: 30_000 });
+    assert.equal(await view.locator('#title').innerText(), 'Choose');
+    assert.equal(await view.locator('#lines .line').count(), 3);
+    // Clicked, the view has the keyboard: a key goes to the extension, whose render moves the cursor.
+    await view.locator('#lines').click();
+    await page.keyboard.press('ArrowDown');
+    await current.filter({ hasText: 'green' }).waitFor({ timeout: 15_000 });
+    await waitFor('down delivered as panel_key', () => frames(home, 'ask', 'panel_key').some((f) => f.panel_id === `ask-${call.id}` && f.key === 'down'), 10_000);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.locator('.interactive-session').first().screenshot({ path: path.join(SCREENSHOTS, 'inline-panel.png') });
+    // Esc closes the panel: the call ends canceled, and the model is told so.
+    await page.keyboard.press('Escape');
+    await waitFor('the panel closed by the user', () => frames(home, 'ask', 'panel_close').some((f) => f.panel_id === `ask-${call.id}`) || frames(home, 'ask', 'tool_cancel').some((f) => f.id === call.id), 15_000);
+    await page.locator('.interactive-session').filter({ hasText: /RESULT: [^\n]*cancel/i }).first().waitFor({ timeout: 30_000 });
+    await view.locator('body.ended').waitFor({ timeout: 15_000 });
+    await shot('inline-panel-ended');
+    t.diagnostic('the ask tool\'s panel showed inline in the chat; ArrowDown moved its cursor through the extension; Esc ended the call as canceled');
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);

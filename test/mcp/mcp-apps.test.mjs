@@ -68,7 +68,7 @@ async function connect(t, { apps = true, elicits = false, answer } = {}) {
    */
   const opened = async (handle) => {
     let s = await view(0, handle);
-    while (s.state === 'waiting') s = await view(s.version, s.call);
+    while (s.phase === 'waiting') s = await view(s.version, s.call);
     return s;
   };
   return { client, call, view, opened, stderr };
@@ -80,7 +80,7 @@ async function connect(t, { apps = true, elicits = false, answer } = {}) {
  * @returns {WholeRender}
  */
 function whole(s) {
-  assert.equal(s.state, 'open', JSON.stringify(s));
+  assert.equal(s.phase, 'open', JSON.stringify(s));
   assert.ok(s.render && 'lines' in s.render, 'a whole render');
   return /** @type {WholeRender} */ (s.render);
 }
@@ -134,7 +134,7 @@ test('the view follows a running call: its panel\'s render, a key that moves the
   // Held until the panel changes: the key goes in while the view waits.
   const next = view(first.version, handle);
   const sent = await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'down', seq: 1 }] });
-  assert.deepEqual(sent.structuredContent, { taken: 1, state: 'open' });
+  assert.deepEqual(sent.structuredContent, { taken: 1, phase: 'open' });
   const moved = whole(await next);
   assert.equal(moved.cursor, 1);
   assert.equal(moved.seq, 1, 'the render says which key it answers');
@@ -143,7 +143,7 @@ test('the view follows a running call: its panel\'s render, a key that moves the
   await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'enter', seq: 2 }] });
   assert.deepEqual((await running).content, [{ type: 'text', text: 'User chose: Postgres' }]);
   const ended = await view(0, handle);
-  assert.equal(ended.state, 'ended');
+  assert.equal(ended.phase, 'ended');
   assert.equal(ended.message, 'completed');
 
   // Esc: the page sends close; the call ends cancelled, as when the panel is closed anywhere.
@@ -164,9 +164,9 @@ test('a view that asks before its call arrives waits for it; one with other argu
   await new Promise((r) => setTimeout(r, 200));
   const running = call('ask_user', question);
   const s = await early;
-  assert.ok(s.state === 'open' || s.state === 'waiting', JSON.stringify(s));
+  assert.ok(s.phase === 'open' || s.phase === 'waiting', JSON.stringify(s));
   const other = await call('zot_panel_view', { tool: 'ask_user', arguments: { question: 'Another?' }, after: 0 });
-  assert.equal(/** @type {ViewState} */ (other.structuredContent).state, 'none');
+  assert.equal(/** @type {ViewState} */ (other.structuredContent).phase, 'none');
   await call('zot_panel_input', { call: /** @type {string} */ (s.call), messages: [{ type: 'close' }] });
   assert.equal((await running).isError, true);
 });
@@ -195,7 +195,7 @@ test('hostile input to the views\' tools and resources is refused with a reason;
     assert.match(r.content[0].text, reason);
   }
   const dropped = await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'rm -rf' }, { type: 'action', id: '' }, { type: 'resize', width: 'wide', height: 1 }, null, 7, { type: 'eval' }] });
-  assert.deepEqual(dropped.structuredContent, { taken: 0, state: 'open' });
+  assert.deepEqual(dropped.structuredContent, { taken: 0, phase: 'open' });
   for (const uri of ['ui://zot/panel/nope', 'ui://zot/panel/../../etc/passwd', 'file:///etc/passwd', 'ui://zot/panel/zot_panel_view']) {
     await assert.rejects(client.readResource({ uri }), (/** @type {{ code: number, message: string }} */ e) => e.code === -32002 && /no resource/.test(e.message), uri);
   }

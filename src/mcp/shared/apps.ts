@@ -98,7 +98,7 @@ interface Watched {
   /** Open panels of the call, the one shown last. */
   panels: PanelHandle[];
   version: number;
-  state: 'open' | 'elsewhere' | 'ended';
+  phase: 'open' | 'elsewhere' | 'ended';
   ended?: string;
   /** A view has asked for it: it stays here. */
   attached: boolean;
@@ -125,7 +125,7 @@ export class AppViews {
    * time. `end` when the call has settled, with how.
    */
   watch(tool: string, args: Record<string, unknown>, fallback: PanelUI | undefined): { ui: PanelUI; end(how: string): void } {
-    const w: Watched = { handle: randomUUID(), tool, args: argsKey(args), panels: [], version: 1, state: 'open', attached: false, lastKey: 0, wake: new Set() };
+    const w: Watched = { handle: randomUUID(), tool, args: argsKey(args), panels: [], version: 1, phase: 'open', attached: false, lastKey: 0, wake: new Set() };
     this.calls.set(w.handle, w);
     for (const arrived of [...this.arrivals]) arrived();
     const bump = (): void => {
@@ -134,8 +134,8 @@ export class AppViews {
     };
     const elsewhere = (): void => {
       w.timer = undefined;
-      if (w.state !== 'open' || w.attached) return;
-      w.state = 'elsewhere';
+      if (w.phase !== 'open' || w.attached) return;
+      w.phase = 'elsewhere';
       this.log(`MCP: no view of "${preview(tool, 80)}" asked for its panel within ${Math.round(this.waitMs / 1000)} s; ${fallback ? 'it is shown the other way' : 'it is closed (this client has no other way to show it)'}`);
       const open = w.panels;
       w.panels = [];
@@ -145,18 +145,18 @@ export class AppViews {
     const ui: PanelUI = {
       interactive: true,
       openPanel: (p) => {
-        if (w.state === 'elsewhere') return fallback ? fallback.openPanel(p) : p.dismiss();
-        if (w.state === 'ended') return;
+        if (w.phase === 'elsewhere') return fallback ? fallback.openPanel(p) : p.dismiss();
+        if (w.phase === 'ended') return;
         w.panels = [...w.panels.filter((q) => q.uid !== p.uid), p];
         bump();
         if (!w.attached && !w.timer) w.timer = setTimeout(elsewhere, this.waitMs);
       },
       renderPanel: (p) => {
-        if (w.state === 'elsewhere') return fallback?.renderPanel(p);
+        if (w.phase === 'elsewhere') return fallback?.renderPanel(p);
         if (w.panels.some((q) => q.uid === p.uid)) bump();
       },
       closePanel: (p) => {
-        if (w.state === 'elsewhere') return fallback?.closePanel(p);
+        if (w.phase === 'elsewhere') return fallback?.closePanel(p);
         const before = w.panels.length;
         w.panels = w.panels.filter((q) => q.uid !== p.uid);
         if (w.panels.length !== before) bump();
@@ -167,7 +167,7 @@ export class AppViews {
       end: (how) => {
         if (w.timer) clearTimeout(w.timer);
         w.timer = undefined;
-        w.state = 'ended';
+        w.phase = 'ended';
         w.ended = how;
         w.panels = [];
         bump();
@@ -189,7 +189,7 @@ export class AppViews {
     if (!w) {
       await this.until(signal, ARRIVAL_WAIT_MS, (wake) => this.arrivals.add(wake), (wake) => this.arrivals.delete(wake));
       w = this.find(tool, argsKey(args as Record<string, unknown>), handle);
-      if (!w) return stateResult({ state: 'none', version: 0, message: `no call of "${preview(tool, 80)}" with these arguments is running` });
+      if (!w) return stateResult({ phase: 'none', version: 0, message: `no call of "${preview(tool, 80)}" with these arguments is running` });
     }
     if (!w.attached) {
       w.attached = true;
@@ -197,7 +197,7 @@ export class AppViews {
       w.timer = undefined;
     }
     const found = w;
-    if (found.version <= after && found.state !== 'ended') await this.until(signal, this.viewWaitMs, (wake) => found.wake.add(wake), (wake) => found.wake.delete(wake));
+    if (found.version <= after && found.phase !== 'ended') await this.until(signal, this.viewWaitMs, (wake) => found.wake.add(wake), (wake) => found.wake.delete(wake));
     return stateResult(snapshot(found));
   }
 
@@ -211,7 +211,7 @@ export class AppViews {
     for (const raw of params.messages) {
       const m = fromWebview(raw);
       const panel = w.panels.at(-1);
-      if (!m || w.state !== 'open' || !panel) continue;
+      if (!m || w.phase !== 'open' || !panel) continue;
       taken++;
       switch (m.type) {
         case 'ready':
@@ -232,7 +232,7 @@ export class AppViews {
           break;
       }
     }
-    return { content: [{ type: 'text', text: `${taken} of ${params.messages.length} taken` }], structuredContent: { taken, state: w.state } };
+    return { content: [{ type: 'text', text: `${taken} of ${params.messages.length} taken` }], structuredContent: { taken, phase: w.phase } };
   }
 
   /** Every held request answers. */
@@ -253,7 +253,7 @@ export class AppViews {
   private find(tool: string, args: string, handle: string | undefined): Watched | undefined {
     const named = handle === undefined ? undefined : this.calls.get(handle);
     if (named && named.tool === tool) return named;
-    const running = [...this.calls.values()].filter((w) => w.tool === tool && w.args === args && w.state !== 'ended');
+    const running = [...this.calls.values()].filter((w) => w.tool === tool && w.args === args && w.phase !== 'ended');
     return running.find((w) => !w.attached) ?? running.at(-1);
   }
 
@@ -276,15 +276,15 @@ export class AppViews {
 
 function snapshot(w: Watched): ViewState {
   const base = { call: w.handle, version: w.version };
-  if (w.state === 'ended') return { ...base, state: 'ended', message: w.ended ?? 'ended' };
-  if (w.state === 'elsewhere') return { ...base, state: 'elsewhere', message: 'the panel is shown another way' };
+  if (w.phase === 'ended') return { ...base, phase: 'ended', message: w.ended ?? 'ended' };
+  if (w.phase === 'elsewhere') return { ...base, phase: 'elsewhere', message: 'the panel is shown another way' };
   const p = w.panels.at(-1);
-  if (!p) return { ...base, state: 'waiting' };
-  return { ...base, state: 'open', render: renderMessage({ title: p.title || `${p.extension.name}: ${p.id}`, footer: p.footer, seq: w.lastKey, widgets: p.widgets }, p.lines, undefined) };
+  if (!p) return { ...base, phase: 'waiting' };
+  return { ...base, phase: 'open', render: renderMessage({ title: p.title || `${p.extension.name}: ${p.id}`, footer: p.footer, seq: w.lastKey, widgets: p.widgets }, p.lines, undefined) };
 }
 
 function stateResult(s: ViewState): CallToolResult {
-  return { content: [{ type: 'text', text: s.state === 'open' ? `panel open (version ${s.version})` : `${s.state}${s.message ? `: ${s.message}` : ''}` }], structuredContent: s };
+  return { content: [{ type: 'text', text: s.phase === 'open' ? `panel open (version ${s.version})` : `${s.phase}${s.message ? `: ${s.message}` : ''}` }], structuredContent: s };
 }
 
 function badRequest(text: string): CallToolResult {
