@@ -35,7 +35,7 @@ const problemMatcher = {
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'cjs',
   minify: production,
   sourcemap: !production,

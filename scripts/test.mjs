@@ -15,11 +15,12 @@
 //   node scripts/test.mjs --quick    the inner loop: protocol, host and VS Code-layer unit tests
 //   node scripts/test.mjs --lanes    prints the lanes and their files, runs nothing
 //   node scripts/test.mjs <file>...  those files, in one lane
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { floorNodeBin, NODE_FLOOR } from './vscode-test-env.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -69,7 +70,7 @@ function runLane(lane, width, { scratch, env }) {
     const times = path.join(scratch, `${lane.name}.jsonl`);
     const args = ['--test', `--test-timeout=${lane.fileTimeoutMs}`, '--test-force-exit', `--test-concurrency=${lane.concurrency}`, '--import', './test/per-test-timeout.mjs',
       '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${path.join(repo, 'scripts', 'test-reporter.mjs')}`, `--test-reporter-destination=${times}`, ...lane.files];
-    const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(testNode(), args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env });
     const tag = `[${lane.name}]`.padEnd(width + 2);
     /** @type {Record<string, number>} */
     const counts = {};
@@ -139,6 +140,16 @@ async function packagedOnce(scratch) {
   return { ZOT_E2E_VSIX: vsix, ZOT_E2E_TEST_VSIX: testVsix };
 }
 
+/**
+ * The Node the tests run on: the floor (package.json's engines.node, installed into the cache by
+ * `npm test`'s set-up), so the oldest Node the product admits is the one tested; this Node where it
+ * is not installed (a run of this script alone), said once.
+ */
+export function testNode() {
+  const floor = floorNodeBin();
+  return existsSync(floor) ? floor : process.execPath;
+}
+
 /** @param {string[]} argv */
 async function main(argv) {
   const files = argv.filter((a) => !a.startsWith('--'));
@@ -149,6 +160,11 @@ async function main(argv) {
   }
   const width = Math.max(...run.map((l) => l.name.length));
   const started = Date.now();
+  const node = testNode();
+  const version = node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  console.log(node === process.execPath && Number(process.versions.node.split('.')[0]) !== NODE_FLOOR
+    ? `tests run on this Node, ${version}: the floor, Node ${NODE_FLOOR}, is not installed (npm test installs it)`
+    : `tests run on Node ${version}, the floor package.json's engines.node names`);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-test-run-'));
   process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
   const installs = run.some((l) => l.files.some((f) => f.startsWith(path.join('test', 'e2e')) || f === path.join('test', 'build', 'marketplace.test.mjs')));

@@ -42,6 +42,17 @@ export const NODE_MAJOR = 24;
 // 4.108 and before fetch a dependency from GitHub, 4.110 to 4.117 download
 // ripgrep from GitHub while installing.
 export const OLDEST = { codeServer: '4.133.0', vscode: '1.133.0', nodeMajor: 24 };
+// The oldest maintained Node (Node 20's life ended in April 2026), the floor package.json's engines.node
+// names: `npm test` runs every test on it (scripts/test.mjs), whatever Node runs npm.
+export const NODE_FLOOR = 22;
+
+/**
+ * The floor Node's binary in the cache (installed by ensureEnv with `go`, as the tests' other tools).
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function floorNodeBin(env = process.env) {
+  return path.join(cacheRoot(env), `node${NODE_FLOOR}`, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+}
 
 /** A failure the user can act on: printed as one line, without a stack. */
 export class EnvError extends Error {}
@@ -222,7 +233,8 @@ const defaultLog = (msg) => console.log(`[vscode-test-env] ${msg}`);
  * @param {{ browser?: boolean, go?: boolean, oldest?: boolean, log?: (msg: string) => void }} [options]
  *   browser: also make sure a Chromium is there (the tests need one; the demo does not).
  *   go: also make sure the host tests' own tools are there (Go builds a fixture extension; debugpy
- *   debugs a Python one; Wine runs zot-host's Windows paths); the demo needs none of them.
+ *   debugs a Python one; Wine runs zot-host's Windows paths; the floor Node, NODE_FLOOR, runs
+ *   every test); the demo needs none of them.
  *   oldest: also the OLDEST build, whose paths (oldestPaths()) are then returned as `oldest`.
  * @returns {Promise<ReturnType<typeof envPaths> & { oldest?: ReturnType<typeof oldestPaths> }>}
  */
@@ -231,10 +243,19 @@ export async function ensureEnv({ browser = true, go = false, oldest = false, lo
   const builds = [currentPaths(), ...(oldest ? [oldestPaths()] : [])];
   /** @param {ReturnType<typeof envPaths>} p */
   const withOldest = (p) => (oldest ? { ...p, oldest: oldestPaths() } : p);
-  if (builds.every(isComplete) && systemMissing({ browser, go }).length === 0) {
+  const floorReady = () => !go || existsSync(floorNodeBin());
+  if (builds.every(isComplete) && floorReady() && systemMissing({ browser, go }).length === 0) {
     return withOldest(paths);
   }
   await ensureSystemPackages({ browser, go }, log);
+  if (!floorReady()) {
+    await mkdir(paths.cacheDir, { recursive: true });
+    await withLock(path.join(paths.cacheDir, 'install.lock'), log, async () => {
+      if (floorReady()) return;
+      const version = await ensureNode({ nodeMajor: NODE_FLOOR, nodeBin: floorNodeBin() }, paths.cacheDir, log);
+      log(`installed Node ${version}, the floor every test runs on, into ${paths.cacheDir}`);
+    });
+  }
   for (const build of builds.filter((b) => !isComplete(b))) {
     await mkdir(paths.cacheDir, { recursive: true });
     await withLock(path.join(paths.cacheDir, 'install.lock'), log, async () => {
@@ -354,7 +375,7 @@ async function ensureSystemPackages(wanted, log) {
 }
 
 /**
- * @param {Build} build
+ * @param {Pick<Build, "nodeMajor" | "nodeBin">} build
  * @param {string} cacheDir
  * @param {Log} log
  */

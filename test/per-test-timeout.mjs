@@ -1,16 +1,13 @@
-// Loaded with --import by the test scripts. Node 22 and later apply
-// --test-timeout to each test; Node 20 applies it to each test file as a
-// whole, and a hang then fails the file without naming the test or reporting
-// the ones that passed. On Node 20 every test that sets no timeout of its own
-// gets this one (the slowest host test takes about 6 s alone, 15 s under
-// load), so a hang fails the test that hangs, by name, and the file's bound
-// stays a backstop. A test that needs longer says so with its own timeout.
+// Loaded with --import by the test scripts. Every test that sets no timeout
+// of its own gets this one (the slowest host test takes about 6 s alone, 15 s
+// under load), so a hang fails the test that hangs, by name, in half a
+// minute, and the lane's --test-timeout (minutes: it bounds each test on Node
+// 22 and later, each file as a whole on Node 20) stays a backstop. A test
+// that needs longer says so with its own timeout.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 
 const PER_TEST_MS = 30_000;
-const major = Number(process.versions.node.split('.')[0]);
-
-if (major < 22) {
+{
   const require = createRequire(import.meta.url);
   const nt = require('node:test');
   /** @typedef {Pick<typeof nt.test, 'skip' | 'todo' | 'only'>} Modifiers */

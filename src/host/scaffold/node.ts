@@ -74,7 +74,7 @@ async function runTool(frame) {
   }
 }
 `,
-  'README.md': readme(name, command, tool, 'Node 20 or later', [
+  'README.md': readme(name, command, tool, 'Node 22 or later', [
     'Edit `index.mjs`; the host restarts the extension when you run *Zot: Restart Extension*.',
   ]),
 });

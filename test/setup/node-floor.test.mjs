@@ -1,0 +1,82 @@
+// The Node floor: package.json's engines.node names the oldest maintained
+// Node (NODE_FLOOR in scripts/vscode-test-env.mjs; Node 20's life ended in
+// April 2026), every package installed (production and development) admits
+// it, the bundles are built for it, and `npm test` runs every test on it:
+// this file too, once its set-up has installed it into the cache.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { floorNodeBin, NODE_FLOOR } from '../../scripts/vscode-test-env.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** @type {{ engines: { node: string } }} */
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+
+/**
+ * Whether `version` (x.y.z) is in an npm range of the forms packages use in engines.node:
+ * alternatives joined by `||`, each a list of comparators (>=, >, <=, <, =, ^, ~, a bare or partial version, *).
+ * @param {string} version
+ * @param {string} range
+ */
+function admits(version, range) {
+  const [maj, min, pat] = version.split('.').map(Number);
+  /** @param {string} v */
+  const parts = (v) => v.split('.').map((x) => (x === 'x' || x === '*' ? undefined : Number(x)));
+  /** @param {(number | undefined)[]} a */
+  const cmp = (a) => {
+    for (const [i, n] of [maj, min, pat].entries()) {
+      const m = a[i];
+      if (m === undefined) return 0;
+      if (n !== m) return /** @type {number} */ (n) < m ? -1 : 1;
+    }
+    return 0;
+  };
+  return range.split('||').some((alt) => alt.replace(/([<>=^~]+)\s+/g, '$1').trim().split(/\s+/).every((c) => {
+    if (c === '*' || c === '') return true;
+    const m = /^(>=|<=|>|<|=|\^|~)?(\d+(?:\.(?:\d+|x|\*))?(?:\.(?:\d+|x|\*))?)$/.exec(c);
+    assert.ok(m, `a range this test cannot read: "${range}"`);
+    const [, op = '', v] = m;
+    const want = parts(/** @type {string} */ (v));
+    const at = cmp(want);
+    switch (op) {
+      case '>=': return at >= 0;
+      case '>': return at > 0 && !(want.length < 3 && at === 0);
+      case '<=': return at <= 0;
+      case '<': return at < 0;
+      case '^': return maj === want[0] && at >= 0;
+      case '~': return maj === want[0] && (want[1] === undefined || min === want[1]) && at >= 0;
+      default: return at === 0;
+    }
+  }));
+}
+
+test('the range reader agrees with npm on the forms the lock holds', () => {
+  assert.ok(admits('22.0.0', '>=20'));
+  assert.ok(!admits('20.19.0', '>=22'));
+  assert.ok(admits('22.1.0', '18 || 20 || >=22'));
+  assert.ok(!admits('21.0.0', '18 || 20 || >=22'));
+  assert.ok(admits('22.0.0', '^18.19.0 || >=20.5.0'));
+  assert.ok(!admits('22.0.0', '^18.19.0'));
+  assert.ok(admits('22.0.0', '>= 14.6'));
+  assert.ok(!admits('22.0.0', '>=0.6.11 <=0.7.0'));
+});
+
+test(`engines.node is the floor, Node ${NODE_FLOOR}, and every installed package admits it`, () => {
+  assert.equal(pkg.engines.node, `>=${NODE_FLOOR}`);
+  /** @type {{ packages: Record<string, { engines?: { node?: string } | string[] }> }} */
+  const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8'));
+  const refused = Object.entries(lock.packages)
+    .filter(([name, p]) => name !== '' && p.engines && !Array.isArray(p.engines) && p.engines.node && !admits(`${NODE_FLOOR}.0.0`, p.engines.node))
+    .map(([name, p]) => `${name} (${/** @type {{ node: string }} */ (p.engines).node})`);
+  assert.deepEqual(refused, [], `packages that refuse Node ${NODE_FLOOR}.0.0`);
+});
+
+test('the bundles are built for the floor', () => {
+  assert.match(readFileSync(path.join(repoRoot, 'esbuild.mjs'), 'utf8'), new RegExp(`target: 'node${NODE_FLOOR}'`));
+});
+
+test('under npm test, the tests run on the floor Node', { skip: existsSync(floorNodeBin()) ? false : `Node ${NODE_FLOOR} is not in the cache (npm test installs it)` }, () => {
+  assert.equal(Number(process.versions.node.split('.')[0]), NODE_FLOOR, `this test runs on ${process.execPath}`);
+});
