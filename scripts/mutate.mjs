@@ -26,7 +26,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RUN_BOUND_MS = 240_000;
 /** The same for a run of every test file (npm run test:host takes about 5 minutes on 2 cores). */
 const ALL_BOUND_MS = 900_000;
-const TEST_FILES = ['test/protocol', 'test/host', 'test/fidelity', 'test/vscode-unit', 'test/cli'];
+const TEST_FILES = ['test/protocol', 'test/host', 'test/fidelity', 'test/vscode-unit', 'test/cli', 'test/mcp'];
 
 /**
  * name, file, snippet to find (exactly once), its replacement, what the defect means for a user,
@@ -142,9 +142,14 @@ const MUTANTS = [
   ['tool-choice-substring', 'src/vscode/chat/toolChoice.ts', "return new RegExp(`(^|[^A-Za-z0-9_-])${escaped}($|[^A-Za-z0-9_-])`, 'i').test(prompt);", "return new RegExp(escaped, 'i').test(prompt);", 'a prompt saying "todos" counts as naming the extension "todo"', ['test/vscode-unit/chat.test.mjs']],
   ['tool-choice-at-limit', 'src/vscode/chat/toolChoice.ts', '  if (tools.length <= max) return { chosen: [...tools], left: [], named: [] };', '  if (tools.length < max) return { chosen: [...tools], left: [], named: [] };', 'exactly as many tools as fit are reordered (recent first) instead of sent in registry order', ['test/vscode-unit/chat.test.mjs']],
   ['cursor-several-marks', 'src/protocol/cursor.ts', '    if (found >= 0) return -1;\n', '', 'a panel with two marked lines shows the last as its cursor', ['test/vscode-unit/panels.test.mjs']],
-  ['webview-key-unchecked', 'src/vscode/panels/pageContract.ts', "      if (typeof o.key !== 'string' || !(PANEL_KEYS as readonly string[]).includes(o.key)) return undefined;", "      if (typeof o.key !== 'string') return undefined;", 'a page can send the extension any key name, not only panel keys', ['test/vscode-unit/panels.test.mjs']],
-  ['webview-resize-nan', 'src/vscode/panels/pageContract.ts', ' && Number.isFinite(o.width) && Number.isFinite(o.height)', '', 'a resize with an infinite width is passed on', ['test/vscode-unit/panels.test.mjs']],
-  ['webview-mark-move-spoken', 'src/vscode/panels/pageContract.ts', '.filter((i) => unmarked(shown[i]) !== unmarked(lines[i]))', '.filter((i) => shown[i] !== lines[i])', 'a screen reader hears every line whose cursor mark moved, as if its text had changed', ['test/vscode-unit/panels.test.mjs', 'test/vscode-unit/panel-widgets.test.mjs']],
+  ['webview-key-unchecked', 'src/protocol/pageContract.ts', "      if (typeof o.key !== 'string' || !(PANEL_KEYS as readonly string[]).includes(o.key)) return undefined;", "      if (typeof o.key !== 'string') return undefined;", 'a page can send the extension any key name, not only panel keys', ['test/vscode-unit/panels.test.mjs']],
+  ['webview-resize-nan', 'src/protocol/pageContract.ts', ' && Number.isFinite(o.width) && Number.isFinite(o.height)', '', 'a resize with an infinite width is passed on', ['test/vscode-unit/panels.test.mjs']],
+  ['webview-mark-move-spoken', 'src/protocol/pageContract.ts', '.filter((i) => unmarked(shown[i]) !== unmarked(lines[i]))', '.filter((i) => shown[i] !== lines[i])', 'a screen reader hears every line whose cursor mark moved, as if its text had changed', ['test/vscode-unit/panels.test.mjs', 'test/vscode-unit/panel-widgets.test.mjs']],
+  // panels inline in the chat (MCP Apps)
+  ['apps-input-unchecked', 'src/mcp/shared/apps.ts', '      const m = fromWebview(raw);', '      const m = raw as ReturnType<typeof fromWebview>;', 'a view\'s messages reach the panel unchecked: any key name, an empty action, a resize of words', ['test/mcp/mcp-apps.test.mjs']],
+  ['apps-no-fallback', 'src/mcp/shared/apps.ts', '      for (const p of open) (fallback ? void Promise.resolve(fallback.openPanel(p)).catch(() => p.dismiss()) : p.dismiss());', '      for (const p of open) p.dismiss();', 'a client with Apps that shows no view has every interactive call closed, though it could answer a form', ['test/mcp/mcp-apps.test.mjs']],
+  ['apps-policy-inline', 'src/mcp/shared/apps.ts', "script-src ${scripts.map(hash).join(' ')}", "script-src 'unsafe-inline'", 'the view\'s page runs any inline script, not only its own three', ['test/mcp/mcp-apps.test.mjs']],
+  ['apps-meta-to-everyone', 'src/mcp/shared/tools.ts', '...(apps && t.interactive && { _meta: viewMeta(name) }),', '...(t.interactive && { _meta: viewMeta(name) }),', 'a client without Apps is told of views it cannot show', ['test/mcp/mcp-apps.test.mjs']],
   // panel widgets (terva)
   ['widget-unknown-type-fails', 'src/protocol/widgets.ts', "      return { type: 'divider', ...base };\n    default:\n      return undefined;", "      return { type: 'divider', ...base };\n    default:\n      throw new WidgetProblem(`${at}: unknown type`);", 'a panel with a widget type this host does not know is refused whole, so a newer extension loses its panel', ['test/protocol/widgets.test.mjs', 'test/host/ui-widgets.test.mjs']],
   ['widget-depth-one-short', 'src/protocol/widgets.ts', 'if (depth > MAX_WIDGET_DEPTH)', 'if (depth >= MAX_WIDGET_DEPTH)', 'a widget tree exactly as deep as the bound is refused', ['test/protocol/widgets.test.mjs', 'test/host/ui-widgets.test.mjs']],
@@ -167,7 +172,8 @@ const MUTANTS = [
   ['yarn-cache-is-data', 'src/vscode/trust/fingerprint.ts', "'vendor', '.yarn', '__pypackages__'", "'vendor', '__pypackages__'", 'a change to Yarn\'s zip cache or unplugged packages runs without consent being asked again', ['test/vscode-unit/fingerprint-bytes.test.mjs']],
   ['shim-args-escaped-once', 'src/host/process/platform.ts', 'return escapeForCmd(escapeForCmd(quoted));', 'return escapeForCmd(quoted);', 'an argument with an odd number of quotes then & runs a command on the .cmd shim\'s own line', ['test/host/platform.test.mjs', 'test/host/wine-cmd.test.mjs']],
   ['shim-program-unquoted', 'src/host/process/platform.ts', 'return `"${file.replace(/"/g, \'\')}"`;', 'return escapeForCmd(file);', 'a .cmd shim under C:\\Program Files never starts (cmd runs C:\\Program: exit 9009)', ['test/host/platform.test.mjs', 'test/host/wine-cmd.test.mjs']],
-  ['taskkill-bare-name', 'src/host/process/platform.ts', "file: systemProgram('taskkill.exe', env)", "file: 'taskkill'", 'a taskkill.exe planted in the project folder runs when an extension is stopped on Windows', ['test/host/platform.test.mjs', 'test/host/tree-kill-planted.test.mjs']],
+  ['taskkill-bare-name', 'src/host/process/platform.ts', "file: systemProgram('taskkill.exe', env)", "file: 'taskkill'", 'a taskkill.exe planted in the project folder runs when an extension is stopped on Windows', ['test/host/platform.test.mjs', 'test/host/tree-kill-planted.test.mjs', 'test/host/wine-cmd.test.mjs']],
+  ['taskkill-fails-no-stand-in', 'src/host/process/treeKill.ts', "  if (plan.orEnd === undefined || (!r.error && r.status === 0)) return;", "  return;", 'where the forced taskkill fails (Wine\'s refuses /T), a stubborn extension is never ended and the stop ladder does not finish', ['test/host/tree-kill-planted.test.mjs', 'test/host/wine-cmd.test.mjs']],
   ['hook-unreachable-silent', 'src/host/hooks/agentHooks.ts', "  if (notes.length && failsClosed(input.event)) out.systemMessage = notes.join('\\n');\n", '', 'a guard that could not be started is passed over in silence', ['test/cli/hook.test.mjs']],
 ].map(([name, file, find, replace, description, tests]) => ({ name, file, find, replace, description, tests }));
 

@@ -41,7 +41,7 @@ test('the kill: the process group by signal on POSIX; System32\'s taskkill over 
   assert.deepEqual(killPlan(4242, true, 'darwin'), { kind: 'group', pgid: 4242, signal: 'SIGKILL' });
   const env = { SystemRoot: 'C:\\Windows' };
   assert.deepEqual(killPlan(4242, false, 'win32', env), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/PID', '4242', '/T'] });
-  assert.deepEqual(killPlan(4242, true, 'win32', env), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/PID', '4242', '/T', '/F'] });
+  assert.deepEqual(killPlan(4242, true, 'win32', env), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/PID', '4242', '/T', '/F'], orEnd: 4242 });
   assert.equal(taskkill({}), 'C:\\Windows\\System32\\taskkill.exe', 'without an environment, C:\\Windows\'s');
 });
 

@@ -5,7 +5,7 @@
 // when it runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bundleSources, tmpdir } from '../helpers.mjs';
@@ -39,4 +39,24 @@ test('Windows kill: a taskkill planted in the current folder is never run, whate
     assert.equal(run.status, 0, run.stderr);
     assert.ok(!fs.existsSync(mark), `SystemRoot ${SystemRoot}: the planted taskkill ran: ${fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : ''}`);
   }
+});
+
+test('Windows kill: where the forced step\'s taskkill fails, the process itself is ended; the polite step ends nothing by itself', async (t) => {
+  const scratch = tmpdir('zot-treekill-fallback-');
+  t.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+  await bundleSources(path.join(scratch, 'bundle'), 'host', ['process/treeKill']);
+  const bundle = path.join(scratch, 'bundle', 'treeKill.js');
+  // A stubborn process: SIGTERM is ignored, as an extension that does not answer shutdown.
+  const child = spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1e6);'], { stdio: 'ignore' });
+  t.after(() => child.kill('SIGKILL'));
+  const pid = /** @type {number} */ (child.pid);
+  const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  // No taskkill where SystemRoot points (as on a Windows without it, or Wine's, which refuses /T).
+  const kill = (/** @type {boolean} */ force) => spawnSync(process.execPath, ['-e', `require(${JSON.stringify(bundle)}).killTree(${pid}, ${force}, 'win32', { SystemRoot: ${JSON.stringify(path.join(scratch, 'no-windows'))} })`], { encoding: 'utf8' });
+  assert.equal(kill(false).status, 0);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(child.exitCode, null, 'the polite step has no stand-in: the process runs on');
+  assert.equal(child.signalCode, null);
+  assert.equal(kill(true).status, 0);
+  assert.equal(await exited, 'SIGKILL', 'the forced step ended it by itself');
 });

@@ -67,8 +67,11 @@ function escapeForCmd(text: string): string {
 export type KillPlan =
   /** Signal the process group (negative pid). */
   | { kind: 'group'; pgid: number; signal: NodeJS.Signals }
-  /** Run `taskkill`, which walks the tree on Windows. */
-  | { kind: 'command'; file: string; args: string[] };
+  /**
+   * Run `taskkill`, which walks the tree on Windows. `orEnd`: the process to
+   * end by itself where the forced step's taskkill fails or cannot start.
+   */
+  | { kind: 'command'; file: string; args: string[]; orEnd?: number };
 
 /**
  * How to end an extension's tree. `force`: the last rung (SIGKILL, or
@@ -76,7 +79,7 @@ export type KillPlan =
  * `env` locates Windows' own taskkill (see systemProgram).
  */
 export function killPlan(pid: number, force: boolean, platform: Platform, env: NodeJS.ProcessEnv = {}): KillPlan {
-  if (platform === 'win32') return { kind: 'command', file: systemProgram('taskkill.exe', env), args: ['/PID', String(pid), '/T', ...(force ? ['/F'] : [])] };
+  if (platform === 'win32') return { kind: 'command', file: systemProgram('taskkill.exe', env), args: ['/PID', String(pid), '/T', ...(force ? ['/F'] : [])], ...(force && { orEnd: pid }) };
   return { kind: 'group', pgid: pid, signal: force ? 'SIGKILL' : 'SIGTERM' };
 }
 

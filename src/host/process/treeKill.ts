@@ -17,7 +17,15 @@ export function execute(plan: KillPlan): void {
     }
     return;
   }
-  spawnSync(plan.file, plan.args, { stdio: 'ignore', windowsHide: true });
+  const r = spawnSync(plan.file, plan.args, { stdio: 'ignore', windowsHide: true });
+  if (plan.orEnd === undefined || (!r.error && r.status === 0)) return;
+  // The forced step's taskkill failed (a Windows without it, or one that refuses /T, as Wine's does): the
+  // process itself is ended (TerminateProcess), so the stop finishes; what it started may outlive it.
+  try {
+    process.kill(plan.orEnd, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 /** `env` is where Windows' own taskkill is looked for (SystemRoot), never in the current folder. */
