@@ -35,6 +35,13 @@ usage:
                    (without it that allows, as in zot); zot's own tools over
                    MCP are guarded there, once: in Claude Code only under the
                    server name zot (claude mcp add zot -- zot-host mcp)
+  zot-host plugin  <dir> [--home <dir>] [--fail-closed]
+                   write zot as an agent plugin (Claude's plugin format) into
+                   <dir>: the MCP server zot and the PreToolUse and
+                   UserPromptSubmit hooks, run by the plugin's own copy of
+                   this zot-host with the global extensions of the zot home;
+                   prints how to enable it in VS Code, Claude Code and
+                   Copilot CLI
   zot-host secrets list <extension> [--json] [--home <dir>]
                    the names of the secrets an extension stored while running
                    here (never their values); they are kept in
@@ -58,7 +65,7 @@ options:
                  (--trace=messages: direction, type, id and size only)
 `;
 
-export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook', 'secrets'] as const;
+export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook', 'plugin', 'secrets'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** A mistake in how zot-host was called: exit 2, with the usage. An empty message asks for the usage itself. */
@@ -70,7 +77,7 @@ export interface Parsed {
   json: boolean;
   /** Whether --cwd was given (a hook otherwise takes the project from its input). */
   cwdGiven?: boolean;
-  /** hook --fail-closed: a guarded call or prompt whose guards could not all run is refused. */
+  /** hook --fail-closed (and plugin's, for the hooks it writes): a guarded call or prompt whose guards could not all run is refused. */
   failClosed?: boolean;
   timeoutMs?: number;
   /** mcp --http, and its --port (0: any free port). */
@@ -152,6 +159,7 @@ export function parseArgs(argv: string[]): Parsed {
   }
   if (verb === 'init') return parseInit(positional, language, name, hostFlags);
   if (verb === 'secrets') return parseSecrets(positional, json, home, hostFlags);
+  if (verb === 'plugin') return parsePlugin(positional, home, failClosed, [...hostFlags, ...(language !== undefined ? ['--language'] : []), ...(name !== undefined ? ['--name'] : [])]);
   if (language !== undefined || name !== undefined) throw new UsageError(`${language !== undefined ? '--language' : '--name'} is an option of init`);
   if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
@@ -204,6 +212,16 @@ function parseSecrets(positional: string[], json: boolean, home: string | undefi
   if (json && action === 'forget') throw new UsageError('--json is an option of secrets list');
   const parsed: Parsed = { verb: 'secrets', positional: [action, extension], json, host: { cwd: process.cwd() } };
   if (home !== undefined) parsed.host.zotHome = home;
+  return parsed;
+}
+
+function parsePlugin(positional: string[], home: string | undefined, failClosed: boolean, flags: string[]): Parsed {
+  const other = flags.find((f) => f !== '--home' && f !== '--fail-closed');
+  if (other !== undefined) throw new UsageError(`plugin takes only --home and --fail-closed (got ${other})`);
+  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'plugin needs the folder to write the plugin into' : `plugin takes one folder (got "${positional[1]}" too)`);
+  const parsed: Parsed = { verb: 'plugin', positional: [path.resolve(positional[0]!)], json: false, host: { cwd: process.cwd() } };
+  if (home !== undefined) parsed.host.zotHome = home;
+  if (failClosed) parsed.failClosed = true;
   return parsed;
 }
 

@@ -35,7 +35,7 @@ export function init(p: Parsed): number {
  */
 export function nextCommands(dir: string, language: string, tool: string, platform: NodeJS.Platform): string[] {
   const win = platform === 'win32';
-  const q = win ? quoteForCmdLine(dir) : quoteForShell(dir);
+  const q = commandWord(dir, platform);
   const args = win ? '"{\\"text\\":\\"hello\\"}"' : `'{"text":"hello"}'`;
   return [
     ...(language === 'go' ? [win ? `go -C ${q} build           build it first` : `(cd ${q} && go build)           build it first`] : []),
@@ -43,6 +43,11 @@ export function nextCommands(dir: string, language: string, tool: string, platfo
     `zot-host tool ${tool} ${args} --no-discover --ext ${q}`,
     `zot-host watch --no-discover --ext ${q} --trace   restart it on every save`,
   ];
+}
+
+/** A path as one word of a command line typed in the platform's shell, quoted only when it has to be. */
+export function commandWord(s: string, platform: NodeJS.Platform): string {
+  return platform === 'win32' ? quoteForCmdLine(s) : quoteForShell(s);
 }
 
 /** A path as a POSIX shell should see it: quoted only when it has to be. */

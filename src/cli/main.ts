@@ -22,6 +22,7 @@ const verbs = {
   doctor: (): typeof import('./doctor.js') => require('./doctor.js') as typeof import('./doctor.js'),
   hook: (): typeof import('./hook.js') => require('./hook.js') as typeof import('./hook.js'),
   init: (): typeof import('./init.js') => require('./init.js') as typeof import('./init.js'),
+  plugin: (): typeof import('./plugin.js') => require('./plugin.js') as typeof import('./plugin.js'),
   secrets: (): typeof import('./secrets.js') => require('./secrets.js') as typeof import('./secrets.js'),
   session: (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js'),
   watch: (): typeof import('./watch.js') => require('./watch.js') as typeof import('./watch.js'),
@@ -66,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'command': return inSession((s) => verbs.calls().command(s, p));
     case 'watch': return inSession((s) => verbs.watch().watch(s));
     case 'hook': return verbs.hook().hook({ ...p, host: hostOptions() });
+    case 'plugin': return verbs.plugin().plugin(p);
     case 'secrets': return verbs.secrets().secrets(p);
   }
 }

@@ -87,6 +87,8 @@ test('agent mode: the zot tools through the MCP server, an interactive tool, and
     timeoutMs: 480_000,
     globalState: CHAT_ENABLED,
   }, { logLines: 80 });
+  // Zot: Create Agent Plugin wrote into the run's own home folder, never the real one.
+  assert.equal(JSON.parse(readFileSync(path.join(userHome, '.copilot', 'installed-plugins', 'zot', 'zot-extensions', '.claude-plugin', 'plugin.json'), 'utf8')).name, 'zot-extensions');
 });
 
 test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it runs the command; a zot tool\'s notes are its progress line in the chat; an interactive tool\'s panel shows inline, keys reach it, Esc cancels the call', { timeout: 400_000 }, async (t) => {

@@ -23,6 +23,7 @@ import { vscodeHostTools } from '../chat/hostTools.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
+import { createAgentPlugin } from '../hooks/agentPlugin.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
 import { chatMaxSteps, HOST_SETTINGS, mcpServers, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
@@ -160,7 +161,8 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   tree.showGuards(() => hooks.active, hooks.onDidChange);
   context.subscriptions.push(hooks,
     vscode.commands.registerCommand('zot.installAgentHooks', (scope?: unknown) => hooks.install(scope)),
-    vscode.commands.registerCommand('zot.removeAgentHooks', () => hooks.remove()));
+    vscode.commands.registerCommand('zot.removeAgentHooks', () => hooks.remove()),
+    vscode.commands.registerCommand('zot.createAgentPlugin', (where?: unknown) => createAgentPlugin({ extensionPath: context.extensionPath, windows: () => hooks.windowsDir(), log: (line) => logs.hostLog(line), trace }, where)));
   void hooks.start().catch((err: unknown) => logs.hostLog(`agent hooks: ${(err as Error).message}`, 'error'));
 
   let settingsTimer: NodeJS.Timeout | undefined;

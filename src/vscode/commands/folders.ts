@@ -70,9 +70,10 @@ export class FolderCommands {
 /**
  * Shows a folder the way this editor can: in the Explorer when it is part of
  * the workspace, in the OS file manager on a local desktop, else (a remote or
- * web window, where neither exists) a notification offering a new window.
+ * web window, where neither exists) a notification (`said`) offering a new
+ * window.
  */
-export async function revealFolder(dir: string, trace: UiTrace): Promise<'explorer' | 'os' | 'message'> {
+export async function revealFolder(dir: string, trace: UiTrace, said = t('Zot extensions folder: {0}', dir)): Promise<'explorer' | 'os' | 'message'> {
   const uri = vscode.Uri.file(dir);
   if (vscode.workspace.getWorkspaceFolder(uri)) {
     await vscode.commands.executeCommand('revealInExplorer', uri);
@@ -87,7 +88,7 @@ export async function revealFolder(dir: string, trace: UiTrace): Promise<'explor
   trace.record('reveal', { dir, how: 'message' });
   const open = t('Open in New Window');
   const copy = t('Copy Path');
-  void vscode.window.showInformationMessage(t('Zot extensions folder: {0}', dir), open, copy).then(async (c) => {
+  void vscode.window.showInformationMessage(said, open, copy).then(async (c) => {
     if (c === open) await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
     else if (c === copy) await vscode.env.clipboard.writeText(dir);
   });

@@ -139,7 +139,7 @@ export class AgentHooks implements vscode.Disposable {
   }
 
   /** Where windows that answer hooks list themselves: this extension's global storage on disk. */
-  private windowsDir(): string {
+  windowsDir(): string {
     const storage = this.d.context.globalStorageUri;
     return windowsFolder(storage.scheme === 'file' ? storage.fsPath : undefined, os.homedir());
   }

@@ -9,13 +9,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { HOOK_TIMEOUT_S, WINDOWS_VAR } from '../../host/hooks/index.js';
+import { HOOK_TIMEOUT_S, hookCommandLine, INSTALLED_HOOKS, WINDOWS_VAR } from '../../host/hooks/index.js';
 import { hostProgram } from '../../host/index.js';
 
-/** The hooks zot installs: the two where a guard decides (the events cost a start each and decide nothing). */
-export const INSTALLED_HOOKS = ['PreToolUse', 'UserPromptSubmit'] as const;
 export const HOOK_FILE_NAME = 'zot-extensions.json';
-export { HOOK_TIMEOUT_S };
+export { HOOK_TIMEOUT_S, INSTALLED_HOOKS };
 
 interface HookCommand { type: 'command'; command: string; env: Record<string, string>; timeout: number }
 export interface HookFile { hooks: Record<string, HookCommand[]> }
@@ -40,8 +38,7 @@ export interface HookFileInputs {
  */
 export function hookFileText(i: HookFileInputs): string {
   const env = { ELECTRON_RUN_AS_NODE: '1', [WINDOWS_VAR]: i.windows };
-  const base = `${quote(i.runtime)} ${quote(i.cli)} hook`;
-  const hooks: HookFile = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ type: 'command', command: `${base} ${e} --no-project${i.failClosed ? ' --fail-closed' : ''} --home ${quote(i.zotHome)}`, env, timeout: HOOK_TIMEOUT_S }]])) };
+  const hooks: HookFile = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ type: 'command', command: hookCommandLine(i, e), env, timeout: HOOK_TIMEOUT_S }]])) };
   return `${JSON.stringify(hooks, null, 2)}\n`;
 }
 
@@ -124,9 +121,4 @@ function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(program, ['-c', 'core.fsmonitor=false', ...args], { cwd, env, timeout: 10_000, windowsHide: true, maxBuffer: 1024 * 1024 }, (err, stdout) => resolve(err ? undefined : stdout.trim()));
   });
-}
-
-/** A path as one word of a shell command line. */
-export function quote(s: string): string {
-  return process.platform === 'win32' ? `"${s.replace(/"/g, '""')}"` : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -20,10 +20,10 @@ async function agent(query) {
   void exec('workbench.action.chat.open', { mode: 'agent', modelSelector: { vendor: 'zot-fake' }, query });
 }
 
-/** Waits for a model request whose last message carries a tool result matching `re`. */
-function resultReaching(re, timeoutMs = 30_000) {
+/** Waits for a model request (after the first `since`) whose last message carries a tool result matching `re`. */
+function resultReaching(re, timeoutMs = 30_000, since = 0) {
   return waitFor(`a tool result matching ${re} to reach the model`, async () =>
-    (await requests()).find((r) => lastResults(r).some((p) => p.content.some((c) => re.test(c.text ?? '')))), timeoutMs);
+    (await requests()).slice(since).find((r) => lastResults(r).some((p) => p.content.some((c) => re.test(c.text ?? '')))), timeoutMs);
 }
 
 test('the agent is up: zot fixtures run, Copilot Chat serves Agent mode for the fake model', async () => {
@@ -179,5 +179,48 @@ test('agent hooks: a zot guard stops the agent\'s own terminal tool from running
   const allowed = frames('guard', 'event_intercept').filter((f) => f.tool_name === 'run_in_terminal').at(-1);
   assert.equal(allowed.tool_args.command, 'mkdir made-by-the-agent', 'the guard was asked, and allowed it');
 }, { timeoutMs: 150_000 });
+
+test('zot as an agent plugin: Zot: Create Agent Plugin writes it where VS Code finds plugins with no setting; VS Code starts its MCP server, whose tools the agent calls, and runs its PreToolUse hook, whose guard stops rm -rf', async () => {
+  // Without the hook file, the plugin's hook alone guards the calls below (and, with no window answering, starts its own guard).
+  await exec('zot.removeAgentHooks');
+  const written = await exec('zot.createAgentPlugin');
+  assert.equal(written.dir, path.join(os.homedir(), '.copilot', 'installed-plugins', 'zot', 'zot-extensions'));
+  const server = JSON.parse(fs.readFileSync(written.mcp, 'utf8')).mcpServers.zot;
+  assert.deepEqual(server, { command: process.execPath, args: [written.cli, 'mcp', '--no-project', '--home', process.env.ZOT_HOME], env: { ELECTRON_RUN_AS_NODE: '1' } });
+  const pre = JSON.parse(fs.readFileSync(written.hooks, 'utf8')).hooks.PreToolUse[0].hooks[0];
+  assert.equal(pre.env.ELECTRON_RUN_AS_NODE, '1');
+  assert.ok(pre.command.includes(`'${written.cli}' hook PreToolUse --no-project --home '${process.env.ZOT_HOME}'`), pre.command);
+  // VS Code watches ~/.copilot/installed-plugins; the server's tools are named after its title, "zot extensions".
+  const tool = await waitFor('the plugin\'s MCP server and its tools', () => {
+    // Started here rather than by the next request, so the agent has its tools then; not awaited: a server that never goes live would hold it.
+    void Promise.resolve(exec('workbench.mcp.startServer', '*', { waitForLiveTools: true })).catch(() => undefined);
+    return vscode.lm.tools.find((t) => t.name === 'mcp_zot_extension_echo');
+  }, 90_000, 3000).catch((e) => {
+    throw new Error(`${e.message}; tools: ${JSON.stringify(vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('mcp_')))}`);
+  });
+  assert.ok(tool);
+  const calls = frames('tools', 'tool_call').length;
+  await agent('AGENTCALL mcp_zot_extension_echo {"text":"through the plugin"}');
+  await resultReaching(/echo: through the plugin/, 60_000);
+  assert.ok(frames('tools', 'tool_call').slice(calls).some((f) => f.name === 'echo' && f.args.text === 'through the plugin'));
+  const started = frames('guard', 'hello_ack').length;
+  const asked = frames('guard', 'event_intercept').length;
+  const since = (await requests()).length;
+  const workspace = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  fs.mkdirSync(path.join(workspace, 'build'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'build', 'keep.txt'), 'still here');
+  await agent(`AGENTCALL run_in_terminal ${JSON.stringify({ command: 'rm -rf build', explanation: 'as asked', goal: 'as asked', mode: 'sync', isBackground: false })}`);
+  await resultReaching(/refusing to run rm -rf \(rm -rf build\)/, 60_000, since);
+  assert.ok(fs.existsSync(path.join(workspace, 'build', 'keep.txt')), 'the command never ran');
+  // Copilot Chat's hooks log names the command it ran: the plugin's, and it alone.
+  const logFile = path.join(await exec('zotFake.logsFolder'), 'GitHub.copilot-chat', 'GitHub Copilot Chat Hooks.log');
+  const lines = () => fs.readFileSync(logFile, 'utf8').split('\n');
+  const last = (re) => lines().filter((l) => re.test(l)).at(-1) ?? '';
+  await waitFor('the hooks log to name the plugin\'s hook', () => last(/\[PreToolUse\] Running: /).includes(`'${written.cli}' hook PreToolUse`), 10_000)
+    .catch((e) => { throw new Error(`${e.message}: ${last(/\[PreToolUse\] Running: /)}`); });
+  assert.match(last(/\[PreToolUse\] Executing /), /Executing 1 hook\(s\)/);
+  assert.equal(frames('guard', 'event_intercept').slice(asked).filter((f) => f.tool_name === 'run_in_terminal').length, 1, 'the guard was asked once, for the terminal call');
+  assert.ok(frames('guard', 'hello_ack').length > started, 'the plugin\'s hook started the guard itself (no window answers it)');
+}, { timeoutMs: 180_000 });
 
 exports.run = runAll;

@@ -4,6 +4,7 @@
 // started on its own, and the user's own zot home is not used at all.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
@@ -33,6 +34,17 @@ test('agent hooks for every workspace name the user\'s own zot home, never the o
   assert.ok(!command.includes('.zh'), 'the workspace\'s zot home is not in the user\'s hook file');
   assert.equal(JSON.stringify(file).includes('ZOT_HOOK_TOKEN'), false, 'no token in the hook file');
   await vscode.commands.executeCommand('zot.removeAgentHooks');
+});
+
+test('the agent plugin, like the hook file for every workspace, names the user\'s own zot home, never the one this workspace set', async () => {
+  const written = await vscode.commands.executeCommand('zot.createAgentPlugin');
+  assert.equal(written.dir, path.join(os.homedir(), '.copilot', 'installed-plugins', 'zot', 'zot-extensions'));
+  const server = JSON.parse(fs.readFileSync(written.mcp, 'utf8')).mcpServers.zot;
+  assert.deepEqual(server.args.slice(1), ['mcp', '--no-project', '--home', process.env.ZOT_HOME]);
+  const hooks = fs.readFileSync(written.hooks, 'utf8');
+  assert.match(hooks, / hook PreToolUse --no-project --home /);
+  assert.ok(!`${JSON.stringify(server)}${hooks}`.includes('.zh'), 'the workspace\'s zot home is not in the plugin');
+  fs.rmSync(written.dir, { recursive: true });
 });
 
 test('agent hooks for this workspace replace a link the repository put in their place, and write nothing through it', async () => {

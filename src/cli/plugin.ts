@@ -1,0 +1,42 @@
+/**
+ * `zot-host plugin <dir>`: zot as an agent plugin for VS Code, Claude Code
+ * and Copilot CLI (src/host/hooks/plugin.ts), run by the program running this
+ * zot-host and copied from this installation, and how to enable it in each.
+ */
+import * as path from 'node:path';
+import { defaultZotHome, writePlugin } from '../host/index.js';
+import type { Parsed } from './args.js';
+import { commandWord } from './init.js';
+import { err, out } from './output.js';
+
+export async function plugin(p: Parsed): Promise<number> {
+  const target = p.positional[0]!;
+  const zotHome = p.host.zotHome ?? defaultZotHome();
+  let written;
+  try {
+    written = await writePlugin(target, {
+      runtime: process.execPath,
+      // VS Code's runtime runs zot-host as Node only with this; so does the plugin.
+      ...(process.versions.electron !== undefined && { env: { ELECTRON_RUN_AS_NODE: '1' } }),
+      // This file is <installation>/dist/cli.js.
+      source: path.dirname(__dirname),
+      zotHome,
+      ...(p.failClosed && { failClosed: true }),
+    });
+  } catch (e) {
+    err(`zot-host plugin: ${(e as Error).message}`);
+    return 1;
+  }
+  const dir = written.dir;
+  const word = commandWord(dir, process.platform);
+  out(`wrote the agent plugin zot-extensions in ${dir}:`);
+  for (const file of [written.manifest, written.mcp, written.hooks, written.readme]) out(`  ${path.relative(dir, file)}`);
+  out(`  dist/, media/panel/ (its own copy of zot-host)`);
+  out(`its MCP server "zot" and its hooks run the global extensions of ${zotHome}${p.failClosed ? '; the hooks fail closed' : ''}`);
+  out('\nto enable it:');
+  out(`  VS Code       in your user settings: "chat.pluginLocations": { ${JSON.stringify(dir)}: true }`);
+  out(`                or write it into ~/.copilot/installed-plugins/<marketplace>/<name>/ (read with no setting)`);
+  out(`  Claude Code   claude --plugin-dir ${word}`);
+  out(`  Copilot CLI   copilot plugin install ${word}`);
+  return 0;
+}

@@ -1,0 +1,241 @@
+/**
+ * zot as an agent plugin, in the Claude plugin format that VS Code's Agent
+ * Plugins, Claude Code and Copilot CLI all read:
+ *
+ *   .claude-plugin/plugin.json   name zot-extensions, the host's version
+ *   .mcp.json                    the MCP server `zot`: `zot-host mcp`
+ *   hooks/hooks.json             PreToolUse and UserPromptSubmit: `zot-host hook`
+ *   dist/cli.js, dist/mcp.js     the plugin's own copy of zot-host
+ *   media/panel/                 the panel page the MCP bundle serves (../media/panel beside dist/)
+ *   README.md                    what it is, and how to write it again
+ *
+ * Every path in it is absolute: no harness has to expand a variable, and the
+ * plugin keeps working after the installation it was copied from is updated
+ * or removed. Like the hook file, it runs in every project without asking:
+ * it names the user's own zot home, and its server and hooks never load a
+ * project's own extensions (`--no-project`).
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { HOST_VERSION } from '../version.js';
+import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
+import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
+
+/** The plugin's name: its manifest says it, and that is how a folder is known to be ours. */
+export const PLUGIN_NAME = 'zot-extensions';
+/** The name of its MCP server. */
+export const PLUGIN_SERVER = 'zot';
+const DESCRIPTION = 'zot extensions for agents: their tools and commands through the MCP server "zot", and zot guards in front of every tool call and prompt (agent hooks).';
+
+/** What the plugin is made of, relative to its folder (and, for the copied parts, to the installation it comes from). */
+const MANIFEST = ['.claude-plugin', 'plugin.json'] as const;
+const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'mcp.js']] as const;
+const PANEL = ['media', 'panel'] as const;
+
+export interface PluginInputs {
+  /** The program that runs zot-host: Node, or VS Code's own runtime (with ELECTRON_RUN_AS_NODE=1 in `env`). */
+  runtime: string;
+  /** Environment the runtime needs, given to the MCP server and the hooks. */
+  env?: Record<string, string>;
+  /** The installation copied into the plugin: the folder that holds dist/cli.js, dist/mcp.js and media/panel/. */
+  source: string;
+  /** The user's own zot home, whose global extensions the plugin runs. */
+  zotHome: string;
+  /** Where editor windows that answer hooks list themselves (src/host/hooks/windows.ts), if any. */
+  windows?: string;
+  /** The hooks refuse a call or prompt whose guards could not all run. */
+  failClosed?: boolean;
+}
+
+/** The plugin written: its folder and its files. */
+export interface WrittenPlugin {
+  dir: string;
+  manifest: string;
+  mcp: string;
+  hooks: string;
+  readme: string;
+  /** The plugin's copy of zot-host. */
+  cli: string;
+}
+
+/** The files of a plugin whose folder is `dir`. */
+export function pluginFiles(dir: string): WrittenPlugin {
+  return {
+    dir,
+    manifest: path.join(dir, ...MANIFEST),
+    mcp: path.join(dir, '.mcp.json'),
+    hooks: path.join(dir, 'hooks', 'hooks.json'),
+    readme: path.join(dir, 'README.md'),
+    cli: path.join(dir, 'dist', 'cli.js'),
+  };
+}
+
+/**
+ * Writes the plugin into `target`: made whole in a folder beside it, then
+ * renamed into place, so an agent never reads half a plugin. What is at
+ * `target` already must be nothing, an empty folder or a plugin of ours (its
+ * manifest names zot-extensions), which is replaced; anything else is left
+ * as it is and refused, a symbolic link above all (never written through).
+ */
+export async function writePlugin(target: string, inputs: PluginInputs): Promise<WrittenPlugin> {
+  const dir = path.resolve(target);
+  const source = path.resolve(inputs.source);
+  for (const parts of COPIED_FILES) {
+    const file = path.join(source, ...parts);
+    if (!(await fsp.stat(file).catch(() => undefined))?.isFile()) throw new Error(`${file} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/mcp.js and media/panel/)`);
+  }
+  if (!(await fsp.stat(path.join(source, ...PANEL)).catch(() => undefined))?.isDirectory()) throw new Error(`${path.join(source, ...PANEL)} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/mcp.js and media/panel/)`);
+  // The plugin's own folder may be the source (a plugin written again by its own zot-host: it is read before it is replaced), never a folder it copies.
+  for (const copied of [path.join(source, 'dist'), path.join(source, ...PANEL)]) {
+    if (isInside(dir, copied)) throw new Error(`${dir} is inside ${copied}, which the plugin copies: name a folder elsewhere`);
+  }
+  const replacing = await existing(dir);
+  const parent = path.dirname(dir);
+  await fsp.mkdir(parent, { recursive: true });
+  const tag = randomBytes(6).toString('hex');
+  const temp = path.join(parent, `.${path.basename(dir)}.${tag}.tmp`);
+  await fsp.mkdir(temp, { mode: 0o700 });
+  try {
+    await fill(temp, dir, source, inputs);
+    if (!replacing) {
+      await fsp.rename(temp, dir);
+    } else {
+      // Moved aside rather than removed first: when the new one cannot take its place, the old one goes back.
+      const old = path.join(parent, `.${path.basename(dir)}.${tag}.old`);
+      await fsp.rename(dir, old);
+      try {
+        await fsp.rename(temp, dir);
+      } catch (e) {
+        await fsp.rename(old, dir).catch(() => undefined);
+        throw e;
+      }
+      await fsp.rm(old, { recursive: true, force: true });
+    }
+  } catch (e) {
+    await fsp.rm(temp, { recursive: true, force: true });
+    throw e;
+  }
+  return pluginFiles(dir);
+}
+
+/** Whether `dir` is a folder (not a link to one) holding a plugin of ours. */
+export async function isOurPlugin(dir: string): Promise<boolean> {
+  let text: string;
+  try {
+    let at = dir;
+    for (const part of MANIFEST) {
+      at = path.join(at, part);
+      const st = await fsp.lstat(at);
+      if (st.isSymbolicLink()) return false;
+    }
+    text = await fsp.readFile(at, 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    const manifest = JSON.parse(text) as { name?: unknown } | null;
+    return manifest?.name === PLUGIN_NAME;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether something is at `dir` that the new plugin replaces; throws for what it must not replace. */
+async function existing(dir: string): Promise<boolean> {
+  const st = await fsp.lstat(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+  if (!st) return false;
+  if (st.isSymbolicLink()) throw new Error(`${dir} is a symbolic link; the plugin is not written through it (remove the link, or name another folder)`);
+  if (!st.isDirectory()) throw new Error(`${dir} exists and is not a folder; it is left as it is (name another folder)`);
+  if (await isOurPlugin(dir)) return true;
+  if ((await fsp.readdir(dir)).length === 0) return true;
+  throw new Error(`${dir} exists and is not a zot-extensions plugin (no ${path.join(...MANIFEST)} naming "${PLUGIN_NAME}"); it is left as it is (name a new or empty folder)`);
+}
+
+/** Writes the plugin's files into `temp`, naming the paths they will have in `dir`. */
+async function fill(temp: string, dir: string, source: string, i: PluginInputs): Promise<void> {
+  const final = pluginFiles(dir);
+  const at = (file: string): string => path.join(temp, path.relative(dir, file));
+  for (const parts of COPIED_FILES) {
+    await fsp.mkdir(path.join(temp, ...parts.slice(0, -1)), { recursive: true });
+    await fsp.copyFile(path.join(source, ...parts), path.join(temp, ...parts), constants.COPYFILE_EXCL);
+  }
+  await copyFolder(path.join(source, ...PANEL), path.join(temp, ...PANEL));
+  const env = { ...i.env };
+  for (const name of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" cannot be the name of an environment variable`);
+  const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION };
+  const mcp = { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, 'mcp', '--no-project', '--home', i.zotHome], env } } };
+  const hookEnv: Record<string, string> = { ...env, ...(i.windows !== undefined && { [WINDOWS_VAR]: i.windows }) };
+  const command = (event: InstalledHook): { type: 'command'; command: string; env: Record<string, string>; timeout: number } => ({
+    type: 'command',
+    command: `${assignments(hookEnv)}${hookCommandLine({ runtime: i.runtime, cli: final.cli, zotHome: i.zotHome, ...(i.failClosed && { failClosed: true }) }, event)}`,
+    env: hookEnv,
+    timeout: HOOK_TIMEOUT_S,
+  });
+  // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
+  const hooks = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
+  await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true });
+  await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true });
+  await writeNew(at(final.manifest), json(manifest));
+  await writeNew(at(final.mcp), json(mcp));
+  await writeNew(at(final.hooks), json(hooks));
+  await writeNew(at(final.readme), readme(dir, i));
+}
+
+/**
+ * The hook's environment as assignments before the command, on POSIX shells:
+ * Claude Code's hooks take no `env` (VS Code's and Copilot CLI's do), and
+ * VS Code's runtime without ELECTRON_RUN_AS_NODE would open an editor
+ * rather than run zot-host. cmd.exe has no such form: there only `env` sets them.
+ */
+function assignments(env: Record<string, string>, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return '';
+  return Object.entries(env).map(([k, v]) => `${k}=${shellWord(v, platform)} `).join('');
+}
+
+/** Copies the regular files and folders of `from` into `to`; links and what the VSIX leaves out (sources, maps) are not copied. */
+async function copyFolder(from: string, to: string): Promise<void> {
+  await fsp.mkdir(to, { recursive: true });
+  for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
+    const src = path.join(from, entry.name);
+    const dst = path.join(to, entry.name);
+    if (entry.isDirectory()) await copyFolder(src, dst);
+    else if (entry.isFile() && !/\.(ts|map)$/.test(entry.name)) await fsp.copyFile(src, dst, constants.COPYFILE_EXCL);
+  }
+}
+
+function writeNew(file: string, text: string): Promise<void> {
+  return fsp.writeFile(file, text, { flag: 'wx' });
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Whether `inner` is `outer` or inside it. */
+function isInside(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function readme(dir: string, i: PluginInputs): string {
+  return `# zot extensions: agent plugin
+
+An agent plugin in the Claude plugin format (\`.claude-plugin/plugin.json\`, \`.mcp.json\`,
+\`hooks/hooks.json\`), read by VS Code's Agent Plugins, Claude Code and Copilot CLI. Written by
+zot-host ${HOST_VERSION}. It gives an agent:
+
+- the MCP server \`${PLUGIN_SERVER}\`: the tools of the global zot extensions of your zot home
+  (${i.zotHome}) and their commands as prompts;
+- zot guards in front of every tool call (PreToolUse) and prompt (UserPromptSubmit): extensions that
+  intercept \`tool_call\` or \`before_agent_start\` can refuse them${i.failClosed ? ', and a call or prompt whose guards could not all run is refused' : ''}.
+
+Both run this folder's own copy of zot-host (\`dist/\`) with ${i.runtime}, so the plugin keeps working after
+the installation it came from is updated or removed; neither loads a project's own extensions
+(\`--no-project\`). Every path in it is absolute: move the folder and write it again instead.
+
+To write it again (a newer zot-host, another zot home, failing closed or not), over this folder:
+
+    zot-host plugin ${dir} [--home <dir>] [--fail-closed]
+
+or, in VS Code, the command **Zot: Create Agent Plugin**.
+`;
+}

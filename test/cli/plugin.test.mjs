@@ -1,0 +1,255 @@
+// zot-host plugin <dir>: zot as an agent plugin in the Claude plugin format
+// (src/host/hooks/plugin.ts). Its files are read as a harness reads them, and
+// what they say to run is run as written: the MCP server command through the
+// MCP SDK's own client, listing a global extension's tool, and the
+// PreToolUse and UserPromptSubmit hook commands through a shell, answered by
+// a real guard extension (Python). The plugin runs from its own copy of
+// zot-host: the installation it was written from is removed first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { CLI, COMPAT, lib, ROOT, runCli, tmpdir } from '../helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+
+/**
+ * The plugin's files as these tests read them.
+ * @typedef {{ name: string, version: string, description: string }} Manifest
+ * @typedef {{ mcpServers: Record<string, { command: string, args: string[], env: Record<string, string> }> }} McpFile
+ * @typedef {{ type: string, command: string, env: Record<string, string>, timeout: number }} HookCommand
+ * @typedef {{ hooks: Record<string, { matcher?: string, hooks: HookCommand[] }[]> }} HooksFile
+ */
+
+/** @type {string} */
+const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
+/**
+ * The plugin at `dir`, parsed.
+ * @param {string} dir
+ */
+function readPlugin(dir) {
+  /** @type {(...p: string[]) => unknown} */
+  const json = (...p) => JSON.parse(fs.readFileSync(path.join(dir, ...p), 'utf8'));
+  return {
+    manifest: /** @type {Manifest} */ (json('.claude-plugin', 'plugin.json')),
+    mcp: /** @type {McpFile} */ (json('.mcp.json')),
+    hooks: /** @type {HooksFile} */ (json('hooks', 'hooks.json')),
+  };
+}
+
+/**
+ * A zot home whose global extensions are copies of these compat fixtures.
+ * @param {...string} names
+ */
+function homeWith(...names) {
+  const home = tmpdir('zot-home-');
+  for (const n of names) fs.cpSync(path.join(COMPAT, n), path.join(home, 'extensions', n), { recursive: true });
+  return home;
+}
+
+/**
+ * A copy of this build's installation (what the VSIX ships of it: dist/cli.js, dist/mcp.js, media/panel/),
+ * to write a plugin from and remove afterwards.
+ */
+function installation() {
+  const dir = path.join(tmpdir('zot-install-'), 'zot-extensions');
+  for (const f of ['cli.js', 'mcp.js']) {
+    fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dir, 'dist', f));
+  }
+  fs.cpSync(path.join(ROOT, 'media', 'panel'), path.join(dir, 'media', 'panel'), { recursive: true });
+  return dir;
+}
+
+/**
+ * Runs a hook command as an agent does (a shell; the `env` of the entry over this environment unless `withEnv` is false, as in
+ * Claude Code, whose hooks take none), with `input` as JSON on stdin.
+ * @param {HookCommand} hook
+ * @param {unknown} input
+ * @param {{ withEnv?: boolean, cwd?: string }} [options]
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+function runHook(hook, input, { withEnv = true, cwd = tmpdir('zot-project-') } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(hook.command, { shell: true, cwd, env: { ...process.env, ZOT_HOOK_WINDOWS: '', ZOT_HOOK_TOKEN: '', ZOT_HOME: '', ...(withEnv ? hook.env : {}) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+/**
+ * The one JSON line a hook answered.
+ * @param {{ code: number | null, stdout: string, stderr: string }} r
+ */
+function answer(r) {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  const lines = r.stdout.split('\n').filter(Boolean);
+  assert.equal(lines.length, 1, `one JSON line on stdout, got:\n${r.stdout}`);
+  return JSON.parse(lines[0]);
+}
+
+test('zot-host plugin writes a self-contained plugin: manifest, MCP server and hooks with absolute paths, its own zot-host, the panel page, a README; and says how to enable it', async () => {
+  const home = tmpdir('zot-home-');
+  const parent = tmpdir('zot-plugin-');
+  const dir = path.join(parent, 'zot plugin');
+  const r = await runCli(['plugin', dir, '--home', home]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const { manifest, mcp, hooks } = readPlugin(dir);
+  assert.deepEqual(Object.keys(manifest), ['name', 'version', 'description']);
+  assert.equal(manifest.name, 'zot-extensions');
+  assert.equal(manifest.version, VERSION);
+  const cli = path.join(dir, 'dist', 'cli.js');
+  assert.deepEqual(mcp, { mcpServers: { zot: { command: process.execPath, args: [cli, 'mcp', '--no-project', '--home', home], env: {} } } });
+  // Claude's shape: PreToolUse in a group matching every tool; the same zot-host hook command the hook file has, the plugin's copy.
+  const q = (/** @type {string} */ s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const entry = (/** @type {string} */ event) => ({ type: 'command', command: `${q(process.execPath)} ${q(cli)} hook ${event} --no-project --home ${q(home)}`, env: {}, timeout: 15 });
+  assert.deepEqual(hooks, { hooks: { PreToolUse: [{ matcher: '*', hooks: [entry('PreToolUse')] }], UserPromptSubmit: [{ hooks: [entry('UserPromptSubmit')] }] } });
+  for (const p of [process.execPath, ...mcp.mcpServers.zot.args.filter((a) => a.startsWith(path.sep))]) assert.ok(path.isAbsolute(p) && fs.existsSync(p), `${p} exists`);
+  assert.equal(fs.readFileSync(cli, 'utf8'), fs.readFileSync(CLI, 'utf8'), 'its zot-host is a copy of this one');
+  assert.equal(fs.readFileSync(path.join(dir, 'dist', 'mcp.js'), 'utf8'), fs.readFileSync(path.join(ROOT, 'dist', 'mcp.js'), 'utf8'));
+  // The panel page the MCP bundle serves, as the VSIX ships it (no TypeScript declarations).
+  const shipped = fs.readdirSync(path.join(ROOT, 'media', 'panel')).filter((f) => !f.endsWith('.ts')).sort();
+  assert.ok(shipped.includes('panel.js'));
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'media', 'panel')).sort(), shipped);
+  const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+  assert.match(readme, /zot-host plugin .*zot plugin/);
+  assert.match(readme, /Zot: Create Agent Plugin/);
+  assert.deepEqual(fs.readdirSync(parent), ['zot plugin'], 'nothing else is left beside it');
+  assert.match(r.stdout, new RegExp(`^wrote the agent plugin zot-extensions in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`));
+  assert.ok(r.stdout.includes(`"chat.pluginLocations": { ${JSON.stringify(dir)}: true }`), r.stdout);
+  assert.ok(r.stdout.includes(`claude --plugin-dir ${q(dir)}`), r.stdout);
+  assert.ok(r.stdout.includes(`copilot plugin install ${q(dir)}`), r.stdout);
+});
+
+test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file and a symbolic link are refused with exit 1 and left as they were', async () => {
+  /** @type {[string[], string][]} */
+  const usage = [
+    [['plugin'], 'plugin needs the folder to write the plugin into'],
+    [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
+    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --home and --fail-closed (got --ext)'],
+    [['plugin', 'a', '--name', 'x'], 'plugin takes only --home and --fail-closed (got --name)'],
+  ];
+  for (const [args, message] of usage) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.ok(r.stderr.startsWith(`zot-host: ${message}\n`), r.stderr);
+  }
+  const parent = tmpdir('zot-plugin-');
+  const theirs = path.join(parent, 'theirs');
+  fs.mkdirSync(path.join(theirs, '.claude-plugin'), { recursive: true });
+  fs.writeFileSync(path.join(theirs, '.claude-plugin', 'plugin.json'), '{"name":"someone-else"}');
+  const refused = await runCli(['plugin', theirs]);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, `zot-host plugin: ${theirs} exists and is not a zot-extensions plugin (no ${path.join('.claude-plugin', 'plugin.json')} naming "zot-extensions"); it is left as it is (name a new or empty folder)\n`);
+  assert.deepEqual(fs.readdirSync(theirs), ['.claude-plugin']);
+  const file = path.join(parent, 'file');
+  fs.writeFileSync(file, 'x');
+  const notFolder = await runCli(['plugin', file]);
+  assert.equal(notFolder.code, 1);
+  assert.match(notFolder.stderr, /exists and is not a folder; it is left as it is/);
+  // A link to a folder of ours, or to any folder: never written through.
+  const ours = path.join(parent, 'ours');
+  assert.equal((await runCli(['plugin', ours])).code, 0);
+  const before = fs.readFileSync(path.join(ours, '.mcp.json'), 'utf8');
+  for (const target of [ours, theirs]) {
+    const link = path.join(parent, `link-${path.basename(target)}`);
+    fs.symlinkSync(target, link);
+    const r = await runCli(['plugin', link, '--home', tmpdir('zot-home-')]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `zot-host plugin: ${link} is a symbolic link; the plugin is not written through it (remove the link, or name another folder)\n`);
+    assert.ok(fs.lstatSync(link).isSymbolicLink());
+  }
+  assert.equal(fs.readFileSync(path.join(ours, '.mcp.json'), 'utf8'), before, 'the folder behind the link is untouched');
+  assert.deepEqual(fs.readdirSync(theirs), ['.claude-plugin']);
+  assert.deepEqual(fs.readdirSync(parent).sort(), ['file', 'link-ours', 'link-theirs', 'ours', 'theirs'], 'no temporary folder left');
+});
+
+test('zot-host plugin writes again over its own plugin, whole (what was added there goes), and into an empty folder', async () => {
+  const parent = tmpdir('zot-plugin-');
+  const dir = path.join(parent, 'p');
+  fs.mkdirSync(dir);
+  const home = tmpdir('zot-home-');
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0, 'an empty folder is taken');
+  fs.writeFileSync(path.join(dir, 'stray.txt'), 'x');
+  const again = await runCli(['plugin', dir, '--home', home, '--fail-closed']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /the hooks fail closed/);
+  assert.ok(!fs.existsSync(path.join(dir, 'stray.txt')), 'the old folder was replaced, not merged into');
+  const { hooks } = readPlugin(dir);
+  for (const event of ['PreToolUse', 'UserPromptSubmit']) assert.match(hooks.hooks[event][0].hooks[0].command, new RegExp(` hook ${event} --no-project --fail-closed --home `));
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /a call or prompt whose guards could not all run is refused/);
+  assert.deepEqual(fs.readdirSync(parent), ['p'], 'neither the old folder nor a temporary one is left');
+});
+
+test('the plugin runs on its own: its MCP server, started as .mcp.json says with the MCP SDK\'s client, lists a global extension\'s tool and calls it; its hooks, run as hooks.json says, are answered by a global guard', async (t) => {
+  const source = installation();
+  const dir = path.join(tmpdir('zot-plugin-'), 'zot-extensions');
+  const home = homeWith('node-nosdk', 'guard');
+  const written = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(source, 'dist', 'cli.js'), 'plugin', dir, '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  assert.deepEqual(written, { code: 0, stderr: '' });
+  // The installation it came from is gone (an extension updated or removed): the plugin runs its own copy.
+  fs.rmSync(path.dirname(source), { recursive: true });
+  const { mcp, hooks } = readPlugin(dir);
+
+  const server = mcp.mcpServers.zot;
+  // As VS Code starts a plugin's server: in the plugin's folder, the server's env over the inherited one.
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, cwd: dir, stderr: 'pipe' });
+  const client = new Client({ name: 'plugin-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  /** @type {{ tools: { name: string }[] }} */
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((x) => x.name === 'echo_upper'), `echo_upper listed: ${tools.map((x) => x.name)}`);
+  const called = await client.callTool({ name: 'echo_upper', arguments: { text: 'from the plugin' } });
+  assert.equal(called.isError, false, JSON.stringify(called));
+  assert.match(JSON.stringify(called.content), /FROM THE PLUGIN/);
+
+  const pre = hooks.hooks.PreToolUse[0].hooks[0];
+  const input = { hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf build' }, tool_use_id: 'call_1', cwd: process.cwd() };
+  assert.deepEqual(answer(await runHook(pre, input)), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
+  assert.deepEqual(answer(await runHook(pre, { ...input, tool_input: { command: 'ls' } })), {});
+  const prompt = hooks.hooks.UserPromptSubmit[0].hooks[0];
+  assert.deepEqual(answer(await runHook(prompt, { hook_event_name: 'UserPromptSubmit', prompt: 'do the forbidden thing' })), { decision: 'block', reason: 'this prompt asks for something forbidden' });
+});
+
+test('a plugin for VS Code\'s runtime: ELECTRON_RUN_AS_NODE reaches its server and hooks, and the windows folder its hooks; a harness that takes no env for hooks (Claude Code) still gives them both', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const windows = path.join(tmpdir('zot-gs-'), 'hook-windows');
+  // A runtime that records what it was given, then runs zot-host with Node.
+  const seen = path.join(tmpdir('zot-runtime-'), 'seen.txt');
+  const runtime = path.join(path.dirname(seen), 'node runtime.sh');
+  fs.writeFileSync(runtime, `#!/bin/sh\nprintf '%s|%s\\n' "$ELECTRON_RUN_AS_NODE" "$ZOT_HOOK_WINDOWS" >> '${seen}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+  const written = await lib.writePlugin(dir, { runtime, env: { ELECTRON_RUN_AS_NODE: '1' }, source: ROOT, zotHome: home, windows, failClosed: true });
+  assert.deepEqual(written, { dir, manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js') });
+  const { mcp, hooks } = readPlugin(dir);
+  assert.deepEqual(mcp.mcpServers.zot.env, { ELECTRON_RUN_AS_NODE: '1' });
+  const pre = hooks.hooks.PreToolUse[0].hooks[0];
+  assert.deepEqual(pre.env, { ELECTRON_RUN_AS_NODE: '1', ZOT_HOOK_WINDOWS: windows });
+  assert.match(pre.command, / hook PreToolUse --no-project --fail-closed --home /);
+  const input = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /tmp/x' }, cwd: process.cwd() };
+  for (const withEnv of [true, false]) {
+    fs.rmSync(seen, { force: true });
+    assert.equal(answer(await runHook(pre, input, { withEnv })).hookSpecificOutput.permissionDecision, 'deny');
+    assert.equal(fs.readFileSync(seen, 'utf8'), `1|${windows}\n`, withEnv ? 'from the entry\'s env' : 'from the command line alone');
+  }
+  await assert.rejects(lib.writePlugin(path.join(tmpdir('zot-plugin-'), 'p'), { runtime, source: tmpdir('zot-empty-'), zotHome: home }), /dist\/cli\.js is missing: .* is not an installation of zot-host/);
+  await assert.rejects(lib.writePlugin(path.join(ROOT, 'media', 'panel', 'p'), { runtime, source: ROOT, zotHome: home }), /media\/panel\/p is inside .*media\/panel, which the plugin copies/);
+  assert.equal(await lib.isOurPlugin(dir), true);
+  assert.equal(await lib.isOurPlugin(path.dirname(dir)), false);
+});
