@@ -149,3 +149,23 @@ export interface ViewState {
   render?: ToWebview;
   message?: string;
 }
+
+/**
+ * The page's elements, the same in the webview and the inline view (the
+ * scripts find them by id): `label` names the lines for a screen reader
+ * until the panel has a title.
+ */
+export function panelPageBody(label: string): string {
+  const l = escapeHtml(label);
+  return `<div id="title"></div>
+<div id="lines" tabindex="0" role="listbox" aria-label="${l}"></div>
+<div id="widgets" tabindex="0" role="region" aria-label="${l}" hidden></div>
+<div id="footer"></div>
+<div id="announce" class="sr-only" role="status" aria-live="polite"></div>
+<span id="measure" aria-hidden="true"></span>`;
+}
+
+/** Text as HTML text: the only way extension text goes into a page's markup. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -26,7 +26,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/server';
-import { fromWebview, preview, renderMessage, type ViewState } from '../../protocol/index.js';
+import { escapeHtml, fromWebview, panelPageBody, preview, renderMessage, type ViewState } from '../../protocol/index.js';
 import type { PanelHandle, PanelUI } from '../../host/index.js';
 
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -325,12 +325,7 @@ export function viewPage(tool: string, root = path.join(__dirname, '..')): { htm
 <style>${style}</style>
 </head>
 <body class="inline">
-<div id="title"></div>
-<div id="lines" tabindex="0" role="listbox" aria-label="Panel"></div>
-<div id="widgets" tabindex="0" role="region" aria-label="Panel" hidden></div>
-<div id="footer"></div>
-<div id="announce" class="sr-only" role="status" aria-live="polite"></div>
-<span id="measure" aria-hidden="true"></span>
+${panelPageBody('Panel')}
 ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
 </html>`;
@@ -346,8 +341,4 @@ function pageFiles(root: string): Record<string, string> {
     files = { root, text: Object.fromEntries(['app.js', 'widgets.js', 'panel.js', 'panel.css', 'app.css'].map((n) => [n, readFileSync(path.join(dir, n), 'utf8')])) };
   }
   return files.text;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -162,7 +162,12 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   context.subscriptions.push(hooks,
     vscode.commands.registerCommand('zot.installAgentHooks', (scope?: unknown) => hooks.install(scope)),
     vscode.commands.registerCommand('zot.removeAgentHooks', () => hooks.remove()),
-    vscode.commands.registerCommand('zot.createAgentPlugin', (where?: unknown) => createAgentPlugin({ extensionPath: context.extensionPath, windows: () => hooks.windowsDir(), log: (line) => logs.hostLog(line), trace }, where)));
+    vscode.commands.registerCommand('zot.createAgentPlugin', async (where?: unknown) => {
+      const written = await createAgentPlugin({ extensionPath: context.extensionPath, windows: () => hooks.windowsDir(), log: (line) => logs.hostLog(line), trace }, where);
+      // This window answers the plugin's hooks, as it answers a hook file's.
+      if (written) await hooks.pluginWritten().catch((e: Error) => logs.hostLog(`this window does not answer the agent plugin's hooks: ${e.message}`));
+      return written;
+    }));
   void hooks.start().catch((err: unknown) => logs.hostLog(`agent hooks: ${(err as Error).message}`, 'error'));
 
   let settingsTimer: NodeJS.Timeout | undefined;

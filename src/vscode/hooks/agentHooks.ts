@@ -16,7 +16,8 @@ import type { HostManager } from '../activation/hostManager.js';
 import { hooksFailClosed, projectDirs, userZotHome } from '../activation/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
-import { entryFileName, entryText, newToken, ownEntry, readToken, TOKEN_FILE, windowsFolder } from '../../host/hooks/index.js';
+import { entryFileName, entryText, isOurPlugin, newToken, ownEntry, readToken, TOKEN_FILE, windowsFolder } from '../../host/hooks/index.js';
+import { agentPluginDir } from './agentPlugin.js';
 import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, readOurs, writeConfined } from './hookFile.js';
 import { t } from '../l10n.js';
 
@@ -46,7 +47,7 @@ export class AgentHooks implements vscode.Disposable {
     }));
   }
 
-  /** Whether this window answers agent hooks (a hook file of ours exists). */
+  /** Whether this window answers agent hooks (a hook file of ours, or zot's agent plugin, exists). */
   get active(): boolean {
     return this.token !== undefined;
   }
@@ -65,6 +66,8 @@ export class AgentHooks implements vscode.Disposable {
    * brings is replaced, never followed).
    */
   async start(): Promise<void> {
+    // zot's agent plugin runs the same hook with the same windows folder: this window answers it too.
+    if (await isOurPlugin(agentPluginDir())) await this.serve();
     const user = this.fileOf('user')!;
     if (await readOurs(user)) {
       await this.write('user', user);
@@ -117,7 +120,8 @@ export class AgentHooks implements vscode.Disposable {
         removed.push(file);
       }
     }
-    await this.stopServing();
+    // The agent plugin's hooks are still there to answer, if it is.
+    if (!(await isOurPlugin(agentPluginDir()))) await this.stopServing();
     this.d.log(removed.length ? `agent hooks removed: ${removed.join(', ')}` : 'no agent hook file of zot to remove');
     this.d.trace.record('hooks-removed', { files: removed });
     void vscode.window.showInformationMessage(removed.length ? t('zot guards no longer stand in front of the agent\'s tools (removed {0}).', removed.join(', ')) : t('No zot agent hook file was found.'));
@@ -167,6 +171,11 @@ export class AgentHooks implements vscode.Disposable {
     const token = readToken(dir);
     if (!token) throw new Error(`the hook token in ${file} could not be made private`);
     return token;
+  }
+
+  /** Zot: Create Agent Plugin wrote the plugin: this window answers its hooks, as a hook file's. */
+  async pluginWritten(): Promise<void> {
+    await this.serve();
   }
 
   /** Answers hooks with the shared token through the loopback server, and lists this window for zot-host to find. */

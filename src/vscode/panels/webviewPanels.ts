@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Panel } from '../../host/index.js';
-import { fromWebview, renderMessage } from './pageContract.js';
+import { escapeHtml, fromWebview, panelPageBody, renderMessage } from './pageContract.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';
@@ -155,10 +155,6 @@ function titleOf(panel: Panel): string {
   return panel.title || `${panel.extension.name}: ${panel.id}`;
 }
 
-/** Text as HTML text: the only place extension text goes into markup. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');
@@ -175,12 +171,7 @@ function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): st
 <link rel="stylesheet" href="${css}">
 </head>
 <body>
-<div id="title"></div>
-<div id="lines" tabindex="0" role="listbox" aria-label="${escapeHtml(t('Panel'))}"></div>
-<div id="widgets" tabindex="0" role="region" aria-label="${escapeHtml(t('Panel'))}" hidden></div>
-<div id="footer"></div>
-<div id="announce" class="sr-only" role="status" aria-live="polite"></div>
-<span id="measure" aria-hidden="true"></span>
+${panelPageBody(t('Panel'))}
 <script nonce="${nonce}" src="${widgetsJs}"></script>
 <script nonce="${nonce}" src="${js}"></script>
 </body>
