@@ -174,7 +174,8 @@ async function main(argv) {
   let failed = false;
   for (const r of results) {
     const c = r.counts;
-    const ok = r.code === 0;
+    // A lane that exits 0 without its summary did not run its files (node:test skips them when nested, say).
+    const ok = r.code === 0 && c.tests !== undefined;
     failed ||= !ok;
     const tally = c.tests === undefined ? 'no summary (the runner did not finish)' : `${c.pass} passed, ${c.fail} failed${c.cancelled ? `, ${c.cancelled} cancelled` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''} of ${c.tests}`;
     console.log(`${ok ? '✔' : '✖'} ${r.lane.name}: ${tally} in ${r.seconds.toFixed(0)} s (${r.lane.files.length} files, ${r.lane.concurrency} at a time)${ok ? '' : `; exit ${r.signal ?? r.code}`}`);

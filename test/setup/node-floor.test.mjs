@@ -2,9 +2,12 @@
 // Node (NODE_FLOOR in scripts/vscode-test-env.mjs; Node 20's life ended in
 // April 2026), every package installed (production and development) admits
 // it, the bundles are built for it, and `npm test` runs every test on it:
-// this file too, once its set-up has installed it into the cache.
+// this file too, once its set-up has installed it into the cache; and the
+// runner still names the files that took longest, as that Node reports them.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -79,4 +82,23 @@ test('the bundles are built for the floor', () => {
 
 test('under npm test, the tests run on the floor Node', { skip: existsSync(floorNodeBin()) ? false : `Node ${NODE_FLOOR} is not in the cache (npm test installs it)` }, () => {
   assert.equal(Number(process.versions.node.split('.')[0]), NODE_FLOOR, `this test runs on ${process.execPath}`);
+});
+
+test('the runner ends with the files that took longest, as the Node it runs the tests on reports them', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'zot-runner-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const files = ['quick', 'slower'].map((name, i) => {
+    const file = path.join(dir, `${name}.test.mjs`);
+    writeFileSync(file, `import { test } from 'node:test';\ntest('${name}', () => new Promise((r) => setTimeout(r, ${100 + 400 * i})));\n`);
+    return file;
+  });
+  // A run of its own, not a test of this one (node:test marks its children with NODE_TEST_CONTEXT).
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  // Named relative to the project, as npm test names its files.
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'test.mjs'), ...files.map((f) => path.relative(repoRoot, f))], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  const longest = /^ {4}longest: (.+)$/m.exec(run.stdout)?.[1];
+  assert.ok(longest, `no "longest" line in:\n${run.stdout}`);
+  const named = longest.split(', ').map((entry) => path.basename(entry.replace(/ \d+ s$/, '')));
+  assert.deepEqual(named, ['slower.test.mjs', 'quick.test.mjs']);
 });
