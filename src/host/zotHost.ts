@@ -118,9 +118,7 @@ export class ZotHost {
   /** The project folders whose `.zot/extensions` are loaded, in load order. */
   get projectDirs(): readonly string[] { return this.folders; }
 
-  get(name: string): ExtensionView | undefined {
-    return this.registry.get(name);
-  }
+  get(name: string): ExtensionView | undefined { return this.registry.get(name); }
 
   /** New timeouts; calls and loads from now on use them. */
   setTiming(t: Partial<Timing>): void {

@@ -35,19 +35,29 @@ export function safeToolName(name: string): string {
   return `${base.slice(0, MAX - 9)}_${hash}`;
 }
 
-/** Names for a list of tools: valid names claim theirs first, so a mapping never takes a real tool's name. */
-export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNameTable<T> {
+/**
+ * Names for a list of tools: valid names claim theirs first, so a mapping
+ * never takes a real tool's name. A `reserved` name (the host's own tools on
+ * that server) is no tool's, as given or as mapped.
+ */
+export function toolNameTable<T extends NamedTool>(tools: readonly T[], reserved: readonly string[] = []): ToolNameTable<T> {
   const served = new Map<string, T>();
   const mapped: { tool: T; as: string }[] = [];
   const refused: { tool: T; reason: string }[] = [];
   const others: T[] = [];
+  const claim = (t: T, as: string): boolean => {
+    if (!reserved.includes(as)) return false;
+    refused.push({ tool: t, reason: `the name "${as}" is the host's own, for the views of its panels in the chat` });
+    return true;
+  };
   for (const t of tools) {
-    if (MCP_TOOL_NAME.test(t.name)) served.set(t.name, t);
-    else others.push(t);
+    if (!MCP_TOOL_NAME.test(t.name)) others.push(t);
+    else if (!claim(t, t.name)) served.set(t.name, t);
   }
   for (const t of others) {
     const as = safeToolName(t.name);
     const holder = served.get(as);
+    if (claim(t, as)) continue;
     if (holder) {
       refused.push({ tool: t, reason: `its name is not a valid MCP tool name, and the safe form "${as}" is taken by another tool` });
     } else {
@@ -64,8 +74,8 @@ export function toolNameTable<T extends NamedTool>(tools: readonly T[]): ToolNam
  * well), interactive ones only where a UI can answer them (the host's, or a
  * client that elicits).
  */
-export function servedTools(host: HostReader, clientElicits = false, scope?: string, withdrawn = false): ToolNameTable<ToolEntry> {
-  return toolNameTable(host.tools().filter((t) => (withdrawn ? t.active : isOffered(t)) && (scope === undefined || t.extension === scope) && (host.interactive || clientElicits || !t.interactive)));
+export function servedTools(host: HostReader, clientElicits = false, scope?: string, withdrawn = false, reserved: readonly string[] = []): ToolNameTable<ToolEntry> {
+  return toolNameTable(host.tools().filter((t) => (withdrawn ? t.active : isOffered(t)) && (scope === undefined || t.extension === scope) && (host.interactive || clientElicits || !t.interactive)), reserved);
 }
 
 /** Whether an MCP server of this host serves a tool under `name`. */

@@ -54,15 +54,7 @@ export function nameReporter(log: (line: string) => void): (table: ToolNameTable
  * (apps.ts): an extension's tool of one of their names is not.
  */
 export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false, scope?: string, apps = false): Tool[] {
-  const table = servedTools(host, clientElicits || apps, scope);
-  if (apps) {
-    for (const name of APP_TOOLS) {
-      const t = table.served.get(name);
-      if (!t) continue;
-      table.served.delete(name);
-      table.refused.push({ tool: t, reason: 'the name is the host\'s own, for the views of its panels in the chat' });
-    }
-  }
+  const table = servedTools(host, clientElicits || apps, scope, false, apps ? APP_TOOLS : []);
   report(table);
   const tools = [...table.served].map(([name, t]): Tool => ({
     name,
@@ -74,9 +66,9 @@ export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEn
   return apps ? [...tools, ...appTools()] : tools;
 }
 
-/** The MCP names of the interactive tools a client with a UI for them is served. */
+/** The MCP names of the interactive tools a client that shows MCP Apps is served. */
 export function servedInteractive(host: HostReader, scope?: string): string[] {
-  return [...servedTools(host, true, scope).served].filter(([name, t]) => t.interactive && !APP_TOOLS.includes(name)).map(([name]) => name);
+  return [...servedTools(host, true, scope, false, APP_TOOLS).served].filter(([, t]) => t.interactive).map(([name]) => name);
 }
 
 

@@ -23,7 +23,6 @@ import { vscodeHostTools } from '../chat/hostTools.js';
 import { registerRunTool } from '../commands/runTool.js';
 import { MCP_PROVIDER_ID, ZotMcpProvider } from '../mcp/mcpProvider.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
-import { createAgentPlugin } from '../hooks/agentPlugin.js';
 import { QuickPickPanels, type PanelPresenter } from '../panels/panels.js';
 import { chatMaxSteps, HOST_SETTINGS, mcpServers, panelStyle, projectDir, projectDirs, readSettings, TIMING_SETTINGS, traceLevel } from './settings.js';
 import { StatusBar } from '../views/statusBar.js';
@@ -162,12 +161,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   context.subscriptions.push(hooks,
     vscode.commands.registerCommand('zot.installAgentHooks', (scope?: unknown) => hooks.install(scope)),
     vscode.commands.registerCommand('zot.removeAgentHooks', () => hooks.remove()),
-    vscode.commands.registerCommand('zot.createAgentPlugin', async (where?: unknown) => {
-      const written = await createAgentPlugin({ extensionPath: context.extensionPath, windows: () => hooks.windowsDir(), log: (line) => logs.hostLog(line), trace }, where);
-      // This window answers the plugin's hooks, as it answers a hook file's.
-      if (written) await hooks.pluginWritten().catch((e: Error) => logs.hostLog(`this window does not answer the agent plugin's hooks: ${e.message}`));
-      return written;
-    }));
+    vscode.commands.registerCommand('zot.createAgentPlugin', (where?: unknown) => hooks.createPlugin(where)));
   void hooks.start().catch((err: unknown) => logs.hostLog(`agent hooks: ${(err as Error).message}`, 'error'));
 
   let settingsTimer: NodeJS.Timeout | undefined;

@@ -16,8 +16,8 @@ import type { HostManager } from '../activation/hostManager.js';
 import { hooksFailClosed, projectDirs, userZotHome } from '../activation/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
-import { entryFileName, entryText, isOurPlugin, newToken, ownEntry, readToken, TOKEN_FILE, windowsFolder } from '../../host/hooks/index.js';
-import { agentPluginDir } from './agentPlugin.js';
+import { entryFileName, entryText, isOurPlugin, newToken, ownEntry, readToken, TOKEN_FILE, windowsFolder, type WrittenPlugin } from '../../host/hooks/index.js';
+import { agentPluginDir, createAgentPlugin } from './agentPlugin.js';
 import { HOOK_FILE_NAME, hookFileText, keepOutOfGit, readOurs, writeConfined } from './hookFile.js';
 import { t } from '../l10n.js';
 
@@ -143,7 +143,7 @@ export class AgentHooks implements vscode.Disposable {
   }
 
   /** Where windows that answer hooks list themselves: this extension's global storage on disk. */
-  windowsDir(): string {
+  private windowsDir(): string {
     const storage = this.d.context.globalStorageUri;
     return windowsFolder(storage.scheme === 'file' ? storage.fsPath : undefined, os.homedir());
   }
@@ -173,9 +173,11 @@ export class AgentHooks implements vscode.Disposable {
     return token;
   }
 
-  /** Zot: Create Agent Plugin wrote the plugin: this window answers its hooks, as a hook file's. */
-  async pluginWritten(): Promise<void> {
-    await this.serve();
+  /** Zot: Create Agent Plugin (agentPlugin.ts); this window then answers the plugin's hooks, as a hook file's. */
+  async createPlugin(where?: unknown): Promise<WrittenPlugin | undefined> {
+    const written = await createAgentPlugin({ extensionPath: this.d.context.extensionPath, windows: this.windowsDir(), log: this.d.log, trace: this.d.trace }, where);
+    if (written) await this.serve().catch((e: Error) => this.d.log(`this window does not answer the agent plugin's hooks: ${e.message}`));
+    return written;
   }
 
   /** Answers hooks with the shared token through the loopback server, and lists this window for zot-host to find. */

@@ -28,7 +28,7 @@ export interface AgentPluginDeps {
   /** The installed extension's folder: its dist/cli.js, dist/mcp.js and media/panel/ are copied. */
   extensionPath: string;
   /** The windows folder the agent hooks use (AgentHooks.windowsDir). */
-  windows(): string;
+  windows: string;
   log(line: string): void;
   trace: UiTrace;
 }
@@ -44,7 +44,7 @@ export async function createAgentPlugin(d: AgentPluginDeps, where?: unknown): Pr
       env: { ELECTRON_RUN_AS_NODE: '1' },
       source: d.extensionPath,
       zotHome: userZotHome(),
-      windows: d.windows(),
+      windows: d.windows,
       ...(hooksFailClosed() && { failClosed: true }),
     });
   } catch (e) {

@@ -155,7 +155,6 @@ function titleOf(panel: Panel): string {
   return panel.title || `${panel.extension.name}: ${panel.id}`;
 }
 
-
 function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');
   const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.css'));
