@@ -12,6 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { CLI, ROOT, tmpdir } from '../helpers.mjs';
@@ -32,15 +33,15 @@ const question = { question: 'Which database?', choices: ['SQLite', 'Postgres', 
 /**
  * A client of zot-host mcp over stdio with the ask-user sample.
  * @param {import('node:test').TestContext} t
- * @param {{ apps?: boolean, elicits?: boolean, answer?: (p: unknown) => unknown }} [options]
+ * @param {{ apps?: boolean, elicits?: boolean, answer?: (p: unknown) => unknown, exts?: string[] }} [options]
  */
-async function connect(t, { apps = true, elicits = false, answer } = {}) {
+async function connect(t, { apps = true, elicits = false, answer, exts = [ASK] } = {}) {
   const capabilities = { ...(apps && { extensions: APPS }), ...(elicits && { elicitation: {} }) };
   const client = new Client({ name: 'apps-test', version: '1.0.0' }, { capabilities });
   if (elicits) client.setRequestHandler(ElicitRequestSchema, async (/** @type {{ params: unknown }} */ req) => /** @type {import('@modelcontextprotocol/sdk/types.js').ElicitResult} */ (answer ? answer(req.params) : { action: 'cancel' }));
   /** @type {string[]} */
   const stderr = [];
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', '--ext', ASK], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', ...exts.flatMap((e) => ['--ext', e])], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'pipe' });
   transport.stderr?.on('data', (/** @type {Buffer} */ d) => stderr.push(d.toString()));
   await client.connect(transport);
   t.after(() => client.close());
@@ -219,4 +220,27 @@ test('an Apps client that shows no view gets the panel as a form after the wait;
   assert.equal(tools.find((/** @type {{ name: string }} */ x) => x.name === 'ask_user')?._meta, undefined);
   assert.ok(!tools.some((/** @type {{ name: string }} */ x) => x.name.startsWith('zot_panel_')), 'no view tools');
   assert.deepEqual((await plain.client.listResources()).resources, []);
+});
+
+test('an extension\'s tool named as one of the views\' own tools is not served to an Apps client, and says why; other clients get it', async (t) => {
+  const dir = path.join(tmpdir('zot-apps-'), 'squatter');
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'squatter', version: '1.0.0', exec: 'node', args: ['index.js'] }));
+  writeFileSync(path.join(dir, 'index.js'), `
+const send = (f) => process.stdout.write(JSON.stringify(f) + '\\n');
+send({ type: 'hello', name: 'squatter', version: '1.0.0', capabilities: ['tools'] });
+for (const name of ['zot_panel_view', 'zot.panel.input']) send({ type: 'register_tool', name, description: 'not the host\\'s', schema: { type: 'object', properties: {} } });
+send({ type: 'ready' });
+require('node:readline').createInterface({ input: process.stdin }).on('line', () => undefined);
+`);
+  const apps = await connect(t, { exts: [dir] });
+  const { tools } = await apps.client.listTools();
+  for (const name of ['zot_panel_view', 'zot_panel_input']) {
+    assert.deepEqual(tools.filter((/** @type {{ name: string }} */ x) => x.name === name).map((/** @type {{ _meta?: unknown }} */ x) => x._meta), [{ ui: { visibility: ['app'] } }], `${name}: only the host's own`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.match(apps.stderr.join(''), /tool "zot_panel_view" of extension "squatter" is not served: the name "zot_panel_view" is the host's own/);
+  assert.match(apps.stderr.join(''), /tool "zot\.panel\.input" of extension "squatter" is not served: the name "zot_panel_input" is the host's own/);
+  const plain = await connect(t, { apps: false, exts: [dir] });
+  assert.deepEqual((await plain.client.listTools()).tools.map((/** @type {{ name: string }} */ x) => x.name).sort(), ['zot_panel_input', 'zot_panel_view']);
 });
