@@ -133,7 +133,7 @@ export class AppViews {
       for (const wake of [...w.wake]) wake();
     };
     const elsewhere = (): void => {
-      w.timer = undefined;
+      stopWaiting(w);
       if (w.phase !== 'open' || w.attached) return;
       w.phase = 'elsewhere';
       this.log(`MCP: no view of "${preview(tool, 80)}" asked for its panel within ${Math.round(this.waitMs / 1000)} s; ${fallback ? 'it is shown the other way' : 'it is closed (this client has no other way to show it)'}`);
@@ -165,8 +165,7 @@ export class AppViews {
     return {
       ui,
       end: (how) => {
-        if (w.timer) clearTimeout(w.timer);
-        w.timer = undefined;
+        stopWaiting(w);
         w.phase = 'ended';
         w.ended = how;
         w.panels = [];
@@ -191,11 +190,8 @@ export class AppViews {
       w = this.find(tool, argsKey(args as Record<string, unknown>), handle);
       if (!w) return stateResult({ phase: 'none', version: 0, message: `no call of "${preview(tool, 80)}" with these arguments is running` });
     }
-    if (!w.attached) {
-      w.attached = true;
-      if (w.timer) clearTimeout(w.timer);
-      w.timer = undefined;
-    }
+    w.attached = true;
+    stopWaiting(w);
     const found = w;
     if (found.version <= after && found.phase !== 'ended') await this.until(signal, this.viewWaitMs, (wake) => found.wake.add(wake), (wake) => found.wake.delete(wake));
     return stateResult(snapshot(found));
@@ -272,6 +268,12 @@ export class AppViews {
       if (signal.aborted) done();
     });
   }
+}
+
+/** The call no longer waits for a view to ask for its panel. */
+function stopWaiting(w: Watched): void {
+  if (w.timer) clearTimeout(w.timer);
+  w.timer = undefined;
 }
 
 function snapshot(w: Watched): ViewState {
