@@ -387,9 +387,9 @@ export class ZotHost {
     return {
       stateChanged: (rt, old, next) => this.stateEmitter.fire({ extension: rt, old, new: next }),
       registrationsChanged: () => this.registry.invalidate(),
-      handle: (rt, frame) => {
+      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.runSlash(from, text)),
+      arrived: (rt, frame) => {
         if (frame.type === 'notify') this.noteEmitter.fire({ extension: rt.name, level: noteLevel(frame.level), message: frame.message });
-        return dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.runSlash(from, text));
       },
       disconnected: (rt) => this.panels.closeAllOf(rt),
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),

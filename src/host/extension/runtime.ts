@@ -55,6 +55,12 @@ export interface RuntimeDelegate {
   registrationsChanged(rt: ExtensionRuntime): void;
   /** UI-facing frames (notify, submit, panels…), one at a time in arrival order. */
   handle(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void;
+  /**
+   * The same frames as they arrive, in order with the rest of the stream: a
+   * note sent before a tool's result is heard before that result settles
+   * its call, however long the UI takes with the frames before it.
+   */
+  arrived(rt: ExtensionRuntime, frame: FrameFromExt): void;
   /** The connection is gone; pending requests have already failed. */
   disconnected(rt: ExtensionRuntime): void;
   log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
@@ -97,7 +103,7 @@ export class ExtensionRuntime implements ExtensionView {
     this.version = found.manifest?.version;
     this.restartPolicy = config.restartPolicy?.(found.name) ?? restartBudget(config.restart);
     this.problemList = new Problems((line) => this.log(line, 'warn'), config.redact);
-    this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`));
+    this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`), (f) => delegate.arrived(this, f));
     this.cell = new StateCell<Status>(initialStatus(found));
     this.shown = viewOf(this.cell.value);
     this.family = new FamilyLink({

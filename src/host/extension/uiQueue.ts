@@ -13,9 +13,12 @@ export class UiQueue {
   constructor(
     private readonly handle: (frame: FrameFromExt) => Promise<void> | void,
     private readonly failed: (frame: FrameFromExt, err: Error) => void,
+    /** Told of each frame as it arrives, before any frame read after it (a tool's result above all). */
+    private readonly arrived: (frame: FrameFromExt) => void = () => undefined,
   ) {}
 
   push(frame: FrameFromExt): void {
+    this.arrived(frame);
     this.queue.push(frame);
     if (!this.draining) void this.drain();
   }
