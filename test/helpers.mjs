@@ -8,6 +8,17 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 
 /** @typedef {import('../out/types/host/index.js').FrameFromHost} FrameFromHost */
+/**
+ * An event or intercept as a test reads it off the wire: its name, and any field of any event (what a recording
+ * fixture saw is checked field by field, so each field is read as unknown).
+ * @typedef {{ type: 'event', event: string, [key: string]: unknown }} SeenEvent
+ * @typedef {{ type: 'event_intercept', id: string, event: string, [key: string]: unknown }} SeenIntercept
+ */
+/**
+ * A frame the fixture received, by its type.
+ * @template {string} T
+ * @typedef {T extends 'event' ? SeenEvent : T extends 'event_intercept' ? SeenIntercept : Extract<FrameFromHost, { type: T }>} Seen
+ */
 /** @typedef {{ type: string, [key: string]: unknown }} JsonFrame A frame as JSON: its type, and whatever else it holds. */
 /** @typedef {{ name: string, dir: 'ext_to_host' | 'host_to_ext' | 'both', frame: JsonFrame }} TervaExample */
 
@@ -148,19 +159,33 @@ export async function serveMcpHttp(t, args) {
 /** @typedef {import('../out/types/host/index.js').InterceptResult} InterceptResult */
 
 /**
+ * An event without the fields every event carries (`session_id`, `cwd`, `sequence`: see test/host/events.test.mjs),
+ * for tests about an event's own payload.
+ * @template {object} F
+ * @param {F | undefined} f
+ */
+export function ownFields(f) {
+  if (!f) return f;
+  const { session_id: _s, cwd: _c, sequence: _n, ...own } = /** @type {F & { session_id?: unknown, cwd?: unknown, sequence?: unknown }} */ (f);
+  return own;
+}
+
+/**
  * What an intercept let through, failing the test when it was blocked.
- * @param {InterceptResult} verdict
+ * @template {import('../out/types/host/index.js').InterceptableEvent} K
+ * @param {import('../out/types/host/index.js').InterceptResult<K>} verdict
+ * @returns {import('../out/types/host/index.js').InterceptMap[K]}
  */
 export function passed(verdict) {
   assert.equal(verdict.blocked, false, `blocked: ${JSON.stringify(verdict)}`);
-  return /** @type {Extract<InterceptResult, { blocked: false }>} */ (verdict).payload;
+  return verdict.payload;
 }
 
 /**
  * @typedef {import('../out/types/host/index.js').ZotHost & {
  *   logs: import('../out/types/host/index.js').LogEvent[],
  *   stderrOf(name: string): string[],
- *   received<T extends FrameFromHost['type'] = FrameFromHost['type']>(name: string, type?: T): Extract<FrameFromHost, { type: T }>[],
+ *   received<T extends FrameFromHost['type'] = FrameFromHost['type']>(name: string, type?: T): Seen<T>[],
  * }} TestHost A host that keeps its log, with the fixture's record of what it received (the frames of `type`, or all).
  */
 
@@ -186,9 +211,9 @@ export async function startHost(t, extensionPaths, opts = {}) {
      * @template {FrameFromHost['type']} [T=FrameFromHost['type']]
      * @param {string} name
      * @param {T} [type]
-     * @returns {Extract<FrameFromHost, { type: T }>[]}
+     * @returns {Seen<T>[]}
      */
-    received: (name, type) => stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => /** @type {Extract<FrameFromHost, { type: T }>} */ (JSON.parse(l.slice(5)))).filter((f) => !type || f.type === type),
+    received: (name, type) => stderrOf(name).filter((l) => l.startsWith('RECV ')).map((l) => /** @type {Seen<T>} */ (JSON.parse(l.slice(5)))).filter((f) => !type || f.type === type),
   });
   t.after(() => host.dispose());
   if (opts.noStart !== true) await host.start();

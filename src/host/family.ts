@@ -6,7 +6,7 @@
  * wrapped so that an extension's text can neither close its wrapper nor pose
  * as the host's.
  */
-import type { EventPayload, JsonObject } from '../protocol/index.js';
+import type { JsonObject } from '../protocol/index.js';
 import type { FoundExtension } from './discovery/discover.js';
 import type { ExtensionView } from './extension/view.js';
 import type { ContextCard } from './extension/family.js';
@@ -16,11 +16,6 @@ import type { SettingsSource } from './options.js';
 export type { ContextCard, FamilyChange } from './extension/family.js';
 export { CONTEXT_CUT_MARKER, MAX_CONTEXT_BYTES, MAX_CARD_BYTES, MAX_SEGMENT_CHARS } from './extension/family.js';
 export type { FamilyServices, HostToolAnswer, HostToolRequest, HostTools, SecretStore, SessionStore } from './extension/familyServices.js';
-
-/** The events this host emits to subscribers (hello_ack's `supported_events`): zot's five and terva's it really sends. */
-export const SUPPORTED_EVENTS = [
-  'session_start', 'session_end', 'turn_start', 'turn_end', 'tool_call', 'tool_result', 'assistant_message', 'user_message', 'run_end', 'workspace_changed',
-] as const;
 
 /** All cards of one request together are bounded to this many UTF-8 bytes (terva: 8 KiB). */
 export const MAX_CARDS_BYTES = 8192;
@@ -94,27 +89,6 @@ export function statusSegments(exts: readonly ExtensionView[]): StatusEntry[] {
   return live(exts)
     .filter((e) => e.segments.size > 0)
     .map((e) => ({ extension: e.name, segments: [...e.segments].map(([id, text]) => ({ id, text })) }));
-}
-
-/**
- * The session under way, as its `session_start` named it: terva's
- * `session_end`, with that identity, goes out before the next session starts
- * and ahead of `shutdown` (docs/TERVA.md 18, 22).
- */
-export class SessionTracker {
-  private current: EventPayload | undefined;
-  constructor(private readonly emit: (event: string, payload: EventPayload) => void) {}
-
-  started(payload: EventPayload | undefined): void {
-    this.end();
-    this.current = { ...payload };
-  }
-
-  end(): void {
-    const ending = this.current;
-    this.current = undefined;
-    if (ending) this.emit('session_end', ending);
-  }
 }
 
 /** Names VS Code's agent and Claude Code give the tools of zot's own MCP servers (hooks/mcpNames.ts). */

@@ -45,7 +45,7 @@ export class HeadlessHost {
    */
   begin({ announce = true }: { announce?: boolean } = {}): Promise<void> {
     this.begun ??= this.host.start().then(() => {
-      if (announce) this.host.emit('session_start');
+      if (announce) this.host.beginSession();
     });
     return this.begun;
   }

@@ -27,6 +27,8 @@ export * from './extension/gate.js';
 export { widgetLines, type WidgetLine } from './ui/widgetText.js';
 export * from './version.js';
 export * from './zotHost.js';
+export type { SessionStart } from './lifecycle.js';
+export { CALL_TOOL_REFUSALS, CALL_TOOL_TIMEOUT_MS, MAX_CALL_CHAIN } from './extensionCalls.js';
 export * from './family.js';
 export { CancellationTokenSource } from 'vscode-jsonrpc/node';
 export * from '../protocol/index.js';

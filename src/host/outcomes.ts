@@ -2,7 +2,7 @@
  * What a call to an extension ended as. Exactly one outcome per call; the
  * message says truthfully what happened, for the model and for the user.
  */
-import type { CommandResponseFromExt, ContentBlock } from '../protocol/index.js';
+import type { CommandResponseFromExt, ContentBlock, ToolStatus } from '../protocol/index.js';
 
 export type Outcome = 'completed' | 'timed_out' | 'canceled' | 'abandoned' | 'not_run' | 'disconnected';
 export type Unfinished = Exclude<Outcome, 'completed'>;
@@ -17,6 +17,10 @@ export type ToolOutcome =
     content: ContentBlock[];
     /** Empty, or what was wrong with the answer. */
     message: string;
+    /** zot: the result's `structured_content`, when it sent one (never shown to the model). */
+    structured?: unknown;
+    /** zot: the deferred tools its result activates (`activate_tools`), as sent. */
+    activate?: string[];
   }
   | {
     outcome: Unfinished;
@@ -29,7 +33,28 @@ export type ToolOutcome =
     message: string;
     /** Canceled, and the extension answered anyway within the caller's wait (ToolCallOptions.lateWithinMs): it finished; the answer was dropped. */
     late?: true;
+    /** zot's status where the outcome alone does not say it (toolEnding): a guard's block, a refusal inside the tool. */
+    ending?: ToolEnding;
   };
+
+/** How a call ended in zot's words, and whether the tool's code was entered (docs/ZOT.md 3.3). */
+export interface ToolEnding { status: ToolStatus; executed: boolean }
+
+/**
+ * zot's status of a call from its outcome: an answer is `completed`, or
+ * `failed` when it is an error; a time-out, a cancel and a lost connection
+ * happened while it ran; anything not sent never ran. Where that is not
+ * so, the outcome says it (`ending`).
+ */
+export function toolEnding(o: ToolOutcome): ToolEnding {
+  switch (o.outcome) {
+    case 'completed': return { status: o.isError ? 'failed' : 'completed', executed: true };
+    case 'timed_out': return o.ending ?? { status: 'timed_out', executed: true };
+    case 'canceled': case 'abandoned': return o.ending ?? { status: 'cancelled', executed: true };
+    case 'disconnected': return o.ending ?? { status: 'failed', executed: true };
+    case 'not_run': return o.ending ?? { status: 'failed', executed: false };
+  }
+}
 
 export type CommandOutcome =
   | { outcome: 'completed'; extension: string; response: CommandResponseFromExt; message: string }
@@ -40,7 +65,10 @@ export function outcomeLabel(outcome: Outcome): string {
   return outcome.replace(/_/g, ' ');
 }
 
-export function toolOutcome(outcome: Unfinished, extension: string | null, message: string): ToolOutcome {
+/** An outcome of a call that got no answer. */
+export type UnfinishedOutcome = Extract<ToolOutcome, { outcome: Unfinished }>;
+
+export function toolOutcome(outcome: Unfinished, extension: string | null, message: string): UnfinishedOutcome {
   return { outcome, extension, isError: true, content: [], message };
 }
 

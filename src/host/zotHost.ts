@@ -5,7 +5,7 @@
  * the host only through its methods. Its lifetimes are held in one store.
  */
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { DEFAULT_MAX_LINE_BYTES, type CommandResponseFromExt, type EventPayload, type InterceptableEvent, type PanelSpec } from '../protocol/index.js';
+import { DEFAULT_MAX_LINE_BYTES, SUPPORTED_EVENTS, type CommandResponseFromExt, type EventMap, type EventName, type InterceptableEvent, type InterceptMap, type PanelSpec, type SessionEndReason } from '../protocol/index.js';
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
@@ -29,7 +29,9 @@ import { HOST_VERSION } from './version.js';
 import { DisposableStore } from './lifetime.js';
 import { answerRequest, type FamilyServices } from './extension/familyServices.js';
 import type { FamilyChange } from './extension/family.js';
-import { contextCards, isZotTool, modelContext, SessionTracker, settingsOf, statusSegments, SUPPORTED_EVENTS, type StatusEntry } from './family.js';
+import { contextCards, isZotTool, modelContext, settingsOf, statusSegments, type StatusEntry } from './family.js';
+import { Lifecycle, type SessionStart } from './lifecycle.js';
+import { ExtensionCalls } from './extensionCalls.js';
 
 export interface StateChange { extension: ExtensionView; old: StatusView; new: StatusView }
 /** What one of terva's notices changed for an extension. */
@@ -47,7 +49,7 @@ export type HostReader = Pick<ZotHost,
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
   'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercepts' | 'intercept' |
-  'emit' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
+  'emit' | 'beginSession' | 'adoptSession' | 'endSession' | 'session' | 'decided' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -79,7 +81,10 @@ export class ZotHost {
   private readonly familyEmitter = this.store.add(new Emitter<FamilyEvent>());
   /** The services that answer terva's requests; each one absent is answered "not supported". */
   private readonly services: FamilyServices;
-  private readonly session: SessionTracker;
+  /** Events as they leave: numbered, with the session they belong to. */
+  private readonly lifecycle: Lifecycle;
+  /** zot's `call_tool` requests of every extension, through the agent's door. */
+  private readonly calls: ExtensionCalls;
   /** An extension moved between states. */
   readonly onDidChangeState: Event<StateChange> = this.stateEmitter.event;
   /** Commands, tools or subscriptions changed; coalesced. */
@@ -98,8 +103,9 @@ export class ZotHost {
     this.model = { provider: options.provider ?? '', model: options.model ?? '' };
     this.registry = new Registry(() => this.registryEmitter.fire());
     this.panels = new Panels(() => this.ui);
-    this.agent = new AgentPath(this.registry, this.timings, () => this.ui.interactive, (rt, id) => this.panels.expect(rt, id));
-    this.session = new SessionTracker((event, payload) => this.agent.emit(event, payload));
+    this.lifecycle = new Lifecycle(this.registry, () => this.options.cwd);
+    this.agent = new AgentPath(this.registry, this.lifecycle, this.timings, () => this.ui.interactive, (rt, id) => this.panels.expect(rt, id));
+    this.calls = new ExtensionCalls(this.agent);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
     this.services = { ...options.services };
     this.envSecrets = envSecrets(options.env ?? process.env);
@@ -141,7 +147,10 @@ export class ZotHost {
    * config_update. New values reach the others at their next start.
    */
   settingsChanged(names?: readonly string[]): void {
-    for (const rt of this.registry.all) if (!names || names.includes(rt.name)) rt.settingsChanged();
+    for (const rt of this.registry.all) {
+      const config = !names || names.includes(rt.name) ? rt.changedSettings() : undefined;
+      if (config) this.lifecycle.emitTo(rt, 'config_update', { config });
+    }
   }
 
   /** The standing model context of the running extensions, wrapped per extension; `only` keeps one's. Empty when none. */
@@ -181,10 +190,12 @@ export class ZotHost {
 
   /** Stops everything, forgets all registrations, discovers and starts again. */
   reload(): Promise<void> {
-    this.session.end();
     this.loading = this.loading.then(async () => {
+      // zot ends no session for a reload: the stopping extensions are told, the new ones hear the same session.
+      this.lifecycle.endForStopping();
       await this.stopAll();
       await this.load();
+      this.lifecycle.announceAgain();
     });
     return this.loading;
   }
@@ -205,7 +216,7 @@ export class ZotHost {
     if (this.disposed) return this.loading;
     this.disposed = true;
     // Queued ahead of each extension's shutdown: the transport keeps the order.
-    this.session.end();
+    this.lifecycle.end('shutdown');
     this.loading = this.loading.then(() => this.stopAll());
     await this.loading;
     this.store.dispose();
@@ -247,18 +258,26 @@ export class ZotHost {
   invokeCommand(name: string, args: string, opts?: CallOptions): Promise<CommandOutcome> { return this.agent.invokeCommand(name, args, opts); }
   runToolCall(name: string, args?: unknown, opts?: ToolCallOptions): Promise<ToolOutcome> { return this.agent.runToolCall(name, args, opts); }
   announceToolCall(toolId: string, name: string, args: unknown): boolean { return this.agent.announceToolCall(toolId, name, args); }
+  /** An event to its subscribers, with the common fields; sessions begin and end through beginSession and endSession. */
+  emit<K extends Exclude<EventName, 'session_start' | 'session_end'>>(event: K, payload: EventMap[K], origin?: string): void { this.agent.emit(event, payload, origin); }
   /**
-   * An event to its subscribers. A `session_start` ends the session before it
-   * first: terva's `session_end`, with the identity that session started with.
+   * A session becomes the active one (a chat, a CLI run, an MCP server's
+   * life): the one before it ends (`session_switch`), then `session_start`.
+   * The same id again announces nothing.
    */
-  emit(event: string, payload?: EventPayload): void {
-    if (event === 'session_start') this.session.started(payload);
-    this.agent.emit(event, payload);
-  }
+  beginSession(start?: SessionStart): void { this.lifecycle.begin(start); }
+  /** The session another agent runs, named by a hook's input: announced only when `announce` and it is new. */
+  adoptSession(start: SessionStart, announce: boolean): void { this.lifecycle.adopt(start, announce); }
+  /** The active session ends (`cwd_change`, `session_switch`, `shutdown`). */
+  endSession(reason: SessionEndReason): void { this.lifecycle.end(reason); }
+  /** The active session's id and folder, as every event names them. */
+  get session(): { id: string | undefined; cwd: string } { return { id: this.lifecycle.sessionId, cwd: this.lifecycle.cwd }; }
+  /** zot's `permission_decision` for a call this host itself decided (a modal, a remembered answer). */
+  decided(...args: Parameters<AgentPath['decided']>): void { this.agent.decided(...args); }
   intercepts(event: InterceptableEvent): boolean { return this.agent.intercepts(event); }
-  intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult> { return this.agent.intercept(event, payload); }
+  intercept<K extends InterceptableEvent>(event: K, payload: InterceptMap[K]): Promise<InterceptResult<K>> { return this.agent.intercept(event, payload); }
   /** One agent turn over a model (see turn/agentTurn.ts): zot's events, intercepts, tool calls and Stop, for any front end. */
-  runTurn(port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> { return runAgentTurn(this.agent, port, view, opts); }
+  runTurn(port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> { return runAgentTurn(this, port, view, opts); }
 
   /** Invokes a command and carries out its response through the UI, as zot does for a typed slash command. */
   async runCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> {
@@ -326,6 +345,8 @@ export class ZotHost {
 
   private async changeFolders(dirs: readonly string[]): Promise<void> {
     if (this.disposed) return;
+    // zot: a change of working directory ends the session; the front end begins the next.
+    if (dirs[0] !== this.folders[0]) this.lifecycle.end('cwd_change');
     this.folders = dirs;
     await followFolders(this.loadingDeps());
   }
@@ -391,7 +412,15 @@ export class ZotHost {
       arrived: (rt, frame) => {
         if (frame.type === 'notify') this.noteEmitter.fire({ extension: rt.name, level: noteLevel(frame.level), message: frame.message });
       },
-      disconnected: (rt) => this.panels.closeAllOf(rt),
+      disconnected: (rt) => {
+        this.calls.closed(rt);
+        return this.panels.closeAllOf(rt);
+      },
+      callTool: (rt, frame) => {
+        if (frame.type === 'call_tool') this.calls.call(rt, frame);
+        else if (frame.type === 'call_tool_cancel') this.calls.cancel(rt, frame.id);
+        else this.calls.malformed(rt, frame.id);
+      },
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
       familyChanged: (rt, what) => this.familyEmitter.fire({ extension: rt, what }),
       answer: (rt, frame, token) => answerRequest(rt, frame, { services: this.services, isZotTool: (name) => isZotTool(name, this.registry), token }),

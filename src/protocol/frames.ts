@@ -9,6 +9,7 @@
 
 import type { AnswerFromHost, TervaFrameFromExt } from './terva.js';
 import type { Widget } from './widgets.js';
+import type { EventFrame, InterceptMap } from './events.js';
 
 /**
  * The level this host claims in hello_ack: terva's 6. Every request up to it
@@ -30,13 +31,22 @@ export const ZOT_PROTOCOL_RELEASE = '0.3.73';
  * `panel_resize` (an addition: only an extension that lists it is sent
  * panel sizes) change host behaviour.
  */
-export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'tool_cancel', 'panel_resize'] as const;
+export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'tool_cancel', 'panel_resize', 'call_tool'] as const;
 
-/** Lifecycle events the host emits. Extensions may subscribe to any name; these are the ones that occur. */
-export const KNOWN_EVENTS = ['session_start', 'turn_start', 'tool_call', 'turn_end', 'assistant_message'] as const;
+/**
+ * What the host says it can do in hello_ack (zot after v0.3.73): `call_tool`,
+ * which zot's Go SDK checks for before it sends one (docs/ZOT.md 2.1).
+ */
+export const HOST_CAPABILITIES = ['call_tool'] as const;
+
+/** zot's lifecycle event names (docs/ZOT.md 3.2); terva's are FAMILY_EVENTS. A subscription to any of them is kept. */
+export const KNOWN_EVENTS = [
+  'session_start', 'session_end', 'user_prompt_submit', 'turn_start', 'turn_end', 'tool_call', 'tool_confirmation_requested',
+  'permission_decision', 'tool_result', 'assistant_message', 'pre_compact', 'post_compact', 'subagent_start', 'subagent_stop',
+] as const;
 
 /** The only events that can be intercepted; `user_message` is terva's (docs/TERVA.md 16.14). */
-export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message', 'before_agent_start', 'user_message'] as const;
+export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message', 'before_agent_start', 'user_message'] as const satisfies readonly (keyof InterceptMap)[];
 export type InterceptableEvent = (typeof INTERCEPTABLE_EVENTS)[number];
 
 /** Key names the host forwards to a focused panel; a typed character is `rune` with `text`. */
@@ -46,7 +56,15 @@ export const PANEL_KEYS = [
 ] as const;
 export type PanelKey = (typeof PANEL_KEYS)[number];
 
-export const COMMAND_ACTIONS = ['prompt', 'insert', 'display', 'open_panel', 'noop'] as const;
+export const COMMAND_ACTIONS = ['prompt', 'insert', 'display', 'open_panel', 'noop', 'tool_prompt'] as const;
+
+/** A tool's exposure (docs/ZOT.md 2.3); any other value is not registered. */
+export const TOOL_EXPOSURES = ['direct', 'codemode', 'deferred', 'model-only'] as const;
+export type ToolExposure = (typeof TOOL_EXPOSURES)[number];
+
+/** What a durable host may do with a call cut short by a crash (docs/ZOT.md 2.7); recorded, never acted on here. */
+export const REPLAY_POLICIES = ['never', 'safe', 'idempotent', 'reconcile'] as const;
+export type ReplayPolicy = (typeof REPLAY_POLICIES)[number];
 export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 
 export const NOTIFY_LEVELS = ['info', 'success', 'warn', 'error'] as const;
@@ -56,7 +74,8 @@ export type JsonObject = { [key: string]: unknown };
 
 // ---- shared payloads ----
 
-export interface TextBlock { type: 'text'; text: string }
+/** `format: "markdown"` is a display hint (zot after v0.3.73); the model gets the same text. */
+export interface TextBlock { type: 'text'; text: string; format?: string }
 /** `data` is base64 as sent; whether it decodes is checked where it is used (content.ts). */
 export interface ImageBlock { type: 'image'; mime_type: string; data: string }
 /** A block of a type this host does not know, as validation leaves it: its type, and the block as sent. */
@@ -110,6 +129,16 @@ export interface RegisterToolFromExt {
   essential?: boolean;
   /** terva: presentation hints, as sent; checked at registration (readDisplayHints). */
   display?: unknown;
+  /** zot: the shape of `structured_content` (a JSON Schema); metadata only. */
+  output_schema?: unknown;
+  /** zot: code-mode discovery grouping; the tool's name does not change. */
+  namespace?: string;
+  namespace_description?: string;
+  namespace_instructions?: string;
+  /** zot: one of TOOL_EXPOSURES; set, it overrides `deferred`. */
+  exposure?: string;
+  /** zot: one of REPLAY_POLICIES. */
+  replay?: string;
 }
 export interface SubscribeFromExt { type: 'subscribe'; events?: string[]; intercept?: string[] }
 export interface ReadyFromExt { type: 'ready' }
@@ -122,8 +151,24 @@ export interface CommandResponseFromExt {
   display?: string;
   open_panel?: PanelSpec;
   error?: string;
+  /** `tool_prompt`: the tool run before the model's turn, and its arguments (an object). */
+  tool_name?: string;
+  tool_args?: unknown;
 }
-export interface ToolResultFromExt { type: 'tool_result'; id: string; content?: ContentBlock[]; is_error?: boolean }
+export interface ToolResultFromExt {
+  type: 'tool_result';
+  id: string;
+  content?: ContentBlock[];
+  is_error?: boolean;
+  /** zot: a JSON value for programmatic callers, never shown to the model. */
+  structured_content?: unknown;
+  /** zot: registered deferred tools this result makes available in its conversation. */
+  activate_tools?: string[];
+}
+/** zot: run a tool through the host (opt-in capability `call_tool`); answered by a ToolResultFromHost. */
+export interface CallToolFromExt { type: 'call_tool'; id: string; name?: string; args?: unknown; parent_id?: string }
+/** zot: cancel that `call_tool`. */
+export interface CallToolCancelFromExt { type: 'call_tool_cancel'; id: string }
 export interface EventInterceptResponseFromExt {
   type: 'event_intercept_response';
   id: string;
@@ -131,6 +176,8 @@ export interface EventInterceptResponseFromExt {
   reason?: string;
   modified_args?: JsonObject;
   replace_text?: string;
+  /** zot's before_agent_start answer: the whole new system prompt (checked by the host). */
+  system_prompt?: unknown;
 }
 export interface NotifyFromExt { type: 'notify'; level?: string; message: string }
 export interface ClearNotesFromExt { type: 'clear_notes' }
@@ -148,7 +195,7 @@ export type FrameFromExt =
   | CommandResponseFromExt | ToolResultFromExt | EventInterceptResponseFromExt
   | NotifyFromExt | ClearNotesFromExt | SubmitFromExt | SubmitSlashFromExt
   | OpenPanelFromExt | PanelRenderFromExt | PanelCloseFromExt | ShutdownAckFromExt | ErrorFrame
-  | TervaFrameFromExt;
+  | CallToolFromExt | CallToolCancelFromExt | TervaFrameFromExt;
 
 export type FrameFromExtType = FrameFromExt['type'];
 
@@ -170,22 +217,16 @@ export interface HelloAckFromHost {
   supported_events?: string[];
   /** terva: the extension's resolved settings, keys sorted; absent when its manifest declares none. */
   config?: JsonObject;
+  /** zot: what the host can do for the extension (HOST_CAPABILITIES). */
+  capabilities?: string[];
 }
 export interface CommandInvokedFromHost { type: 'command_invoked'; id: string; name: string; args: string }
 export interface ToolCallFromHost { type: 'tool_call'; id: string; name: string; args: JsonObject }
 export interface ToolCancelFromHost { type: 'tool_cancel'; id: string }
-export interface EventPayload {
-  step?: number;
-  stop?: string;
-  error?: string;
-  tool_id?: string;
-  tool_name?: string;
-  tool_args?: JsonObject;
-  text?: string;
-  [key: string]: unknown;
-}
-export interface EventFromHost extends EventPayload { type: 'event'; event: string }
-export interface EventInterceptFromHost extends EventPayload { type: 'event_intercept'; id: string; event: string }
+/** zot: the answer to a `call_tool` (the same type as an extension's reply, the other way). */
+export interface ToolResultFromHost { type: 'tool_result'; id: string; name: string; content: ContentBlock[]; is_error?: true; truncated?: true }
+export type EventFromHost = EventFrame;
+export type EventInterceptFromHost<K extends keyof InterceptMap = keyof InterceptMap> = { type: 'event_intercept'; id: string; event: K } & InterceptMap[K];
 export interface PanelKeyFromHost { type: 'panel_key'; panel_id: string; key: PanelKey; text?: string }
 /** terva: a widget action the user activated, sent on the key channel with its `action_id` as the key and no text. */
 export interface PanelActionFromHost { type: 'panel_key'; panel_id: string; key: string }
@@ -194,7 +235,7 @@ export interface PanelCloseFromHost { type: 'panel_close'; panel_id: string }
 export interface ShutdownFromHost { type: 'shutdown' }
 
 export type FrameFromHost =
-  | HelloAckFromHost | CommandInvokedFromHost | ToolCallFromHost | ToolCancelFromHost
+  | HelloAckFromHost | CommandInvokedFromHost | ToolCallFromHost | ToolCancelFromHost | ToolResultFromHost
   | EventFromHost | EventInterceptFromHost | PanelKeyFromHost | PanelActionFromHost | PanelResizeFromHost
   | PanelCloseFromHost | ShutdownFromHost | AnswerFromHost;
 

@@ -7,3 +7,4 @@ export * from './validate.js';
 export * from './widgets.js';
 export * from './cursor.js';
 export * from './pageContract.js';
+export * from './events.js';

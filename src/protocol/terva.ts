@@ -191,7 +191,7 @@ export function displaySubject(template: string, args: JsonObject, redact: reado
 }
 
 /** Bytes of `s` in UTF-8, without encoding it: this layer has no Buffer. */
-function utf8Length(s: string): number {
+export function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -27,17 +27,25 @@ const FROM_EXT: Record<FrameFromExtType, FieldSpec> = {
     deferred: ['boolean', 'optional'], interactive: ['boolean', 'optional'],
     // terva's; display is checked at registration, since a bad hint never costs the tool.
     read_only: ['boolean', 'optional'], authority: S(), essential: ['boolean', 'optional'], display: ['any', 'optional'],
+    // zot's after v0.3.73 (docs/ZOT.md 2.3): exposure and replay are checked at registration, with zot's words.
+    output_schema: ['any', 'optional'], namespace: S(), namespace_description: S(), namespace_instructions: S(), exposure: S(), replay: S(),
   },
   subscribe: { events: ['string[]', 'optional'], intercept: ['string[]', 'optional'] },
   ready: {},
   command_response: {
     id: S('required'), action: S(), prompt: S(), insert: S(), display: S(), error: S(),
-    open_panel: ['panel', 'optional'],
+    open_panel: ['panel', 'optional'], tool_name: S(), tool_args: ['any', 'optional'],
   },
-  tool_result: { id: S('required'), content: ['blocks', 'optional'], is_error: ['boolean', 'optional'] },
+  tool_result: {
+    id: S('required'), content: ['blocks', 'optional'], is_error: ['boolean', 'optional'],
+    structured_content: ['any', 'optional'], activate_tools: ['string[]', 'optional'],
+  },
+  // zot's request to run a tool: the name and args are checked by the host, which answers a bad one in zot's words.
+  call_tool: { id: S('required'), name: ['any', 'optional'], args: ['any', 'optional'], parent_id: S() },
+  call_tool_cancel: { id: S('required') },
   // modified_args is checked by the host, which keeps the rest of the answer when only it is wrong.
   event_intercept_response: {
-    id: S('required'), block: ['boolean', 'optional'], reason: S(), modified_args: ['any', 'optional'], replace_text: S(),
+    id: S('required'), block: ['boolean', 'optional'], reason: S(), modified_args: ['any', 'optional'], replace_text: S(), system_prompt: ['any', 'optional'],
   },
   notify: { level: S(), message: S('required') },
   clear_notes: {},

@@ -5,7 +5,7 @@
 // was running (an answer after the cancel is seen as it arrives, no polling).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { lib, makeExt, ownFields, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 /** @typedef {import('../../out/types/host/index.js').ModelPort} ModelPort */
 /** @typedef {import('../../out/types/host/index.js').ModelCall} ModelCall */
@@ -34,6 +34,8 @@ function scriptedPort(script) {
     replied(s) { conversation.push({ assistant: s.text, calls: s.calls.map((c) => c.name) }); },
     /** @type {ModelPort['results']} */
     results(ended) { conversation.push({ results: ended.map((e) => [e.call.name, e.outcome.outcome, 'late' in e.outcome && e.outcome.late === true, e.neverStarted === true]) }); },
+    /** @type {NonNullable<ModelPort['system']>} */
+    system(text) { conversation.push({ system: text }); },
   };
 }
 
@@ -52,11 +54,13 @@ function recordingView() {
 const options = (token, extra = {}) => ({ prompt: 'hi', maxSteps: 5, token, lateWithinMs: 5000, ...extra });
 
 test('order of a turn over the port: the same frames zot sends, with no VS Code in the process', async (t) => {
-  const dir = makeExt(tmpdir(), 'rec', { tools: [{ name: 'echo' }], subscribe: { events: ['turn_start', 'tool_call', 'turn_end', 'assistant_message'], intercept: ['before_agent_start', 'turn_start', 'tool_call', 'assistant_message'] } });
+  const dir = makeExt(tmpdir(), 'rec', { tools: [{ name: 'echo' }], subscribe: { events: ['turn_start', 'tool_call', 'turn_end', 'assistant_message'], intercept: ['before_agent_start', 'turn_start', 'tool_call', 'assistant_message'] }, interceptReplies: { before_agent_start: { system_prompt: 'You are zot. Amounts are integer cents.' } } });
   const host = await startHost(t, [dir]);
   const port = scriptedPort([{ text: 'looking', calls: [['echo', { a: 1 }]] }, { text: 'done' }]);
   const { view, seen } = recordingView();
-  const r = await host.runTurn(port, view, options(new lib.CancellationTokenSource().token));
+  // zot's before_agent_start is asked where the front end owns a system prompt, with it; its answer replaces the prompt.
+  const startup = { system_prompt: 'You are zot.', session_id: 's1', cwd: '/srv/code', provider: 'test', model: 'm1' };
+  const r = await host.runTurn(port, view, options(new lib.CancellationTokenSource().token, { startup }));
   assert.deepEqual(r, { stop: 'end_turn', steps: 2, stoppedInCall: false });
   await waitFor('the last turn_end', () => host.received('rec', 'event').filter((f) => f.event === 'turn_end').length === 2);
   const frames = host.received('rec').filter((f) => f.type !== 'hello_ack').map((f) => (f.type === 'event' ? `event ${f.event}` : f.type === 'event_intercept' ? `intercept ${f.event}` : `${f.type} ${/** @type {{ name?: string }} */ (f).name ?? ''}`.trim()));
@@ -66,8 +70,31 @@ test('order of a turn over the port: the same frames zot sends, with no VS Code 
     'intercept tool_call', 'tool_call echo',
     'event turn_start', 'intercept turn_start', 'intercept assistant_message', 'event assistant_message', 'event turn_end',
   ]);
-  assert.deepEqual(port.conversation, [{ assistant: 'looking', calls: ['echo'] }, { results: [['echo', 'completed', false, false]] }, { assistant: 'done', calls: [] }]);
+  assert.deepEqual(port.conversation, [{ system: 'You are zot. Amounts are integer cents.' }, { assistant: 'looking', calls: ['echo'] }, { results: [['echo', 'completed', false, false]] }, { assistant: 'done', calls: [] }]);
   assert.deepEqual(seen.map((s) => s[0]), ['started', 'text', 'stepReplied', 'callStarting', 'callEnded', 'text', 'stepReplied']);
+  const [asked] = host.received('rec', 'event_intercept');
+  assert.deepEqual({ ...asked, id: undefined, agent_run_id: typeof asked?.agent_run_id }, { type: 'event_intercept', id: undefined, event: 'before_agent_start', ...startup, agent_run_id: 'string' });
+});
+
+test('before_agent_start is never a refusal: a block keeps the prompt, as do an answer that is not a string and one over 1 MiB; each says why', async (t) => {
+  const root = tmpdir();
+  const blocker = makeExt(root, 'blocker', { subscribe: { intercept: ['before_agent_start'] }, interceptReplies: { before_agent_start: { block: true, reason: 'no' } } });
+  const typo = makeExt(root, 'typo', { subscribe: { intercept: ['before_agent_start'] }, interceptReplies: { before_agent_start: { system_prompt: 42 } } });
+  const huge = makeExt(root, 'huge', { subscribe: { intercept: ['before_agent_start'] }, interceptReplies: { before_agent_start: { fill: { system_prompt: 1024 * 1024 } } } });
+  const last = makeExt(root, 'last', { subscribe: { intercept: ['before_agent_start'] }, interceptReplies: { before_agent_start: { system_prompt: '' } } });
+  const host = await startHost(t, [blocker, typo, huge, last]);
+  const port = scriptedPort([{ text: 'fine' }]);
+  const r = await host.runTurn(port, recordingView().view, options(new lib.CancellationTokenSource().token, { startup: { system_prompt: 'base', cwd: '/p', provider: 'p', model: 'm' } }));
+  assert.equal(r.stop, 'end_turn', 'the request went on');
+  // Each unusable answer kept the prompt it was given; the last one's "" removes it (zot: no trimming, no merging).
+  assert.deepEqual(port.conversation[0], { system: '' });
+  const said = (/** @type {string} */ name) => host.get(name)?.problems.map((p) => p.message) ?? [];
+  assert.deepEqual(said('blocker'), ['before_agent_start: extension returned a blocking response; startup hooks cannot block; keeping current system prompt']);
+  assert.deepEqual(said('typo'), ['before_agent_start: system_prompt must be a string; keeping current system prompt']);
+  assert.deepEqual(said('huge'), ['before_agent_start: system_prompt exceeds 1 MiB encoded limit; keeping current system prompt']);
+  // Without a system prompt of its own (MCP, hooks, this turn without startup) nobody is asked.
+  await host.runTurn(scriptedPort([{ text: 'again' }]), recordingView().view, options(new lib.CancellationTokenSource().token));
+  assert.equal(host.received('blocker', 'event_intercept').length, 1);
 });
 
 test('Stop while a call runs: an extension that finishes anyway is known as soon as its answer comes, and the calls after it never start', async (t) => {
@@ -102,7 +129,8 @@ test('Stop while a call runs: an extension that honours the cancel is not late, 
 
 test('a model\'s call with arguments that are not an object, or nest too deep, is refused before it is sent', async (t) => {
   const dir = makeExt(tmpdir(), 'args', { tools: [{ name: 'echo' }] });
-  // A guard: it hears of a call only once its args are checked, neither in the tool_call event nor in its intercept before.
+  // A guard: it hears of a call only once its args are checked, neither in the tool_call event nor in its intercept before;
+  // every call's ending is a tool_result event, the refused ones as never run (their args as text when not an object).
   const guard = makeExt(tmpdir(), 'argsguard', { subscribe: { events: ['tool_call', 'tool_result'], intercept: ['tool_call'] } });
   const host = await startHost(t, [dir, guard]);
   let deep = {};
@@ -121,9 +149,18 @@ test('a model\'s call with arguments that are not an object, or nest too deep, i
   await waitFor('both calls logged', () => host.received('args', 'tool_call').length >= 2);
   await sleep(100);
   assert.deepEqual(host.received('args', 'tool_call').map((f) => f.args), [{}, { ok: true }], 'null is missing arguments, sent as {} as zot does; the refused ones never reached the extension');
-  const heard = () => host.received('argsguard').filter((f) => f.type === 'event' || f.type === 'event_intercept').map((f) => `${f.type === 'event' ? 'event' : 'intercept'} ${f.event} ${JSON.stringify(f.tool_args ?? null)}`);
-  await waitFor('the guard heard both calls end', () => heard().filter((h) => h.startsWith('event tool_result')).length === 2);
-  assert.deepEqual(heard(), ['event tool_call {}', 'event tool_call {"ok":true}', 'intercept tool_call {}', 'event tool_result null', 'intercept tool_call {"ok":true}', 'event tool_result null']);
+  const heard = () => host.received('argsguard').filter((f) => f.type === 'event' || f.type === 'event_intercept').map((f) => `${f.type === 'event' ? 'event' : 'intercept'} ${f.event} ${JSON.stringify(f.tool_args ?? null)}${f.event === 'tool_result' ? ` ${f.status}/${f.executed}` : ''}`);
+  await waitFor('the guard heard every call end', () => heard().filter((h) => h.startsWith('event tool_result')).length === 5);
+  assert.deepEqual(heard(), [
+    'event tool_call {}', 'event tool_call {"ok":true}',
+    'event tool_result null failed/false', 'event tool_result null failed/false',
+    'intercept tool_call {}', 'event tool_result {} completed/true',
+    'event tool_result null failed/false',
+    'intercept tool_call {"ok":true}', 'event tool_result {"ok":true} completed/true',
+  ]);
+  const raw = host.received('argsguard', 'event').filter((f) => f.event === 'tool_result').map((f) => f.tool_args_raw);
+  assert.deepEqual(raw.slice(0, 2), ['[1,2]', '"text"']);
+  assert.match(String(raw[3]), /cut: nested deeper/);
 });
 
 test('the one door for a tool call, whoever calls: arguments checked before the tool_call event and the intercepts', async (t) => {
@@ -134,9 +171,12 @@ test('the one door for a tool call, whoever calls: arguments checked before the 
   assert.deepEqual([refused.outcome, refused.extension, refused.message], ['not_run', 'door', 'the arguments must be a JSON object, not an array; the call was not sent']);
   const ran = await host.runToolCall('echo', { n: 1 });
   assert.equal(ran.outcome, 'completed');
-  await waitFor('the guard heard the call end', () => host.received('doorguard', 'event').some((f) => f.event === 'tool_result'));
+  await waitFor('the guard heard both calls end', () => host.received('doorguard', 'event').filter((f) => f.event === 'tool_result').length === 2);
   const seen = host.received('doorguard').filter((f) => f.type === 'event' || f.type === 'event_intercept');
-  assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args]), [['event', 'tool_call', { n: 1 }], ['event_intercept', 'tool_call', { n: 1 }], ['event', 'tool_result', undefined]], 'the refused call reached no guard');
+  assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args ?? f.tool_args_raw, f.status]), [
+    ['event', 'tool_result', '["not","an","object"]', 'failed'],
+    ['event', 'tool_call', { n: 1 }, undefined], ['event_intercept', 'tool_call', { n: 1 }, undefined], ['event', 'tool_result', { n: 1 }, 'completed'],
+  ], 'the refused call reached no guard: only its ending, as never run');
   assert.deepEqual(host.received('door', 'tool_call').map((f) => f.args), [{ n: 1 }]);
 });
 
@@ -149,7 +189,7 @@ test('a model that fails ends the turn with turn_end "error" and the described m
   assert.equal(r.stop, 'error');
   assert.deepEqual(failed, ['model: the provider is down']);
   await waitFor('turn_end', () => host.received('rec2', 'event').length === 1);
-  assert.deepEqual(host.received('rec2', 'event')[0], { type: 'event', event: 'turn_end', stop: 'error', error: 'model: the provider is down' });
+  assert.deepEqual(ownFields(host.received('rec2', 'event')[0]), { type: 'event', event: 'turn_end', stop: 'error', error: 'model: the provider is down' });
 });
 
 test('Stop while the model replies: a reply of text keeps what was written (cutShort), one with tool calls is dropped whole; turn_end says aborted', async (t) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstText, makeExt, passed, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, makeExt, passed, startHost, tmpdir, waitFor, ownFields } from '../helpers.mjs';
 
 test('events reach only their subscribers, fire-and-forget', async (t) => {
   const root = tmpdir();
@@ -9,14 +9,15 @@ test('events reach only their subscribers, fire-and-forget', async (t) => {
   const host = await startHost(t, [sub, other]);
   const r = host.emit('turn_start', { step: 1 });
   assert.equal(r, undefined, 'emit returns nothing to wait on');
-  host.emit('turn_end', { stop: 'end_turn', error: 'x' });
-  host.emit('custom_thing', { text: 'any subscribed name' });
-  host.emit('session_start');
+  host.emit('turn_end', { stop: 'error', error: 'x' });
+  host.beginSession({ session_id: 's1', cwd: '/srv/code' });
+  host.emit('turn_start', { step: 2 });
   await waitFor('events', () => host.received('sub', 'event').length === 3);
+  // zot's common fields on every event: the session (once there is one), its folder (else the host's), one counter for all events, heard or not.
   assert.deepEqual(host.received('sub', 'event'), [
-    { type: 'event', event: 'turn_start', step: 1 },
-    { type: 'event', event: 'turn_end', stop: 'end_turn', error: 'x' },
-    { type: 'event', event: 'custom_thing', text: 'any subscribed name' },
+    { type: 'event', event: 'turn_start', cwd: host.cwd, sequence: 1, step: 1 },
+    { type: 'event', event: 'turn_end', cwd: host.cwd, sequence: 2, stop: 'error', error: 'x' },
+    { type: 'event', event: 'turn_start', session_id: 's1', cwd: '/srv/code', sequence: 4, step: 2 },
   ]);
   assert.equal(host.received('other', 'event').length, 0);
 });
@@ -37,7 +38,7 @@ test('intercepts run serially in load order: rewrites chain, the first block win
   const c = makeExt(root, 'c', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'not now' } } });
   const d = makeExt(root, 'd', { subscribe: { intercept: ['turn_start'] } });
   const host2 = await startHost(t, [c, d]);
-  assert.deepEqual(await host2.intercept('turn_start', { step: 3 }), { blocked: true, reason: 'not now', by: 'c' });
+  assert.deepEqual(await host2.intercept('turn_start', { step: 3 }), { blocked: true, reason: 'not now', by: 'c', payload: { step: 3 } });
   assert.equal(host2.received('d', 'event_intercept').length, 0);
 });
 
@@ -65,11 +66,11 @@ test('runToolCall: a blocked call is not run and carries the reason; modified ar
   const o = await host.runToolCall('echo', { patched: false }, { toolId: 'model-1' });
   assert.equal(firstText(o), '{"patched":true}');
   const [ev] = await waitFor('event', () => host.received('guard', 'event').length > 0 && host.received('guard', 'event'));
-  assert.deepEqual(ev, { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: false } });
+  assert.deepEqual(ownFields(ev), { type: 'event', event: 'tool_call', tool_id: 'model-1', tool_name: 'echo', tool_args: { patched: false } });
 
   const blocker = makeExt(root, 'blocker', { subscribe: { intercept: ['tool_call'] }, interceptReplies: { tool_call: { block: true, reason: 'rm -rf is not allowed' } } });
   const host2 = await startHost(t, [blocker, tools]);
   const b = await host2.runToolCall('echo', {});
-  assert.deepEqual(b, { outcome: 'not_run', extension: 'tools', isError: true, content: [{ type: 'text', text: 'rm -rf is not allowed' }], message: 'blocked by extension "blocker": rm -rf is not allowed' });
+  assert.deepEqual(b, { outcome: 'not_run', extension: 'tools', isError: true, content: [{ type: 'text', text: 'rm -rf is not allowed' }], message: 'blocked by extension "blocker": rm -rf is not allowed', ending: { status: 'blocked', executed: false } });
   assert.equal(host2.received('tools', 'tool_call').length, 0);
 });

@@ -7,7 +7,7 @@
 // and run_end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, makeExt, makeTervaExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { lib, makeExt, makeTervaExt, sleep, startHost, tmpdir, waitFor, ownFields } from '../helpers.mjs';
 
 /** @typedef {import('../helpers.mjs').TestHost} TestHost */
 /** @typedef {{ type: string, [key: string]: unknown }} Frame A frame the fixture read. */
@@ -300,7 +300,7 @@ test('a turn: user_message is intercepted (a rewrite reaches the model) and sent
   assert.equal(result.tool_id, 'c1');
   assert.equal(result.tool_name, 'echo');
   assert.equal(result.is_error, undefined);
-  assert.deepEqual(events.find((f) => f.event === 'run_end'), { type: 'event', event: 'run_end' });
+  assert.deepEqual(ownFields(events.find((f) => f.event === 'run_end')), { type: 'event', event: 'run_end' });
 });
 
 test('a turn: a blocked prompt reaches no model and sends no run_end; a model error is run_end\'s error', async (t) => {
@@ -324,21 +324,23 @@ test('a turn: a blocked prompt reaches no model and sends no run_end; a model er
   const failed = await host2.runTurn({ step: async () => { throw new Error('the provider is down'); }, replied() {}, results() {} }, {}, { prompt: 'hi', maxSteps: 5, token: new lib.CancellationTokenSource().token, lateWithinMs: 0 });
   assert.equal(failed.stop, 'error');
   await waitFor('run_end', () => received(host2, 'ends').some((f) => f.event === 'run_end'));
-  assert.deepEqual(received(host2, 'ends').find((f) => f.event === 'run_end'), { type: 'event', event: 'run_end', error: 'the provider is down' });
+  assert.deepEqual(ownFields(received(host2, 'ends').find((f) => f.event === 'run_end')), { type: 'event', event: 'run_end', error: 'the provider is down' });
 });
 
 test('session_end names the session that ends: before the next session_start, and ahead of shutdown when the host goes', async (t) => {
   const dir = makeExt(tmpdir(), 'sessions', { subscribe: { events: ['session_start', 'session_end'] } });
   const host = await startHost(t, [dir]);
   const first = { session_id: 'a1', session_title: 'March rounding', cwd: '/srv/code', project_id: 'srv-code-1a2b' };
-  host.emit('session_start', first);
-  host.emit('session_start', { session_id: 'b2' });
+  host.beginSession(first);
+  host.beginSession({ session_id: 'b2' });
   await waitFor('three events', () => received(host, 'sessions').filter((f) => f.type === 'event').length === 3);
   const pid = host.get('sessions')?.pid;
   await host.dispose();
   const lines = received(host, 'sessions').filter((f) => f.type !== 'hello_ack').map((f) => (f.type === 'event' ? `${f.event} ${f.session_id}` : f.type));
   assert.deepEqual(lines, ['session_start a1', 'session_end a1', 'session_start b2', 'session_end b2', 'shutdown']);
-  assert.deepEqual(received(host, 'sessions').find((f) => f.event === 'session_end'), { type: 'event', event: 'session_end', ...first });
+  // terva's identity, zot's common fields and zot's reason (docs/ZOT.md 3.2), in one frame.
+  assert.deepEqual(received(host, 'sessions').find((f) => f.event === 'session_end'), { type: 'event', event: 'session_end', ...first, sequence: 2, reason: 'session_switch' });
+  assert.equal(received(host, 'sessions').filter((f) => f.event === 'session_end')[1]?.reason, 'shutdown');
   assert.ok(pid);
 });
 
@@ -384,7 +386,7 @@ test('settings: hello_ack carries the manifest\'s defaults overlaid by the user\
   host.settingsChanged();
   await waitFor('config_update', () => host.received('ledger', 'event').length);
   await sleep(150);
-  assert.deepEqual(host.received('ledger', 'event'), [{ type: 'event', event: 'config_update', config: { api_token: 'tok-5511', currency: 'CHF', limit: 25, strict: true } }]);
+  assert.deepEqual(host.received('ledger', 'event').map(ownFields), [{ type: 'event', event: 'config_update', config: { api_token: 'tok-5511', currency: 'CHF', limit: 25, strict: true } }]);
   assert.deepEqual(host.received('plain', 'event'), []);
   assert.deepEqual(trace.filter((l) => l.includes('tok-5511')), [], 'the secret value never reaches the trace');
 });

@@ -19,7 +19,7 @@ test('handshake: hello_ack carries protocol version, the zot release, host versi
   const [ack] = await waitFor('hello_ack', () => host.received('hs', 'hello_ack').length > 0 && host.received('hs', 'hello_ack'));
   assert.deepEqual(ack, {
     type: 'hello_ack', protocol_version: 6, zot_version: lib.ZOT_PROTOCOL_RELEASE, host_version: lib.HOST_VERSION, provider: 'copilot', model: 'gpt-test',
-    cwd: project, extension_dir: dir, data_dir: dir, supported_events: [...lib.SUPPORTED_EVENTS],
+    cwd: project, extension_dir: dir, data_dir: dir, supported_events: [...lib.SUPPORTED_EVENTS], capabilities: ['call_tool'],
   });
   assert.notEqual(lib.HOST_VERSION, '0.0.0-dev');
 });

@@ -85,11 +85,12 @@ test('every example frame an extension sends is accepted without a problem; each
   // hello_ack claims terva's level 6, keeps zot's fields, and lists only the events this host emits.
   /** @type {Frame} */
   const ack = JSON.parse(raw[0]);
-  assert.deepEqual(Object.keys(ack), ['type', 'protocol_version', 'zot_version', 'host_version', 'provider', 'model', 'cwd', 'extension_dir', 'data_dir', 'supported_events']);
+  assert.deepEqual(Object.keys(ack), ['type', 'protocol_version', 'zot_version', 'host_version', 'provider', 'model', 'cwd', 'extension_dir', 'data_dir', 'supported_events', 'capabilities']);
   assert.equal(ack.protocol_version, 6);
   assert.equal(ack.zot_version, '0.3.73');
   assert.equal(ack.terva_version, undefined, 'no terva release is named: this host matches none');
-  assert.deepEqual(ack.supported_events, ['session_start', 'session_end', 'turn_start', 'turn_end', 'tool_call', 'tool_result', 'assistant_message', 'user_message', 'run_end', 'workspace_changed']);
+  assert.deepEqual(ack.supported_events, [...lib.SUPPORTED_EVENTS]);
+  assert.deepEqual(ack.capabilities, ['call_tool'], 'zot\'s call_tool, which zot\'s Go SDK checks for');
 
   // What this host has no place for is noted once, not per frame, and is no problem: the connector and its chat frames.
   assert.deepEqual([...rt.notes], [

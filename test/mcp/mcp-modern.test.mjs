@@ -59,7 +59,7 @@ async function connect(t, how, { exts = [ASK, worker()], mode = { pin: MODERN },
   const logs = [];
   if (elicits) client.setRequestHandler('elicitation/create', async (req) => { asked.push(/** @type {FormParams} */ (req.params)); return answer(req.params); });
   client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
-  /** @type {<T extends import('../../out/types/protocol/index.js').FrameFromHost['type']>(type: T) => Extract<import('../../out/types/protocol/index.js').FrameFromHost, { type: T }>[]} */
+  /** @type {<T extends import('../../out/types/protocol/index.js').FrameFromHost['type']>(type: T) => import('../helpers.mjs').Seen<T>[]} */
   let received = () => [];
   if (how === 'stdio') {
     const home = tmpdir('zot-home-');

@@ -74,7 +74,7 @@ test('frames to the extension are one compact line each', () => {
     { type: 'command_invoked', id: '1', name: 'x', args: 'a b' },
     { type: 'tool_call', id: '2', name: 't', args: { s: 'line\nbreak' } },
     { type: 'tool_cancel', id: '2' },
-    { type: 'event', event: 'turn_start', step: 1 },
+    { type: 'event', event: 'turn_start', cwd: '/p', sequence: 1, step: 1 },
     { type: 'event_intercept', id: '3', event: 'tool_call', tool_id: 'a', tool_name: 'b', tool_args: {} },
     { type: 'panel_key', panel_id: 'p', key: 'rune', text: 'x' },
     { type: 'panel_resize', panel_id: 'p', width: 80, height: 24 },

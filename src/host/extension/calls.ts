@@ -4,10 +4,10 @@
  * and an intercept means for its caller.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { EventInterceptResponseFromExt, EventPayload, FrameFromHost, JsonObject } from '../../protocol/index.js';
+import type { EventInterceptFromHost, EventInterceptResponseFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject } from '../../protocol/index.js';
 import type { InFlight, ReplyFrame, RequestSpec, RequestTable, StopReason } from '../connection/requests.js';
 import { replaceUndecodable, undecodableImages } from '../content.js';
-import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
+import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome, type UnfinishedOutcome } from '../outcomes.js';
 import type { PanelUI } from '../port.js';
 
 /** What a tool call is made with beyond its name and arguments. */
@@ -18,6 +18,8 @@ export interface ToolCallOpts {
   interactive: boolean;
   /** Where the call's panels are shown, when not the host's UI. */
   panelUi?: PanelUI | undefined;
+  /** zot's call chain: the tool names from the model's call down to this one (docs/ZOT.md 2.2). Default: this tool alone. */
+  chain?: readonly string[] | undefined;
 }
 
 /**
@@ -31,6 +33,7 @@ export class ToolCallSpec implements RequestSpec<ToolOutcome> {
   readonly timeoutMs: number;
   readonly interactive: boolean;
   readonly panelUi: PanelUI | undefined;
+  private readonly givenChain: readonly string[] | undefined;
 
   constructor(
     private readonly ext: string,
@@ -43,7 +46,13 @@ export class ToolCallSpec implements RequestSpec<ToolOutcome> {
     this.timeoutMs = opts.timeoutMs;
     this.interactive = opts.interactive;
     this.panelUi = opts.panelUi;
+    this.givenChain = opts.chain;
     this.cancelFrame = supportsCancel ? toolCancelFrame : undefined;
+  }
+
+  /** The tool names from the model's call down to this one: what a `call_tool` made while it runs is checked against. */
+  get chain(): readonly string[] {
+    return this.givenChain ?? [this.name];
   }
 
   frame(id: string): FrameFromHost {
@@ -57,7 +66,10 @@ export class ToolCallSpec implements RequestSpec<ToolOutcome> {
       // As zot reads them: an undecodable image makes the whole result an error.
       const undecodable = undecodableImages(content);
       if (undecodable) return { outcome: 'completed', extension: ext, isError: true, content: replaceUndecodable(content, ext, this.name), message: `the extension returned ${undecodable === 1 ? 'an image' : `${undecodable} images`} that could not be decoded` };
-      return { outcome: 'completed', extension: ext, isError: frame.is_error === true, content, message: '' };
+      const done: ToolOutcome = { outcome: 'completed', extension: ext, isError: frame.is_error === true, content, message: '' };
+      if (frame.structured_content !== undefined) done.structured = frame.structured_content;
+      if (frame.activate_tools?.length) done.activate = frame.activate_tools;
+      return done;
     }
     if (frame.type === 'error') return { outcome: 'completed', extension: ext, isError: true, content: [{ type: 'text', text: frame.message || 'the extension reported an error' }], message: 'the extension answered with an error frame' };
     return this.malformed(`answered with "${frame.type}"`);
@@ -68,7 +80,8 @@ export class ToolCallSpec implements RequestSpec<ToolOutcome> {
   }
 
   notRun(message: string): ToolOutcome {
-    return this.unfinished('not_run', message);
+    // Never sent: taken back on a cancel, or on a deadline that passed while it waited to be written.
+    return { ...this.unfinished('not_run', message), ending: { status: this.token?.isCancellationRequested ? 'cancelled' : 'timed_out', executed: false } };
   }
 
   stopped(why: StopReason): ToolOutcome {
@@ -79,7 +92,7 @@ export class ToolCallSpec implements RequestSpec<ToolOutcome> {
     return this.unfinished('disconnected', `extension "${this.ext}" ${reason} while the call was pending`);
   }
 
-  private unfinished(outcome: Exclude<ToolOutcome['outcome'], 'completed'>, message: string): ToolOutcome {
+  private unfinished(outcome: UnfinishedOutcome['outcome'], message: string): UnfinishedOutcome {
     return { outcome, extension: this.ext, isError: true, content: [], message };
   }
 }
@@ -132,9 +145,9 @@ export function commandSpec(ext: string, name: string, args: string, opts: { tok
 }
 
 /** An intercept resolves with the extension's answer, or undefined (allow) when there is none in time. */
-export function interceptSpec(event: string, payload: EventPayload, timeoutMs: number, problem: (message: string) => void): RequestSpec<EventInterceptResponseFromExt | undefined> {
+export function interceptSpec<K extends InterceptableEvent>(event: K, payload: InterceptMap[K], timeoutMs: number, problem: (message: string) => void): RequestSpec<EventInterceptResponseFromExt | undefined> {
   return {
-    frame: (id) => ({ ...payload, type: 'event_intercept', id, event }),
+    frame: (id) => ({ type: 'event_intercept', id, event, ...payload }) as EventInterceptFromHost,
     timeoutMs,
     reply: (frame) => {
       if (frame.type === 'event_intercept_response') return frame;

@@ -6,7 +6,7 @@
  * queue. The runtime (runtime.ts) owns the state; this reads the wire for it
  * through RuntimeCore and changes the state only through `transition`.
  */
-import { isRequestType, notSupported, preview, PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type FrameFromExt } from '../../protocol/index.js';
+import { HOST_CAPABILITIES, isRequestType, notSupported, preview, PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type FrameFromExt } from '../../protocol/index.js';
 import { isReplyType, type ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { formatMs } from '../outcomes.js';
@@ -48,6 +48,8 @@ export interface RuntimeCore {
   helloSaid(caps: readonly string[], version: string | undefined): void;
   /** Its launcher's last `bootstrap` line. */
   bootstrapped(text: string): void;
+  /** zot's `call_tool`, `call_tool_cancel`, and a `call_tool` that failed validation (by its id). */
+  callTool(frame: Extract<FrameFromExt, { type: 'call_tool' | 'call_tool_cancel' }> | { type: 'malformed'; id: string }): void;
 }
 
 /**
@@ -112,6 +114,10 @@ export function onFrame(rt: RuntimeCore, l: Launch, frame: FrameFromExt): void {
       if (s.kind === 'running' && s.readiness !== 'ready') rt.transition({ kind: 'running', launch: l, readiness: 'ready' });
       return;
     }
+    // zot's: answered off the reading loop like terva's requests, never behind the UI queue.
+    case 'call_tool':
+    case 'call_tool_cancel':
+      return rt.callTool(frame);
     case 'hello':
       return rt.addProblem('sent hello a second time; ignored');
     case 'shutdown_ack':
@@ -159,7 +165,7 @@ function onHello(rt: RuntimeCore, l: Launch, hello: Extract<FrameFromExt, { type
   l.transport.send({
     type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: config.hostVersion, ...config.model(),
     cwd: rt.found.projectDir ?? config.cwd, extension_dir: rt.found.dir, data_dir: rt.found.dir,
-    supported_events: [...config.supportedEvents], ...(settings && { config: settings }),
+    supported_events: [...config.supportedEvents], ...(settings && { config: settings }), capabilities: [...HOST_CAPABILITIES],
   });
   rt.transition({ kind: 'running', launch: l, readiness: 'registering' });
   armAutoReady(rt, l);
@@ -170,6 +176,7 @@ export function onBadFrame(rt: RuntimeCore, l: Launch, message: string, about?: 
   if (rt.live !== l) return;
   // A malformed request still gets its answer: its sender waits on the id, not on the fields.
   if (about?.id !== undefined && isRequestType(about.type) && l.gotHello) l.transport.send(notSupported(about.type, about.id));
+  if (about?.id && about.type === 'call_tool' && l.gotHello) rt.callTool({ type: 'malformed', id: about.id });
   // An intercept's own diagnostic says what became of the event: one is enough.
   if (about?.id !== undefined && isReplyType(about.type) && l.requests.malformed(about.id, message) && about.type === 'event_intercept_response') return;
   rt.addProblem(message);

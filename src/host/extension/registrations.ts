@@ -2,7 +2,7 @@
  * What one extension registered over its connection: commands, tools and
  * event subscriptions. Forgotten when the connection goes.
  */
-import { FAMILY_EVENTS, INTERCEPTABLE_EVENTS, KNOWN_EVENTS, readDisplayHints, readToolSchema, type DisplayHints, type FrameFromExt, type JsonObject } from '../../protocol/index.js';
+import { FAMILY_EVENTS, INTERCEPTABLE_EVENTS, KNOWN_EVENTS, preview, readDisplayHints, readToolSchema, REPLAY_POLICIES, TOOL_EXPOSURES, type DisplayHints, type FrameFromExt, type JsonObject, type ReplayPolicy, type ToolExposure } from '../../protocol/index.js';
 
 /** terva honours this many `essential` tools per extension; later ones register as ordinary tools. */
 export const MAX_ESSENTIAL_TOOLS = 3;
@@ -17,7 +17,20 @@ export interface ToolRegistration {
   description: string;
   schema: JsonObject;
   interactive: boolean;
+  /**
+   * Left out of the tools offered to a model until a result in that
+   * conversation activates it (zot's `deferred` exposure, `codemode` here
+   * too, or `deferred: true` alone); callable by name all along.
+   */
   deferred: boolean;
+  /** zot's exposure, as registered (absent: direct). */
+  exposure?: ToolExposure;
+  /** zot's `output_schema`: the shape of its `structured_content`, metadata only. */
+  outputSchema?: unknown;
+  /** zot's code-mode grouping, kept as sent. */
+  namespace?: { name: string; description?: string; instructions?: string };
+  /** zot's replay policy for durable hosts: recorded, never acted on here. */
+  replay: ReplayPolicy;
   /**
    * terva's hints (docs/TERVA.md 16.2): the MCP servers turn them into tool
    * annotations (src/mcp/shared/tools.ts). `authority` as sent: any value
@@ -78,6 +91,17 @@ export class Registrations {
     const schema = readToolSchema(frame.schema);
     if (!schema.ok) return void problem(`tool "${frame.name}" skipped: ${schema.problem}`), false;
     if (!frame.name.trim()) return void problem('register_tool with an empty name was ignored'), false;
+    // zot's words (docs/ZOT.md 4): an unknown exposure costs the tool, an unknown replay policy only the policy.
+    const exposure = frame.exposure;
+    if (exposure !== undefined && exposure !== '' && !(TOOL_EXPOSURES as readonly string[]).includes(exposure)) {
+      return void problem(`tool ${JSON.stringify(frame.name)} has unknown exposure ${JSON.stringify(preview(exposure, 64))}, skipped`), false;
+    }
+    let replay: ReplayPolicy = 'never';
+    if (frame.replay !== undefined && frame.replay !== '') {
+      if ((REPLAY_POLICIES as readonly string[]).includes(frame.replay)) replay = frame.replay as ReplayPolicy;
+      else problem(`tool ${JSON.stringify(frame.name)} has unknown replay policy ${JSON.stringify(preview(frame.replay, 64))}, treated as never`);
+    }
+    const deferred = exposure === undefined || exposure === '' ? frame.deferred === true : exposure === 'deferred' || exposure === 'codemode';
     const display = readDisplayHints(frame.display);
     for (const d of display.dropped) log(`tool "${frame.name}": ${d}`);
     this.tools.set(frame.name, {
@@ -85,7 +109,11 @@ export class Registrations {
       description: frame.description ?? '',
       schema: schema.schema,
       interactive: frame.interactive === true,
-      deferred: frame.deferred === true,
+      deferred,
+      ...(exposure && { exposure: exposure as ToolExposure }),
+      ...(frame.output_schema !== undefined && { outputSchema: frame.output_schema }),
+      ...(frame.namespace && { namespace: { name: frame.namespace, ...(frame.namespace_description && { description: frame.namespace_description }), ...(frame.namespace_instructions && { instructions: frame.namespace_instructions }) } }),
+      replay,
       readOnly: frame.read_only === true,
       ...(frame.authority && { authority: frame.authority }),
       essential: frame.essential === true && this.essentialRoom(frame.name, log),

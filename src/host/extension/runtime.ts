@@ -6,7 +6,7 @@
  * reading.ts; the registry of all extensions lives in registry.ts.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { AnswerFromHost, EventInterceptResponseFromExt, EventPayload, FrameFromExt, FrameFromHost, JsonObject, RequestFromExt } from '../../protocol/index.js';
+import type { AnswerFromHost, CallToolFromExt, EventFrame, EventInterceptResponseFromExt, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
 import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
@@ -68,6 +68,8 @@ export interface RuntimeDelegate {
   familyChanged(rt: ExtensionRuntime, what: FamilyChange): void;
   /** The answer to one of terva's requests; `token` is cancelled when the connection goes. Never rejects. */
   answer(rt: ExtensionRuntime, frame: RequestFromExt, token: CancellationToken): Promise<AnswerFromHost>;
+  /** zot's `call_tool` and `call_tool_cancel` (`malformed`: a call_tool that failed validation, by its id). */
+  callTool(rt: ExtensionRuntime, frame: CallToolFromExt | { type: 'call_tool_cancel'; id: string } | { type: 'malformed'; id: string }): void;
 }
 
 /** `onPanel`: a command's response that opens a panel was read; told its id at once, before any frame after it. */
@@ -133,6 +135,7 @@ export class ExtensionRuntime implements ExtensionView {
         if (version) this.version = version;
       },
       bootstrapped: (text) => void (this.bootstrapText = text),
+      callTool: (frame) => delegate.callTool(this, frame),
     };
   }
 
@@ -256,7 +259,7 @@ export class ExtensionRuntime implements ExtensionView {
   }
 
   /** Its answer to an intercepted event, or undefined (allow) when it does not answer in time or goes away. */
-  intercept(event: string, payload: EventPayload, timeoutMs: number): Promise<EventInterceptResponseFromExt | undefined> {
+  intercept<K extends InterceptableEvent>(event: K, payload: InterceptMap[K], timeoutMs: number): Promise<EventInterceptResponseFromExt | undefined> {
     const l = this.serving();
     if (!l) return Promise.resolve(undefined);
     return l.requests.send(interceptSpec(event, payload, timeoutMs, (m) => this.addProblem(m))).result;
@@ -265,8 +268,8 @@ export class ExtensionRuntime implements ExtensionView {
   /** Whether the extension answered a request the host gave up on (by its wire id) within `ms`: see RequestTable.lateReply. */
   lateReply(id: string, ms: number): Promise<boolean> { return this.live?.requests.lateReply(id, ms) ?? Promise.resolve(false); }
 
-  /** One-way frames: events, panel keys and sizes, panel closes. Never waits. */
-  send(frame: FrameFromHost): void { this.serving()?.transport.send(frame); }
+  /** One-way frames: events, panel keys and sizes, panel closes, answers to its `call_tool`. Never waits. */
+  send(frame: FrameFromHost | EventFrame): void { this.serving()?.transport.send(frame); }
 
   addProblem(message: string): void { this.problemList.add(message); }
 
@@ -278,13 +281,13 @@ export class ExtensionRuntime implements ExtensionView {
   private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
 
   /**
-   * The user changed settings: a running extension that subscribed to
-   * config_update gets the whole new map, once per change (docs/TERVA.md 18).
+   * The user changed settings: the whole new map for a running extension
+   * that subscribed to config_update, once per change (docs/TERVA.md 18);
+   * undefined when it gets none.
    */
-  settingsChanged(): void {
-    if (!this.serving() || !this.registrations.events.has('config_update')) return;
-    const config = this.family.changedSettings();
-    if (config) this.send({ type: 'event', event: 'config_update', config });
+  changedSettings(): JsonObject | undefined {
+    if (!this.serving() || !this.registrations.events.has('config_update')) return undefined;
+    return this.family.changedSettings();
   }
 
   private notRunning(): string { return `extension "${this.name}" is not running (${this.state})`; }

@@ -8,10 +8,16 @@
  *   call with its reason; `modified_args` becomes `updatedInput` (with `ask`,
  *   so the user sees the changed call: a guard's rewrite never approves a call
  *   by itself); an intercept that times out or fails allows, as in zot.
- * - `PostToolUse`: the `tool_result` event (the zot family's name for it).
- * - `SessionStart`: `session_start`.
- * - `UserPromptSubmit`: the `before_agent_start` intercept with the prompt as
- *   `text`; a block stops the prompt with its reason.
+ *   A refusal is reported as zot reports a guard's block: `permission_decision`
+ *   (`denied`, `policy`) and a `tool_result` event with status `blocked`. The
+ *   hook knows only the guards' part, so it reports no approval.
+ * - `PostToolUse`: the `tool_result` event, in the same fields as every other
+ *   (docs/ZOT.md 3.3, with terva's `text` and `is_error`).
+ * - `SessionStart`: `session_start`; every event names the agent's session.
+ * - `UserPromptSubmit`: terva's `user_message` intercept (the guard on a
+ *   prompt: a block stops it with its reason), then zot's `user_prompt_submit`
+ *   and terva's `user_message` events. zot's `before_agent_start` is not asked:
+ *   the agent owns its system prompt, and zot never lets that hook refuse.
  * - `Stop`: `turn_end` with zot's stop name `end` (the agent's last step).
  *
  * Copilot CLI names its hooks in lowerCamelCase (`preToolUse`,
@@ -33,10 +39,10 @@
  * answer its intercept, refuses a guarded call or prompt, naming why; without
  * it an intercept that times out allows, as in zot.
  */
-import { boundedStringify, type EventPayload, type InterceptableEvent } from '../../protocol/index.js';
+import { boundedStringify, type ContentBlock, type InterceptableEvent, type InterceptMap, type JsonObject } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
 import { zotMcpTool, type McpToolNames } from './mcpNames.js';
-import { clearToolCall, type Guards, type InterceptResult } from '../agent.js';
+import { clearToolCall, reportBlocked, toolResultEvent, type Guards, type InterceptResult } from '../agent.js';
 import type { ExtensionView } from '../extension/view.js';
 import type { HostCalls } from '../zotHost.js';
 
@@ -44,7 +50,10 @@ export * from './hookInput.js';
 export { CLAUDE_MCP_PREFIX, vsCodeToolName } from './mcpNames.js';
 
 /** What the hook needs of a host: zot's events and intercepts, and which tools it serves over MCP. */
-export interface HookHost extends McpToolNames, Guards {}
+export interface HookHost extends McpToolNames, Guards {
+  /** The agent's session, named by the hook's input; announced on its SessionStart. */
+  adoptSession(input: HookInput): void;
+}
 
 /** The hook's answer: printed as one JSON line. `{}` lets the agent go on as it would. */
 export type HookOutput = Record<string, unknown>;
@@ -86,14 +95,16 @@ interface Unheard { name: string; why: string }
 export async function runHookOn(host: HostCalls, input: HookInput, servesOverMcp: (name: string, extension?: string) => boolean, notes: readonly string[] = [], options: HookOptions = {}): Promise<HookOutput> {
   const started = Date.now();
   const answerBy = Math.min(started + HOOK_ANSWER_MS, (options.answerBy ?? Infinity) - ANSWER_MARGIN_MS);
-  const event: InterceptableEvent = input.event === 'UserPromptSubmit' ? 'before_agent_start' : 'tool_call';
+  const event: InterceptableEvent = input.event === 'UserPromptSubmit' ? 'user_message' : 'tool_call';
   const unanswered: Unheard[] = [];
   const late: Unheard[] = [];
   const hookHost: HookHost = {
-    emit: (e, payload) => host.emit(e, payload),
+    // Sessions are the agent's (adoptSession): the guards' path sends none of their events.
+    emit: (e, payload, origin) => void (e !== 'session_start' && e !== 'session_end' && host.emit(e as Parameters<HostCalls['emit']>[0], payload as Parameters<HostCalls['emit']>[1], origin)),
     // Every hook goes through interceptHeard, which also says which guards did not answer.
     intercepts: () => true,
     intercept: (e, payload) => interceptHeard(host, e, payload, answerBy, unanswered, late),
+    adoptSession: (i) => host.adoptSession({ ...(i.sessionId !== undefined && { session_id: i.sessionId }), ...(i.cwd !== undefined && { cwd: i.cwd }) }, i.event === 'SessionStart'),
     // A tool of an extension's own server is zot's only where that extension holds the tool.
     servesOverMcp: (name, extension) => servesOverMcp(name, extension) && (extension === undefined || host.findTool(name)?.extension === extension),
     extensionNames: host.extensions.map((rt) => rt.name),
@@ -135,6 +146,7 @@ function forCopilot(output: HookOutput): HookOutput {
 
 async function answer(host: HookHost, input: HookInput, notes: readonly string[]): Promise<HookOutput> {
   const out: HookOutput = {};
+  host.adoptSession(input);
   // Guards that could not be reached are said, never passed over in silence.
   if (notes.length && failsClosed(input.event)) out.systemMessage = notes.join('\n');
   switch (input.event) {
@@ -146,6 +158,7 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
       // The same steps as before a zot tool call: args checked, the tool_call event, the intercepts.
       const cleared = await clearToolCall(host, toolId, name, args);
       if (!cleared.cleared) {
+        reportBlocked(host.emit, toolId, name, cleared.args ?? args, cleared.reason);
         return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: cleared.reason } };
       }
       const changed = cleared.args;
@@ -157,15 +170,21 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
     case 'PostToolUse': {
       const name = input.toolName!;
       if (zotMcpTool(name, host)) return out;
-      host.emit('tool_result', { tool_id: input.toolUseId ?? `hook-${process.pid}-${++ids}`, tool_name: name, tool_args: input.toolInput ?? {}, ...resultFields(input.toolResponse, input.toolFailed) });
+      const { isError, content } = resultOf(input.toolResponse, input.toolFailed);
+      host.emit('tool_result', toolResultEvent(input.toolUseId ?? `hook-${process.pid}-${++ids}`, name, input.toolInput ?? {}, { outcome: 'completed', extension: '', isError, content, message: '' }));
       return out;
     }
     case 'SessionStart':
-      host.emit('session_start');
       return out;
     case 'UserPromptSubmit': {
-      const verdict = await host.intercept('before_agent_start', { text: input.prompt ?? '' });
-      return verdict.blocked ? { ...out, decision: 'block', reason: verdict.reason } : out;
+      const prompt = input.prompt ?? '';
+      const verdict = await host.intercept('user_message', { text: prompt });
+      if (verdict.blocked) return { ...out, decision: 'block', reason: verdict.reason };
+      // The agent sends its own prompt: the events say what the model receives, and a guard's rewrite, which cannot reach it, is said.
+      host.emit('user_prompt_submit', prompt ? { text: prompt } : {});
+      host.emit('user_message', { text: prompt });
+      if (verdict.payload.text === prompt) return out;
+      return { ...out, systemMessage: [out.systemMessage, 'zot: an extension rewrote this prompt, but this agent sends prompts as typed; the rewrite was not applied'].filter(Boolean).join('\n') };
     }
     case 'Stop':
       host.emit('turn_end', { stop: 'end' });
@@ -227,7 +246,7 @@ function notRunning(rt: ExtensionView, event: InterceptableEvent): string | unde
  * `answerBy` the hook stops waiting, and the guard being asked and those
  * after it go to `late`.
  */
-async function interceptHeard(host: HostCalls, event: InterceptableEvent, payload: EventPayload, answerBy: number, unanswered: Unheard[], late: Unheard[]): Promise<InterceptResult> {
+async function interceptHeard<K extends InterceptableEvent>(host: HostCalls, event: K, payload: InterceptMap[K], answerBy: number, unanswered: Unheard[], late: Unheard[]): Promise<InterceptResult<K>> {
   const problemsOf = (rt: ExtensionView): number => rt.problems.length + rt.droppedProblems;
   const guards = host.extensions.filter((rt) => rt.connected && rt.intercepts.has(event)).map((rt) => ({ rt, seen: problemsOf(rt) }));
   let timer: NodeJS.Timeout | undefined;
@@ -265,10 +284,12 @@ export function refusal(input: HookInput, reason: string, said?: unknown): HookO
   return input.dialect === 'copilot' ? forCopilot(out) : out;
 }
 
-/** A tool's response as a `tool_result` event carries it: zot's content blocks and is_error. */
-function resultFields(response: unknown, failed: boolean | undefined): { is_error: boolean; content: { type: 'text'; text: string }[] } {
+/** A tool's response as the agent reports it, as zot's content blocks and whether it failed. */
+function resultOf(response: unknown, failed: boolean | undefined): { isError: boolean; content: ContentBlock[] } {
   const o = typeof response === 'object' && response !== null && !Array.isArray(response) ? (response as Record<string, unknown>) : undefined;
   const isError = failed ?? (o?.is_error === true || o?.isError === true);
   const text = typeof response === 'string' ? response : response === undefined ? '' : boundedStringify(response);
-  return { is_error: isError, content: text ? [{ type: 'text', text }] : [] };
+  return { isError, content: text ? [{ type: 'text', text }] : [] };
 }
+
+export type { JsonObject };

@@ -22,6 +22,8 @@ export interface HookInput {
   toolFailed?: boolean;
   prompt?: string;
   cwd?: string;
+  /** The agent's session, which every zot event then names. */
+  sessionId?: string;
   /** Whose input this is, and so in which shape the answer goes: VS Code's and Claude Code's, or Copilot CLI's. */
   dialect: 'hooks' | 'copilot';
 }
@@ -72,6 +74,8 @@ export function hookInputOf(event: HookEvent, value: unknown): HookParse {
   const input: HookInput = { event, dialect: copilot ? 'copilot' : 'hooks' };
   const cwd = o.cwd;
   if (typeof cwd === 'string' && cwd) input.cwd = cwd;
+  const session = pick('session_id', 'sessionId');
+  if (typeof session === 'string' && session) input.sessionId = session;
   if (event === 'PreToolUse' || event === 'PostToolUse') {
     const name = pick('tool_name', 'toolName');
     if (typeof name !== 'string' || !name) return { ok: false, error: `"tool_name" must be a non-empty string in ${event} input` };

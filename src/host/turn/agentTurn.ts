@@ -5,20 +5,23 @@
  * checks of the model's tool calls, the same Stop and the same truth about a
  * call that was running when the user stopped.
  *
- * The order, per request: terva's `user_message` (intercept, then event),
- * zot's `before_agent_start` (intercept); then per model
+ * The order, per request: terva's `user_message` intercept, zot's
+ * `user_prompt_submit` and terva's `user_message` events, zot's
+ * `before_agent_start` intercept where the front end owns a system prompt
+ * and asks for it (never a refusal: its answer replaces the prompt); then per model
  * step `turn_start` (event, then intercept), the model's reply, its text
  * through the `assistant_message` intercept and event (or an
  * `assistant_message` event without text for a reply of tool calls only),
  * a `tool_call` event for every call of the step with the model's own args,
  * `turn_end` with zot's stop name, and then the calls, each through the
- * `tool_call` intercepts, each followed by terva's `tool_result`. A Stop
+ * `tool_call` intercepts, each followed by `permission_decision` and the
+ * `tool_result` event in both families' fields. A Stop
  * while the model streams ends the step with `turn_end` `aborted`; a Stop
  * while tools run sends nothing more. terva's `run_end` closes every request
  * that got past its intercepts, whatever ended it.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { EventPayload, InterceptableEvent } from '../../protocol/index.js';
+import type { EventMap, EventName, InterceptableEvent, InterceptMap } from '../../protocol/index.js';
 import type { InterceptResult, ToolCallOptions } from '../agent.js';
 import type { ToolOutcome } from '../outcomes.js';
 
@@ -47,6 +50,8 @@ export interface ModelPort {
    * prompt in itself (a rewrite then does not reach the model).
    */
   prompt?(text: string): void;
+  /** The system prompt as the `before_agent_start` interceptors left it (asked only with TurnOptions.startup). */
+  system?(text: string): void;
   /**
    * One model step over the conversation so far. Resolves with the whole
    * reply, or, once `token` is cancelled, with what had arrived; rejects
@@ -72,10 +77,10 @@ export interface EndedCall {
 
 /** What the front end shows; every method is optional. */
 export interface TurnView {
-  /** `before_agent_start` let the request through: the steps begin. */
+  /** The prompt's interceptors let it through: the steps begin. */
   started?(): void;
-  /** The prompt (`user_message`), `before_agent_start` or `turn_start` was blocked by an interceptor. */
-  blocked?(what: 'prompt' | 'agent' | 'turn', by: string, reason: string): void;
+  /** The prompt (`user_message`) or `turn_start` was blocked by an interceptor. */
+  blocked?(what: 'prompt' | 'turn', by: string, reason: string): void;
   /** Assistant text as the interceptors left it. */
   text?(shown: string): void;
   /** An interceptor hid the assistant's text. */
@@ -100,8 +105,8 @@ export interface TurnResult {
 
 /** The host's agent path, as the turn uses it. */
 export interface TurnHost {
-  emit(event: string, payload?: EventPayload): void;
-  intercept(event: InterceptableEvent, payload: EventPayload): Promise<InterceptResult>;
+  emit<K extends Exclude<EventName, 'session_start' | 'session_end'>>(event: K, payload: EventMap[K]): void;
+  intercept<K extends InterceptableEvent>(event: K, payload: InterceptMap[K]): Promise<InterceptResult<K>>;
   announceToolCall(toolId: string, name: string, args: unknown): boolean;
   runToolCall(name: string, args: unknown, opts?: ToolCallOptions): Promise<ToolOutcome>;
 }
@@ -114,7 +119,17 @@ export interface TurnOptions {
   lateWithinMs: number;
   /** What a model failure says, for the view and `turn_end`. Default: its message. */
   describeError?(err: unknown): string;
+  /** Images attached to the prompt (zot's `image_count`). */
+  imageCount?: number;
+  /**
+   * zot's `before_agent_start`, asked before the first step with the system
+   * prompt the front end owns, when it asks for it (once per session, after
+   * a model change or a reload); the chained answer goes to `port.system`.
+   */
+  startup?: Omit<InterceptMap['before_agent_start'], 'agent_run_id'>;
 }
+
+let runs = 0;
 
 /** zot's stop names in `turn_end`. */
 type StepStop = 'tool_use' | 'end' | 'error' | 'aborted';
@@ -127,11 +142,12 @@ export async function runAgentTurn(host: TurnHost, port: ModelPort, view: TurnVi
     return { stop: 'blocked', steps: 0, stoppedInCall: false };
   }
   const prompt = asked.payload.text ?? opts.prompt;
+  host.emit('user_prompt_submit', { ...(prompt && { text: prompt }), ...(opts.imageCount && { image_count: opts.imageCount }) });
   host.emit('user_message', { text: prompt });
-  const before = await host.intercept('before_agent_start', { text: prompt });
-  if (before.blocked) {
-    view.blocked?.('agent', before.by, before.reason);
-    return { stop: 'blocked', steps: 0, stoppedInCall: false };
+  if (opts.startup) {
+    // zot: never a refusal; each extension gets the previous one's prompt, the last one's is used.
+    const before = await host.intercept('before_agent_start', { ...opts.startup, agent_run_id: `run-${++runs}` });
+    port.system?.(before.payload.system_prompt);
   }
   port.prompt?.(prompt);
   view.started?.();
@@ -184,7 +200,7 @@ async function runSteps(host: TurnHost, port: ModelPort, view: TurnView, opts: T
 
     if (step.text) await showText(host, view, step.text);
     // As zot: a message of tool calls only is an assistant_message without text.
-    else if (step.calls.length) host.emit('assistant_message');
+    else if (step.calls.length) host.emit('assistant_message', {});
     // The model's own words stay in the conversation, whatever an interceptor showed instead.
     port.replied(step);
     view.stepReplied?.(step);

@@ -127,13 +127,14 @@ async function enterSession(deps: ChatDeps, current: { id?: string }, request: v
   if (chatContext.history.length === 0) {
     const started = sessions?.begin(request.prompt);
     current.id = started?.id;
-    host.emit('session_start', started?.identity);
+    host.beginSession(started?.identity);
     return started?.id;
   }
   const named = sessions?.resume(lastSessionId(chatContext));
-  if (named && named.id !== current.id) {
+  // The host announces a session only when it is not the active one already (another chat was, or the folder changed).
+  if (named) {
     current.id = named.id;
-    host.emit('session_start', named.identity);
+    host.beginSession(named.identity);
   }
   return named?.id;
 }

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
-import type { EventPayload, SessionEntry, SessionMessage, SessionStore } from '../../host/index.js';
+import type { SessionEntry, SessionMessage, SessionStart, SessionStore } from '../../host/index.js';
 
 /** Sessions kept per workspace, the newest; older ones are forgotten. */
 export const MAX_SESSIONS = 50;
@@ -38,7 +38,7 @@ export class ChatSessions implements SessionStore {
   }
 
   /** A new session for a conversation whose first prompt is `prompt`: its id and the identity session_start carries. */
-  begin(prompt: string): { id: string; identity: EventPayload } {
+  begin(prompt: string): { id: string; identity: SessionStart } {
     const id = randomBytes(8).toString('hex');
     const title = firstLine(prompt, MAX_TITLE_CHARS);
     this.write([{ id, title, mtime: now(), messages: [] }, ...this.stored()]);
@@ -46,7 +46,7 @@ export class ChatSessions implements SessionStore {
   }
 
   /** The identity of a session this workspace knows (a conversation resumed), or undefined. */
-  resume(id: unknown): { id: string; identity: EventPayload } | undefined {
+  resume(id: unknown): { id: string; identity: SessionStart } | undefined {
     if (typeof id !== 'string' || !SESSION_ID.test(id)) return undefined;
     const s = this.stored().find((x) => x.id === id);
     return s && { id, identity: this.identity(id, s.title) };
@@ -78,7 +78,7 @@ export class ChatSessions implements SessionStore {
     return this.stored().find((s) => s.id === id)?.messages;
   }
 
-  private identity(id: string, title: string): EventPayload {
+  private identity(id: string, title: string): SessionStart {
     const cwd = this.folder();
     const project = this.projectId();
     return { session_id: id, ...(title && { session_title: title }), ...(cwd && { cwd }), ...(project && { project_id: project }) };
