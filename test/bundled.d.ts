@@ -24,6 +24,7 @@ export interface BundledSources {
   'vscode/chat/modelLoop': typeof import('../src/vscode/chat/modelLoop');
   'vscode/chat/participant': typeof import('../src/vscode/chat/participant');
   'vscode/chat/sessions': typeof import('../src/vscode/chat/sessions');
+  'vscode/chat/systemPrompt': typeof import('../src/vscode/chat/systemPrompt');
   'vscode/chat/workspaceWatch': typeof import('../src/vscode/chat/workspaceWatch');
   'vscode/family/segmentText': typeof import('../src/vscode/family/segmentText');
   'vscode/family/secretStore': typeof import('../src/vscode/family/secretStore');

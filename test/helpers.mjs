@@ -36,6 +36,23 @@ export const TERVA = path.join(ROOT, 'test', 'fixtures', 'terva', 'index.js');
  */
 export const TERVA_EXAMPLES = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'terva', 'examples.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
+/** The zot extension written from docs/ZOT.md alone, as zot's Go SDK behaves (see its header). */
+export const LEDGER = path.join(ROOT, 'test', 'fixtures', 'zot', 'ledger.js');
+/** docs/ZOT.md's examples, one frame each: `{ dir: 'e2h' | 'h2e', frame, note }`. */
+export const ZOT_EXAMPLES = /** @type {{ dir: 'e2h' | 'h2e', frame: { type: string, [key: string]: unknown }, note: string }[]} */ (fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'zot', 'examples.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+
+/**
+ * Writes an extension folder whose program is the zot fixture (LEDGER) with this config.
+ * @param {string} root
+ * @param {string} name
+ * @param {Record<string, unknown>} [cfg]
+ */
+export function makeZotExt(root, name, cfg = {}) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '2.1.0', exec: 'node', args: [LEDGER, JSON.stringify({ name, ...cfg })] }));
+  return dir;
+}
 
 /**
  * Bundles modules of `src/<folder>` (names relative to it, e.g. 'trust/consent')

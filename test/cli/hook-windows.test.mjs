@@ -241,7 +241,7 @@ test('every path answers in time: a silent window, then guards that never answer
   entry(windows, { pid: process.pid, url: silent.url, folders: [project] });
   // Two guards that never answer their intercepts (5 s each, after the window's 6 s) and ignore shutdown and SIGTERM.
   const root = tmpdir();
-  const stubborn = { subscribe: { events: [], intercept: ['tool_call', 'before_agent_start'] }, interceptReplies: { tool_call: 'ignore', before_agent_start: 'ignore' }, ignoreShutdown: true, ignoreSigterm: true };
+  const stubborn = { subscribe: { events: [], intercept: ['tool_call', 'user_message'] }, interceptReplies: { tool_call: 'ignore', user_message: 'ignore' }, ignoreShutdown: true, ignoreSigterm: true };
   const slow = ['slow-a', 'slow-b'].map((n) => makeExt(root, n, stubborn));
   const r = await hook('PreToolUse', pre('ls', project), { windows, exts: slow });
   const o = answer(r);

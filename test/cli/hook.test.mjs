@@ -76,8 +76,11 @@ const vscodePre = (command, extra = {}) => ({
 test('PreToolUse: a guard blocks rm -rf; the reason is the deny reason, after the tool_call event', async () => {
   const r = await hook('PreToolUse', vscodePre('rm -rf build'));
   assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
-  // zot's order: the event with the agent's own args, then the intercept; no session_start of its own.
-  assert.deepEqual(guardSaw(r.home), [['event', 'tool_call', 'run_in_terminal'], ['event_intercept', 'tool_call', 'run_in_terminal']]);
+  // zot's order: the event with the agent's own args, then the intercept; no session_start of its own. The block ends
+  // the call as zot reports a guard's block: a tool_result event that says it never ran.
+  assert.deepEqual(guardSaw(r.home), [['event', 'tool_call', 'run_in_terminal'], ['event_intercept', 'tool_call', 'run_in_terminal'], ['event', 'tool_result', 'run_in_terminal']]);
+  const blocked = fs.readFileSync(lib.extensionLogPath(r.home, 'guard'), 'utf8').split('\n').filter((l) => l.startsWith('EVENT ')).map((l) => JSON.parse(l.slice(6))).at(-1);
+  assert.deepEqual([blocked.status, blocked.executed, blocked.is_error, blocked.result, blocked.session_id, blocked.tool_args.command], ['blocked', false, true, { content: [{ type: 'text', text: 'refusing to run rm -rf (rm -rf build)' }], is_error: true }, 's1', 'rm -rf build']);
   const log = fs.readFileSync(lib.extensionLogPath(r.home, 'guard'), 'utf8');
   assert.match(log, /"tool_id": "call_1__vscode-7"/, 'the agent\'s call id is the event\'s tool_id');
 });
@@ -125,7 +128,7 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
   const pre = (toolName, args) => ({ timestamp: 1764662400000, cwd: process.cwd(), toolName, toolArgs: JSON.stringify(args) });
   const denied = await hook('preToolUse', pre('bash', { command: 'rm -rf dist', description: 'clean' }));
   assert.deepEqual(json(denied), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
-  assert.deepEqual(guardSaw(denied.home), [['event', 'tool_call', 'bash'], ['event_intercept', 'tool_call', 'bash']]);
+  assert.deepEqual(guardSaw(denied.home), [['event', 'tool_call', 'bash'], ['event_intercept', 'tool_call', 'bash'], ['event', 'tool_result', 'bash']]);
   assert.deepEqual(json(await hook('preToolUse', pre('bash', { command: 'ls' }))), {});
   // Copilot CLI applies no changed args: the call is refused, and the reason carries what the guard wants.
   assert.deepEqual(json(await hook('preToolUse', pre('rewrite', { path: 'a' }))), {
@@ -138,7 +141,8 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
   const post = await hook('postToolUse', { ...pre('bash', { command: 'false' }), toolResult: { resultType: 'failure', textResultForLlm: 'exit 1' } });
   assert.deepEqual(json(post), {});
   const log = fs.readFileSync(lib.extensionLogPath(post.home, 'guard'), 'utf8');
-  assert.match(log, /EVENT .*"content": \[\{"text": "exit 1", "type": "text"\}\].*"is_error": true.*"tool_name": "bash"/);
+  // zot's fields (status, executed, result) and terva's (text, is_error), as for every other call's ending.
+  assert.match(log, /EVENT .*"executed": true, "is_error": true, "result": \{"content": \[\{"text": "exit 1", "type": "text"\}\], "is_error": true\}.*"status": "failed", "text": "exit 1", "tool_args": \{"command": "false"\}.*"tool_name": "bash"/);
   // userPromptSubmitted is UserPromptSubmit; sessionStart is SessionStart.
   assert.deepEqual(json(await hook('userPromptSubmitted', { timestamp: 1764662400000, cwd: process.cwd(), prompt: 'list files' })), {});
   const start = await hook('sessionStart', { timestamp: 1764662400000, cwd: process.cwd(), source: 'new', initialPrompt: 'hi' });
@@ -173,7 +177,7 @@ test('PostToolUse is the tool_result event; SessionStart is session_start; Stop 
   assert.deepEqual(json(post), {});
   assert.deepEqual(guardSaw(post.home), [['event', 'tool_result', 'run_in_terminal']]);
   const log = fs.readFileSync(lib.extensionLogPath(post.home, 'guard'), 'utf8');
-  assert.match(log, /EVENT .*"content": \[\{"text": "a\\nb", "type": "text"\}\].*"is_error": false.*"tool_id": "c9"/);
+  assert.match(log, /EVENT .*"executed": true, "result": \{"content": \[\{"text": "a\\nb", "type": "text"\}\], "is_error": false\}.*"status": "completed", "text": "a\\nb".*"tool_id": "c9"/);
   const start = await hook('SessionStart', { hook_event_name: 'SessionStart', source: 'new', model: 'fake' });
   assert.deepEqual(json(start), {});
   assert.deepEqual(guardSaw(start.home), [['event', 'session_start', '']]);
@@ -182,7 +186,7 @@ test('PostToolUse is the tool_result event; SessionStart is session_start; Stop 
   assert.deepEqual(guardSaw(stop.home), [['event', 'turn_end', 'end']]);
 });
 
-test('UserPromptSubmit is the before_agent_start intercept: a block stops the prompt with its reason', async () => {
+test('UserPromptSubmit is the user_message intercept (zot\'s before_agent_start cannot block): a block stops the prompt with its reason', async () => {
   const blocked = await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'do the forbidden thing' });
   assert.deepEqual(json(blocked), { decision: 'block', reason: 'this prompt asks for something forbidden' });
   const fine = await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'list files' });
@@ -257,7 +261,7 @@ test('with an editor window that has the project open, the window\'s running gua
   const r = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: path.join(project, 'sub') }), { exts: [], env: w.env });
   assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
   const seen = w.host.stderrOf('guard').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => /** @type {GuardFrame} */ (JSON.parse(l.slice(l.indexOf(' ') + 1))));
-  assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args?.command]), [['event', 'tool_call', 'rm -rf build'], ['event_intercept', 'tool_call', 'rm -rf build']], 'the window\'s guard was asked');
+  assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args?.command]), [['event', 'tool_call', 'rm -rf build'], ['event_intercept', 'tool_call', 'rm -rf build'], ['event', 'tool_result', 'rm -rf build']], 'the window\'s guard was asked');
   // A project no window has open: the hook runs on its own (here without guards: allowed).
   const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
   assert.deepEqual(json(other), {});
@@ -320,7 +324,7 @@ test('only the exact names of zot\'s own MCP servers skip the hook: another serv
   ]) {
     const r = await hook('PreToolUse', input(name), { exts: [GUARD, library] });
     assert.equal(json(r).hookSpecificOutput?.permissionDecision, 'deny', name);
-    assert.deepEqual(guardSaw(r.home), [['event', 'tool_call', name], ['event_intercept', 'tool_call', name]], `${name}: the guard was asked`);
+    assert.deepEqual(guardSaw(r.home), [['event', 'tool_call', name], ['event_intercept', 'tool_call', name], ['event', 'tool_result', name]], `${name}: the guard was asked`);
   }
   // VS Code's names for the one server ("Zot extensions") and the extension's own ("zot: reference-manager", cut to 13 characters); Claude Code's server named zot.
   for (const name of ['mcp_zot_extension_delete_items', 'mcp_zot_reference_delete_items', 'mcp__zot__delete_items']) {
@@ -335,8 +339,8 @@ test('only the exact names of zot\'s own MCP servers skip the hook: another serv
  * @type {(name: string, helloDelayMs: number) => string}
  */
 const slowStarter = (name, helloDelayMs) => makeExt(tmpdir(), name, {
-  helloDelayMs, subscribe: { intercept: ['tool_call', 'before_agent_start'] },
-  interceptReplies: { tool_call: { block: true, reason: `${name} says no` }, before_agent_start: { block: true, reason: `${name} says no` } },
+  helloDelayMs, subscribe: { intercept: ['tool_call', 'user_message'] },
+  interceptReplies: { tool_call: { block: true, reason: `${name} says no` }, user_message: { block: true, reason: `${name} says no` } },
 });
 
 test('a guard still starting when the hook must answer is named in the answer; with --fail-closed the call or prompt is refused', async () => {

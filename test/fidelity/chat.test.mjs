@@ -31,6 +31,8 @@ let scratch;
 let loop;
 /** @type {import('../bundled').Bundled<'vscode/chat', 'participant'>['participant']} */
 let participant;
+/** @type {import('../bundled').Bundled<'vscode/chat', 'systemPrompt'>['systemPrompt']['SystemPrompts']} */
+let SystemPrompts;
 /** @type {VscodeStandIn} */
 let vscode;
 
@@ -39,7 +41,9 @@ before(async () => {
   // The bundle's `require('vscode')` finds the API stand-in as a package beside it.
   mkdirSync(path.join(scratch, 'node_modules', 'vscode'), { recursive: true });
   writeFileSync(path.join(scratch, 'node_modules', 'vscode', 'index.js'), `module.exports = require(${JSON.stringify(path.join(ROOT, 'test', 'vscode-chat-api.cjs'))});\n`);
-  ({ modelLoop: loop, participant } = await bundleSources(scratch, 'vscode/chat', ['modelLoop', 'participant'], { external: ['vscode'] }));
+  const bundled = await bundleSources(scratch, 'vscode/chat', ['modelLoop', 'participant', 'systemPrompt'], { external: ['vscode'] });
+  ({ modelLoop: loop, participant } = bundled);
+  SystemPrompts = bundled.systemPrompt.SystemPrompts;
   vscode = require(path.join(scratch, 'node_modules', 'vscode'));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -123,7 +127,8 @@ function recorder(root, cfg = {}) {
 function seen(host, from = 0) {
   return host.received('rec').slice(from).flatMap((f) => {
     if (f.type === 'event') {
-      const { type: _t, event, ...rest } = f;
+      // The fields every event carries are checked in test/host/events.test.mjs; here each event's own.
+      const { type: _t, event, session_id: _s, cwd: _c, sequence: _n, ...rest } = f;
       return [`event ${event}${Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : ''}`];
     }
     if (f.type === 'event_intercept') return [`intercept ${f.event}`];
@@ -244,19 +249,39 @@ test('a blocked assistant_message sends no event, and the chat says something wa
   assert.match(r.shown, /A message was hidden by the zot extension `rec`: secret/);
 });
 
-test('before_agent_start: asked once per request with the prompt, before the first step; a block ends the request with a note and no turn_end', async (t) => {
-  const host = await startHost(t, [recorder(tmpdir())]);
-  await request(host, [{ calls: [['echo', {}]] }, { text: 'done' }]);
+test('before_agent_start: asked with @zot\'s system prompt before the first step, once per session; its answer is what the model reads first; a block refuses nothing', async (t) => {
+  const host = await startHost(t, [recorder(tmpdir(), { interceptReplies: { before_agent_start: { system_prompt: 'Amounts are integer cents.' } } })]);
+  const prompts = new SystemPrompts();
+  /** @type {string[]} */
+  const first = [];
+  const model = scriptedModel([{ calls: [['echo', {}]] }, { text: 'done' }]);
+  const send = model.sendRequest;
+  model.sendRequest = async (messages, opts, token) => {
+    first.push(messages[0]?.content.map((p) => /** @type {{ value?: string }} */ (p).value).join('') ?? '');
+    return send(messages, opts, token);
+  };
+  const chat = (/** @type {string} */ prompt) => loop.runModelLoop({ host, maxSteps: 5, recentTools: [], log: () => undefined, systemPrompts: prompts, sessionId: 'c1' }, /** @type {import('vscode').ChatRequest} */ ({ model }), { history: [] }, prompt, /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: () => undefined, progress: () => undefined })), new lib.CancellationTokenSource().token);
+  await chat('do the thing');
   const asked = host.received('rec', 'event_intercept').filter((f) => f.event === 'before_agent_start');
   assert.equal(asked.length, 1);
-  assert.equal(asked[0].text, 'do the thing');
+  // zot's fields: the whole prompt (here the running extensions' standing context, none), the run, the folder and the model.
+  assert.deepEqual(Object.keys(asked[0]).sort(), ['agent_run_id', 'cwd', 'event', 'id', 'model', 'provider', 'system_prompt', 'type']);
+  assert.deepEqual([asked[0].system_prompt, asked[0].provider, asked[0].model], ['', 'test', 'scripted']);
   assert.equal((await settled(host))[0], 'intercept before_agent_start');
+  assert.deepEqual(first, ['Amounts are integer cents.', 'Amounts are integer cents.'], 'each step of the request leads with the replacement');
+  // The session's next request uses what it settled on without asking; a restart of the extensions asks again.
+  await chat('and again');
+  assert.equal(host.received('rec', 'event_intercept').filter((f) => f.event === 'before_agent_start').length, 1);
+  assert.equal(first.at(-1), 'Amounts are integer cents.');
+  await host.restartExtension('rec');
+  await chat('after a restart');
+  await waitFor('asked again', () => host.received('rec', 'event_intercept').filter((f) => f.event === 'before_agent_start').length === 2);
 
   const blocking = await startHost(t, [recorder(tmpdir(), { interceptReplies: { before_agent_start: { block: true, reason: 'no agents today' } } })]);
-  const r = await request(blocking, [{ text: 'never' }]);
-  assert.equal(r.metadata.stop, 'blocked');
-  assert.deepEqual(await settled(blocking), ['intercept before_agent_start']);
-  assert.match(r.shown, /Blocked by the zot extension `rec`:\*\* no agents today/);
+  const r = await request(blocking, [{ text: 'answered anyway' }]);
+  assert.equal(r.metadata.stop, 'end_turn', 'zot never lets this hook refuse');
+  assert.match(r.shown, /answered anyway/);
+  assert.deepEqual(blocking.get('rec')?.problems.map((p) => p.message), ['before_agent_start: extension returned a blocking response; startup hooks cannot block; keeping current system prompt']);
 });
 
 test('a blocked tool call: the model reads the reason and which extension blocked it; the tool never runs', async (t) => {

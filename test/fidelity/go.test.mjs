@@ -53,8 +53,13 @@ describe('the Go fixture sees what zot would show it', { skip: go.skip }, () => 
     const home = tmpdir('zot-home-');
     await zotHost(['tool', 'go_echo', '{"text":"x"}', '--no-discover', '--ext', makeGoExt(tmpdir(), goBin())], home);
     const lines = fs.readFileSync(path.join(home, 'logs', 'ext-gofix.log'), 'utf8').split('\n');
-    const starts = lines.filter((l) => l === 'RECV {"type":"event","event":"session_start"}');
+    const starts = lines.filter((l) => l.startsWith('RECV {"type":"event","event":"session_start",'));
     assert.equal(starts.length, 1);
+    // zot's fields on every event: a run is one session with an id of its own, in the host's folder, the first event.
+    const start = JSON.parse(starts[0].slice(5));
+    assert.deepEqual(Object.keys(start), ['type', 'event', 'session_id', 'cwd', 'sequence']);
+    assert.match(start.session_id, /^run-/);
+    assert.equal(start.sequence, 1);
     assert.ok(lines.indexOf(starts[0]) < lines.findIndex((l) => l.startsWith('RECV {"type":"tool_call"')));
   });
 });

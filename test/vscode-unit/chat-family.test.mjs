@@ -177,7 +177,9 @@ test('each conversation is a session: identity at its first request, again on a 
 
   const events = await waitFor('five session events', () => { const e = host.received('rec', 'event'); return e.length === 5 && e; });
   assert.deepEqual(events.map((e) => `${e.event} ${e.session_id === a ? 'a' : 'b'}`), ['session_start a', 'session_end a', 'session_start b', 'session_end b', 'session_start a']);
-  assert.deepEqual(events[0], { type: 'event', event: 'session_start', session_id: a, session_title: 'Why is 4020 off by three cents?', cwd: '/srv/code/billing-api', project_id: sessions.projectId() });
+  assert.deepEqual(events[0], { type: 'event', event: 'session_start', session_id: a, session_title: 'Why is 4020 off by three cents?', cwd: '/srv/code/billing-api', project_id: sessions.projectId(), sequence: events[0].sequence });
+  // zot's reason on each end: another chat became the active one.
+  assert.deepEqual(events.filter((e) => e.event === 'session_end').map((e) => e.reason), ['session_switch', 'session_switch']);
   const projectId = sessions.projectId();
   assert.ok(projectId, 'a project id');
   assert.match(projectId, /^srv-code-billing-api-[0-9a-f]{4}$/);

@@ -18,6 +18,7 @@ import { keepForHistory, type Round } from './rounds.js';
 import { chooseTools, mostRecentFirst } from './toolChoice.js';
 import { chatToolName, describeEnding, toModelParts } from './toolResults.js';
 import { watchWorkspace } from './workspaceWatch.js';
+import { SystemPrompts } from './systemPrompt.js';
 import { t } from '../l10n.js';
 
 export interface LoopDeps {
@@ -26,6 +27,10 @@ export interface LoopDeps {
   /** zot tool names called in this window, the newest first; the loop adds to it. */
   recentTools: string[];
   log(line: string): void;
+  /** Each chat session's system prompt, as `before_agent_start` left it; without it, asked every request. */
+  systemPrompts?: SystemPrompts;
+  /** The chat session this request belongs to (ChatSessions), when there is one. */
+  sessionId?: string;
 }
 
 export async function runModelLoop(
@@ -55,9 +60,12 @@ export async function runModelLoop(
     return { name, description: t.description || `${t.name} (from the zot extension ${t.extension})`, inputSchema: t.schema };
   });
   const abilities = modelAbilities(model);
-  // terva's standing model context of the running extensions leads the conversation, as a system prompt's static part.
-  const standing = host.modelContext();
-  const messages = [...(standing ? [vscode.LanguageModelChatMessage.User(standing)] : []), ...history.messages];
+  // The system prompt (terva's standing context of the running extensions) leads the conversation, as zot's
+  // before_agent_start left it for this session: asked at the session's first request, after a model change or reload.
+  const system = (deps.systemPrompts ?? new SystemPrompts()).forRequest(host, deps.sessionId, model);
+  const messages = [...history.messages];
+  const lead = (text: string): void => void (text && messages.unshift(vscode.LanguageModelChatMessage.User(text)));
+  if (system.prompt !== undefined) lead(system.prompt);
   /** The model's own parts of the current step, by call id, for the conversation. */
   let parts = new Map<string, vscode.LanguageModelToolCallPart>();
   /** What the model sees of each ended call of the step, by call id: made once, for the conversation and the history. */
@@ -65,6 +73,10 @@ export async function runModelLoop(
   let round: Round = { text: '', calls: [] };
 
   const port: ModelPort = {
+    system(text) {
+      system.keep(text);
+      lead(text);
+    },
     // The prompt as the user_message interceptors left it is what the model receives.
     prompt(text) {
       messages.push(vscode.LanguageModelChatMessage.User(text));
@@ -139,7 +151,8 @@ export async function runModelLoop(
   let ran = false;
   let turn: TurnResult;
   try {
-    turn = await host.runTurn(port, view, { prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage });
+    const images = imageCount(request.references);
+    turn = await host.runTurn(port, view, { prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage, ...(images && { imageCount: images }), ...(system.startup && { startup: system.startup }) });
     ran = !(turn.stop === 'blocked' && turn.steps === 0);
   } finally {
     watch?.end(ran);
@@ -149,6 +162,16 @@ export async function runModelLoop(
   if (turn.stop === 'max_steps') stream.markdown(`\n\n${t('Stopped after {0} steps (the {1} setting).', deps.maxSteps, '`zot.chat.maxSteps`')}`);
   deps.log(`@zot: the request ended (${turn.stop}) after ${turn.steps} step(s)`);
   return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
+}
+
+/** zot's `image_count`: the images attached to the prompt (binary image data, or image files). */
+function imageCount(refs: readonly vscode.ChatPromptReference[] | undefined): number {
+  let n = 0;
+  for (const r of refs ?? []) {
+    const v = r.value as { mimeType?: unknown; path?: unknown } | undefined;
+    if ((typeof v?.mimeType === 'string' && v.mimeType.startsWith('image/')) || (typeof v?.path === 'string' && /\.(png|jpe?g|gif|webp|bmp)$/i.test(v.path))) n++;
+  }
+  return n;
 }
 
 function bumpRecent(recent: string[], name: string): void {

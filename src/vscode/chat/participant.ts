@@ -10,6 +10,7 @@ import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
 import { runModelLoop } from './modelLoop.js';
 import type { ChatSessions } from './sessions.js';
+import { SystemPrompts } from './systemPrompt.js';
 import { t } from '../l10n.js';
 
 export const PARTICIPANT_ID = 'zot.chat';
@@ -34,6 +35,8 @@ export interface ZotChatResult extends vscode.ChatResult {
 export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatDeps): vscode.ChatParticipant {
   // zot tools @zot called in this window, the newest first: they are sent first when not all tools fit.
   const recentTools: string[] = [];
+  // Each chat session's system prompt as before_agent_start left it, asked again only when zot would ask again.
+  const systemPrompts = new SystemPrompts();
   /** The session of the conversation that asked last. */
   const current: { id?: string } = {};
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
@@ -41,7 +44,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
     const written: string[] = [];
     // The built-ins are no part of a conversation with the model: they start no session.
     const sessionId = request.command === 'help' || request.command === 'reload' ? undefined : await enterSession(deps, current, request, chatContext);
-    const result = await handleRequest(deps, recentTools, request, chatContext, recordingMarkdown(stream, written), token);
+    const result = await handleRequest(deps, { recentTools, systemPrompts, ...(sessionId !== undefined && { sessionId }) }, request, chatContext, recordingMarkdown(stream, written), token);
     if (sessionId) {
       result.metadata.sessionId = sessionId;
       const { prompt, modelText } = result.metadata;
@@ -58,9 +61,12 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
   return participant;
 }
 
+/** What the participant keeps across requests for the model loop. */
+interface LoopState { recentTools: string[]; systemPrompts: SystemPrompts; sessionId?: string }
+
 async function handleRequest(
   deps: ChatDeps,
-  recentTools: string[],
+  state: LoopState,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -112,7 +118,7 @@ async function handleRequest(
     }
     if (action !== 'prompt') return done(action);
   }
-  return runModelLoop({ host, maxSteps: deps.maxSteps(), recentTools, log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
+  return runModelLoop({ host, maxSteps: deps.maxSteps(), ...state, log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
 }
 
 /**
