@@ -10,7 +10,10 @@ class LanguageModelToolResultPart { constructor(callId, content) { this.callId =
 class LanguageModelDataPart {
   constructor(data, mimeType) { this.data = data; this.mimeType = mimeType; }
   static image(data, mimeType) { return new LanguageModelDataPart(data, mimeType); }
+  static json(value, mimeType = 'application/json') { return new LanguageModelDataPart(new TextEncoder().encode(JSON.stringify(value)), mimeType); }
 }
+/** As VS Code's: untrusted and without HTML unless said otherwise. */
+class MarkdownString { constructor(value = '') { this.value = value; this.isTrusted = false; this.supportHtml = false; } }
 class LanguageModelChatMessage {
   constructor(role, content) { this.role = role; this.content = typeof content === 'string' ? [new LanguageModelTextPart(content)] : content; }
   static User(content) { return new LanguageModelChatMessage('user', content); }
@@ -66,5 +69,5 @@ const workspace = {
 module.exports = {
   chat, participants, Uri, workspace, RelativePattern, fileWatchers,
   LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart, LanguageModelDataPart,
-  LanguageModelChatMessage, LanguageModelError, ChatRequestTurn, ChatResponseTurn, ChatResponseMarkdownPart,
+  LanguageModelChatMessage, LanguageModelError, ChatRequestTurn, ChatResponseTurn, ChatResponseMarkdownPart, MarkdownString,
 };

@@ -1,5 +1,5 @@
 /** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
-import { actionOf, boundedStringify, carryOut, decodedBytes, outcomeLabel, renderPanelText, wireBlock, type ContentBlock } from '../host/index.js';
+import { actionOf, boundedStringify, carryOut, decodedBytes, outcomeLabel, renderPanelText, toolPromptResult, wireBlock, type ContentBlock, type ToolOutcome } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { err, out } from './output.js';
 import type { Session } from './session.js';
@@ -8,7 +8,9 @@ export async function tool({ host, cancel, interrupted }: Session, p: Parsed, ar
   const name = p.positional[0]!;
   const o = await host.runToolCall(name, args, { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (p.json) {
-    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content.map(wireBlock), message: o.message }));
+    // zot's structured_content, when the tool sent one: the value programs read.
+    const structured = o.outcome === 'completed' && o.structured !== undefined ? { structured_content: o.structured } : {};
+    out(boundedStringify({ outcome: o.outcome, extension: o.extension, is_error: o.isError, content: o.content.map(wireBlock), message: o.message, ...structured }));
   } else {
     const text = o.content.map(blockText).join('\n');
     if (text) (o.isError ? err : out)(text);
@@ -30,17 +32,24 @@ export async function command({ host, cancel, interrupted }: Session, p: Parsed)
     return interrupted() ? 130 : 1;
   }
   const r = o.response;
+  // zot's tool_prompt: the tool runs through the door (events, guards) before anything is printed.
+  const run = (tool: string, args: Record<string, unknown>): Promise<ToolOutcome> => host.runToolCall(tool, args, { token: cancel.token, ...(p.timeoutMs !== undefined && { timeoutMs: p.timeoutMs }) });
   if (p.json) {
     const { type: _t, id: _i, ...response } = r;
-    out(boundedStringify(response));
+    const ran = actionOf(r) === 'tool_prompt' ? await run(r.tool_name!, (r.tool_args ?? {}) as Record<string, unknown>) : undefined;
+    out(boundedStringify(ran ? { ...response, tool_result: { outcome: ran.outcome, is_error: ran.isError, content: ran.content.map(wireBlock), message: ran.message } } : response));
   } else {
     // The headless rendering of each action: what it would show or send, as text.
-    carryOut(r, {
+    await carryOut<void | Promise<void>>(r, {
       error: (m) => err(`/${name}: error: ${m}`),
       prompt: (t) => out(`prompt for the model:\n${t}`),
       insert: (t) => out(t),
       display: (t) => out(t),
       openPanel: (s) => out(renderPanelText({ title: s.title ?? '', lines: s.lines ?? [], footer: s.footer ?? '', widgets: s.widgets ?? [] })),
+      toolPrompt: async (t) => {
+        const ran = await run(t.tool, t.args);
+        out(`${t.tool} ran first:\n${toolPromptResult(ran)}\n\nprompt for the model:\n${t.prompt}`);
+      },
       noop: () => undefined,
     });
   }

@@ -3,6 +3,7 @@ export * from './turn/agentTurn.js';
 export * from './turn/workspaceChanges.js';
 export { finalChanges } from './turn/workspaceFiles.js';
 export * from './ui/commandResponse.js';
+export { toolPromptResult, toolPromptText } from './ui/toolPrompt.js';
 export * from './content.js';
 export { TRACE_LEVELS, TRACE_VERBOSE_MAX_CHARS, REDACTED, type TraceLevel, type TraceSink } from './connection/frameTrace.js';
 export * from './diagnostics.js';

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_LINE_BYTES, SUPPORTED_EVENTS, type CommandResponseFromExt, 
 import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
+import { toolPromptText } from './ui/toolPrompt.js';
 import { makeTap, type TraceSink } from './connection/frameTrace.js';
 import { envSecrets, makeRedactor } from './connection/redact.js';
 import type { TapSlot } from './connection/transport.js';
@@ -299,6 +300,11 @@ export class ZotHost {
       insert: (t) => this.ui.insert(rt, t),
       display: (t) => this.ui.display(rt, t),
       openPanel: (spec) => this.panels.openPanel(rt, spec, true),
+      // Without a front end's own rendering: the tool runs through the door, and its result goes with the prompt to the UI's model.
+      toolPrompt: async (p) => {
+        const o = await this.runToolCall(p.tool, p.args);
+        await this.ui.submit(rt, toolPromptText(p, o));
+      },
       noop: () => undefined,
     };
     await Promise.resolve(carryOut(r, { ...inUi, ...render })).finally(() => r.open_panel && this.panels.settled(rt, r.open_panel.id));

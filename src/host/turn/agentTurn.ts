@@ -21,7 +21,7 @@
  * that got past its intercepts, whatever ended it.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { EventMap, EventName, InterceptableEvent, InterceptMap } from '../../protocol/index.js';
+import type { EventMap, EventName, InterceptableEvent, InterceptMap, JsonObject } from '../../protocol/index.js';
 import type { InterceptResult, ToolCallOptions } from '../agent.js';
 import type { ToolOutcome } from '../outcomes.js';
 
@@ -52,6 +52,12 @@ export interface ModelPort {
   prompt?(text: string): void;
   /** The system prompt as the `before_agent_start` interceptors left it (asked only with TurnOptions.startup). */
   system?(text: string): void;
+  /**
+   * zot's `tool_prompt`: the call the turn made before the model's first
+   * step and how it ended, to be recorded after the prompt as the
+   * assistant's call and its result.
+   */
+  prelude?(ended: EndedCall): void;
   /**
    * One model step over the conversation so far. Resolves with the whole
    * reply, or, once `token` is cancelled, with what had arrived; rejects
@@ -127,6 +133,8 @@ export interface TurnOptions {
    * a model change or a reload); the chained answer goes to `port.system`.
    */
   startup?: Omit<InterceptMap['before_agent_start'], 'agent_run_id'>;
+  /** zot's `tool_prompt`: this tool runs through the door after the prompt is accepted and before the first step. */
+  prelude?: { tool: string; args: JsonObject };
 }
 
 let runs = 0;
@@ -151,6 +159,19 @@ export async function runAgentTurn(host: TurnHost, port: ModelPort, view: TurnVi
   }
   port.prompt?.(prompt);
   view.started?.();
+  if (opts.prelude) {
+    // As zot: the call goes the normal way (events, guards), the pair is recorded, and a Stop ends the request before the model.
+    const call: ModelCall = { id: `prelude-${++runs}`, name: opts.prelude.tool, input: opts.prelude.args };
+    view.callStarting?.(call);
+    const outcome = await host.runToolCall(call.name, call.input, { token: opts.token, toolId: call.id, lateWithinMs: opts.lateWithinMs });
+    const ended: EndedCall = { call, outcome, byStop: opts.token.isCancellationRequested };
+    view.callEnded?.(ended);
+    port.prelude?.(ended);
+    if (ended.byStop) {
+      host.emit('run_end', { error: 'canceled by the user' });
+      return { stop: 'canceled', steps: 0, stoppedInCall: true };
+    }
+  }
   const done = await runSteps(host, port, view, opts);
   // terva: once per prompt, after every step, with the error that ended it.
   host.emit('run_end', done.stop === 'error' && done.error !== undefined ? { error: done.error } : done.stop === 'canceled' ? { error: 'canceled by the user' } : {});

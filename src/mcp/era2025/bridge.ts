@@ -25,7 +25,7 @@ import { ElicitingPanels } from '../shared/elicit.js';
 import { registerPrompts } from '../shared/prompts.js';
 import { Instructions } from '../shared/instructions.js';
 import { onListsChanged, withSignal, type HostSource } from '../shared/source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, listTools, nameReporter, servedInteractive, toCallToolResult } from '../shared/tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, activateFrom, listTools, nameReporter, servedInteractive, structuredNote, toCallToolResult } from '../shared/tools.js';
 
 /** MCP's error for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -43,6 +43,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   const identity = (instructions ?? ownInstructions!).identity(scope);
   const server = new Server(identity.info, { capabilities: { ...SERVER_CAPABILITIES, resources: {} }, instructions: identity.instructions });
   const views = new AppViews(log);
+  // zot's deferred tools this session's results activated: listed to this client from then on.
+  const activated = new Set<string>();
   // A note goes to the calls of its extension whose client asked for progress, else to the log.
   const notes = new NoteRouter(source, scope, (note) => {
     if (initialized) server.sendLoggingMessage({ level: LOG_LEVEL[note.level], logger: note.extension, data: note.message }, server.transport?.sessionId).catch(() => undefined);
@@ -51,7 +53,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
     await source.host.whenLoaded();
-    return { tools: listTools(source.host, reportNames, clientElicits(), scope, clientApps()) };
+    return { tools: listTools(source.host, reportNames, clientElicits(), scope, clientApps(), activated) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -79,6 +81,9 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     try {
       const outcome = await notes.hear(call.owner, progress, () => withSignal(extra.signal, (token) => call.run(token, panelUi)));
       how = outcomeLabel(outcome.outcome);
+      const note = structuredNote(source.host.findTool(call.name), outcome);
+      if (note) log(note);
+      if (activateFrom(source.host, outcome, activated) && initialized) server.sendToolListChanged().catch(() => undefined);
       return toCallToolResult(outcome);
     } finally {
       watched?.end(how);

@@ -22,7 +22,11 @@ import { getPrompt, listPrompts } from '../shared/prompts.js';
 import { Instructions } from '../shared/instructions.js';
 import { InteractiveCalls } from './rounds.js';
 import { withSignal, type HostSource } from '../shared/source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, errorResult, listTools, nameReporter, toCallToolResult } from '../shared/tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, activateFrom, errorResult, listTools, nameReporter, structuredNote, toCallToolResult } from '../shared/tools.js';
+import type { ToolOutcome } from '../../host/index.js';
+
+/** zot's deferred tools one connection's results activated, and how its client is told. */
+interface Activation { names: Set<string>; changed(): void }
 
 /** How long an interactive call waits for its client to answer a question before it is cancelled. */
 export const ANSWER_WAIT_MS = 10 * 60_000;
@@ -74,13 +78,25 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
     };
   }
 
-  async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean): Promise<CallToolResult | InputRequiredResult> {
+  /**
+   * A call's result, and what it says beyond it: a note on its structured
+   * content, and the deferred tools it activates for this connection
+   * (`activated`; a server made per request has none to keep).
+   */
+  function finished(name: string, outcome: ToolOutcome, activated: Activation | undefined): CallToolResult {
+    const note = structuredNote(source.host.findTool(name), outcome);
+    if (note) log(note);
+    if (activated && activateFrom(source.host, outcome, activated.names)) activated.changed();
+    return toCallToolResult(outcome);
+  }
+
+  async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean, activated?: Activation): Promise<CallToolResult | InputRequiredResult> {
     const call = await prepareCall(source, params, `mcp-${String(ctx.mcpReq.id)}`, elicits, scope);
     if ('refused' in call) return call.refused;
     const { name, owner, run } = call;
     const send = sender(ctx, owner);
     // The editor's host shows panels itself; a host without a UI asks a client that can elicit.
-    if (source.host.interactive || !elicits) return notes.hear(owner, send, async () => toCallToolResult(await withSignal(ctx.mcpReq.signal, (token) => run(token))));
+    if (source.host.interactive || !elicits) return notes.hear(owner, send, async () => finished(name, await withSignal(ctx.mcpReq.signal, (token) => run(token)), activated));
 
     const key = `${scope ?? ''}\0${name}`;
     const state = ctx.mcpReq.requestState<unknown>();
@@ -91,7 +107,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
       if (!waiting) return errorResult(`this call of "${preview(params.name, 80)}" is no longer waiting for an answer (it was answered, cancelled, or not answered within ${waitFor}); call the tool again`);
     }
     const round = await notes.hear(owner, send, () => calls.round(waiting, ctx.mcpReq.signal));
-    if ('outcome' in round) return toCallToolResult(round.outcome);
+    if ('outcome' in round) return finished(name, round.outcome, activated);
     const { form } = round.question;
     return inputRequired({ inputRequests: { [ANSWER]: inputRequired.elicit({ message: form.message, requestedSchema: form.schema }) }, requestState: round.state });
   }
@@ -113,11 +129,13 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
         const declared = (ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
         return (declared ?? server.getClientCapabilities())?.elicitation !== undefined;
       };
+      // zot's activation belongs to a conversation: here to one connection's server; one made per request keeps none.
+      const activated: Activation | undefined = connection ? { names: new Set(), changed: () => void server.sendToolListChanged().catch(() => undefined) } : undefined;
       server.setRequestHandler('tools/list', async (_request, ctx) => {
         await source.host.whenLoaded();
-        return { tools: listTools(source.host, reportNames, elicits(ctx), scope) };
+        return { tools: listTools(source.host, reportNames, elicits(ctx), scope, false, activated?.names) };
       });
-      server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, elicits(ctx)));
+      server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, elicits(ctx), activated));
       server.setRequestHandler('prompts/list', async () => {
         await source.host.whenLoaded();
         return { prompts: listPrompts(source.host, scope) };

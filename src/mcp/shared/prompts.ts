@@ -9,7 +9,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
-import { carryOut, outcomeLabel, type CommandOutcome, type HostCalls } from '../../host/index.js';
+import { carryOut, outcomeLabel, toolPromptResult, type CommandOutcome, type HostCalls } from '../../host/index.js';
 import { withSignal, type HostSource } from './source.js';
 
 /** The active commands as prompts; only those of extension `scope` when given. */
@@ -44,10 +44,10 @@ export async function getPrompt(source: HostSource, name: string, args: string, 
   const command = host.findCommand(name);
   if (!command || (scope !== undefined && command.extension !== scope)) throw fail(INVALID_PARAMS, `no active zot command "${name}"; prompts/list names the ones there are`);
   const outcome = await withSignal(signal, (token) => host.invokeCommand(name, args, { token }));
-  return toPromptResult(host, name, outcome, fail);
+  return toPromptResult(host, name, outcome, fail, signal);
 }
 
-async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome, fail: Fail): Promise<GetPromptResult> {
+async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome, fail: Fail, signal: AbortSignal): Promise<GetPromptResult> {
   if (o.outcome !== 'completed') throw fail(INTERNAL_ERROR, `/${name} ${outcomeLabel(o.outcome)}: ${o.message}`);
   const text = (role: 'user' | 'assistant', value: string, description: string): GetPromptResult => ({
     description,
@@ -68,6 +68,17 @@ async function toPromptResult(host: HostCalls, name: string, o: CommandOutcome, 
       // The panel this response carries, opened once: the response is not carried out a second time.
       await host.openPanel(ext, spec);
       return text('assistant', `Opened the panel of /${name}.`, `/${name} opened a panel`);
+    },
+    // zot's tool_prompt: the tool runs through the door now; the client's model reads its result, then the prompt.
+    toolPrompt: async (p) => {
+      const ran = await withSignal(signal, (token) => host.runToolCall(p.tool, p.args, { token }));
+      return {
+        description: `/${name} ran ${p.tool} and asks the model`,
+        messages: [
+          { role: 'user', content: { type: 'text', text: `Result of the tool ${p.tool} (run for this prompt):\n${toolPromptResult(ran)}` } },
+          { role: 'user', content: { type: 'text', text: p.prompt } },
+        ],
+      };
     },
     noop: async () => ({ description: o.response.action === 'prompt' ? `/${name} returned an empty prompt` : `/${name} did nothing`, messages: [] }),
   });

@@ -53,16 +53,23 @@ export function nameReporter(log: (line: string) => void): (table: ToolNameTable
  * interactive tool names its view, and the views' own tools are listed too
  * (apps.ts): an extension's tool of one of their names is not.
  */
-export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false, scope?: string, apps = false): Tool[] {
+export function listTools(host: HostReader, report: (table: ToolNameTable<ToolEntry>) => void = () => undefined, clientElicits = false, scope?: string, apps = false, activated?: ReadonlySet<string>): Tool[] {
   const table = servedTools(host, clientElicits || apps, scope, false, apps ? APP_TOOLS : []);
   report(table);
-  const tools = [...table.served].map(([name, t]): Tool => ({
-    name,
-    description: t.description || `${name} (from the zot extension ${t.extension})`,
-    inputSchema: objectSchema(t.schema),
-    ...toolTitle(name, t),
-    ...(apps && t.interactive && { _meta: viewMeta(name) }),
-  }));
+  const tools: Tool[] = [];
+  for (const [name, t] of table.served) {
+    // zot's deferred tools: served by name from the start (the name table keeps their names), listed once a result of this session activated them.
+    if (t.deferred && !activated?.has(t.name)) continue;
+    const output = outputSchema(t.outputSchema);
+    tools.push({
+      name,
+      description: t.description || `${name} (from the zot extension ${t.extension})`,
+      inputSchema: objectSchema(t.schema),
+      ...(output && { outputSchema: output }),
+      ...toolTitle(name, t),
+      ...(apps && t.interactive && { _meta: viewMeta(name) }),
+    });
+  }
   return apps ? [...tools, ...appTools()] : tools;
 }
 
@@ -138,7 +145,51 @@ export function toCallToolResult(o: ToolOutcome): CallToolResult {
     return { isError: true, content: [{ type: 'text', text }] };
   }
   const content = toMcpContent(o.content);
-  return { isError: o.isError, content };
+  // zot's structured_content: for programs; the text stays what models read. MCP's is always an object.
+  const structured = isObject(o.structured) ? { structuredContent: o.structured } : {};
+  return { isError: o.isError, content, ...structured };
+}
+
+/**
+ * zot's `output_schema` as MCP's `outputSchema`, which must describe an
+ * object: one that does not is left out (MCP clients would refuse the tool).
+ */
+export function outputSchema(schema: unknown): Tool['outputSchema'] | undefined {
+  return isObject(schema) && schema.type === 'object' ? (schema as Tool['outputSchema']) : undefined;
+}
+
+/**
+ * What a result says of the tool's declared output, for the log: a
+ * successful result without the structured content its outputSchema
+ * promises (MCP clients check it and may fail the call), or structured
+ * content that is not an object (MCP carries objects only). Undefined when
+ * there is nothing to say.
+ */
+export function structuredNote(tool: { name: string; extension: string; outputSchema?: unknown } | undefined, o: ToolOutcome): string | undefined {
+  if (!tool || o.outcome !== 'completed') return undefined;
+  if (o.structured !== undefined && !isObject(o.structured)) return `MCP: tool "${preview(tool.name, 80)}" of extension "${tool.extension}" returned structured_content that is not a JSON object; MCP carries objects only, so it was left out`;
+  if (!o.isError && o.structured === undefined && outputSchema(tool.outputSchema)) return `MCP: tool "${preview(tool.name, 80)}" of extension "${tool.extension}" declares an output_schema but returned no structured_content; MCP clients that check it may fail the call`;
+  return undefined;
+}
+
+/**
+ * zot's activation: the deferred tools a result names join this session's
+ * list (unknown names and tools that are listed anyway are ignored).
+ * Returns whether the list changed, for `notifications/tools/list_changed`.
+ */
+export function activateFrom(host: HostReader, o: ToolOutcome, activated: Set<string>): boolean {
+  if (o.outcome !== 'completed' || !o.activate) return false;
+  let changed = false;
+  for (const name of o.activate) {
+    if (activated.has(name) || !host.findTool(name)?.deferred) continue;
+    activated.add(name);
+    changed = true;
+  }
+  return changed;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] {

@@ -27,11 +27,13 @@ export interface CallEnding {
   extension: string | null;
   /** The result's blocks; for a call an interceptor blocked, its reason. */
   content: readonly ContentBlock[];
+  /** zot's structured_content of an answer, when it sent one. */
+  structured?: unknown;
 }
 
 export function callEnd(o: ToolOutcome): CallEnding {
   const end: CallEnd = o.outcome === 'completed' ? (o.isError ? 'error' : 'completed') : o.outcome;
-  const ending: CallEnding = { end, message: o.message, extension: o.extension, content: o.content };
+  const ending: CallEnding = { end, message: o.message, extension: o.extension, content: o.content, ...(o.outcome === 'completed' && o.structured !== undefined && { structured: o.structured }) };
   // The host waited after Stop and the extension answered anyway (ToolCallOptions.lateWithinMs).
   return o.outcome !== 'completed' && o.late ? lateResult(ending) : ending;
 }

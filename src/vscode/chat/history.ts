@@ -23,6 +23,8 @@ export interface ZotTurnMetadata {
   toolsNote?: boolean;
   /** The conversation's session (terva's session_id), minted at its first request. */
   sessionId?: string;
+  /** zot's deferred tools this turn's results activated: offered in this chat from then on. */
+  activated?: string[];
 }
 
 export interface ChatHistory {
@@ -31,11 +33,14 @@ export interface ChatHistory {
   recentTools: string[];
   /** An earlier turn already said that not every tool was sent. */
   toolsNoteShown: boolean;
+  /** zot's deferred tools activated in this chat by an earlier turn's result. */
+  activated: Set<string>;
 }
 
 export function readHistory(chatContext: vscode.ChatContext): ChatHistory {
   const turns: { prompt: string; rounds: Round[] }[] = [];
   let toolsNoteShown = false;
+  const activated = new Set<string>();
   let request: vscode.ChatRequestTurn | undefined;
   for (const turn of chatContext.history) {
     if (turn instanceof vscode.ChatRequestTurn) {
@@ -45,6 +50,7 @@ export function readHistory(chatContext: vscode.ChatContext): ChatHistory {
     if (!(turn instanceof vscode.ChatResponseTurn)) continue;
     const meta = turn.result.metadata as Partial<ZotTurnMetadata> | undefined;
     if (meta?.toolsNote) toolsNoteShown = true;
+    if (Array.isArray(meta?.activated)) for (const n of meta.activated) if (typeof n === 'string') activated.add(n);
     const replayed = replayedTurn(meta, request, turn);
     if (replayed) turns.push(replayed);
     request = undefined;
@@ -56,7 +62,7 @@ export function readHistory(chatContext: vscode.ChatContext): ChatHistory {
     for (const round of bounded[i]!) messages.push(...roundMessages(round));
   });
   const recentTools = turns.flatMap((t) => t.rounds.flatMap((r) => r.calls.map((c) => c.tool))).reverse();
-  return { messages, recentTools, toolsNoteShown };
+  return { messages, recentTools, toolsNoteShown, activated };
 }
 
 function replayedTurn(meta: Partial<ZotTurnMetadata> | undefined, request: vscode.ChatRequestTurn | undefined, response: vscode.ChatResponseTurn): { prompt: string; rounds: Round[] } | undefined {

@@ -9,7 +9,7 @@
  * with how they really ended.
  */
 import * as vscode from 'vscode';
-import { displaySubject, isOffered, type HostCalls, type JsonObject, type ModelPort, type ToolEntry, type TurnResult, type TurnView } from '../../host/index.js';
+import { displaySubject, isOffered, type HostCalls, type JsonObject, type ModelPort, type ToolEntry, type ToolOutcome, type TurnResult, type TurnView } from '../../host/index.js';
 import { callEnd } from './callOutcome.js';
 import { readHistory, type ZotTurnMetadata } from './history.js';
 import { MAX_TOOLS_PER_REQUEST, STOP_SETTLE_MS } from './limits.js';
@@ -31,6 +31,8 @@ export interface LoopDeps {
   systemPrompts?: SystemPrompts;
   /** The chat session this request belongs to (ChatSessions), when there is one. */
   sessionId?: string;
+  /** zot's tool_prompt: a tool run through the door before the model's first step; the model reads its call and result. */
+  prelude?: { tool: string; args: Record<string, unknown> };
 }
 
 export async function runModelLoop(
@@ -50,7 +52,9 @@ export async function runModelLoop(
   let toolsNote = false;
 
   const history = readHistory(chatContext);
-  const choice = chooseTools(host.tools().filter(isOffered), prompt, mostRecentFirst([history.recentTools, deps.recentTools]), MAX_TOOLS_PER_REQUEST);
+  // zot's deferred tools wait for a result of this chat to activate them; callable by name meanwhile.
+  const activated = history.activated;
+  const choice = chooseTools(host.tools().filter((x) => isOffered(x) && (!x.deferred || activated.has(x.name))), prompt, mostRecentFirst([history.recentTools, deps.recentTools]), MAX_TOOLS_PER_REQUEST);
   // Tools as the model sees them; chat names must be plain, so keep a map back to zot's names.
   const byChatName = new Map<string, string>();
   const taken = new Set<string>();
@@ -71,6 +75,7 @@ export async function runModelLoop(
   /** What the model sees of each ended call of the step, by call id: made once, for the conversation and the history. */
   const seen = new Map<string, LivePart[]>();
   let round: Round = { text: '', calls: [] };
+  const newlyActivated: string[] = [];
 
   const port: ModelPort = {
     system(text) {
@@ -105,7 +110,35 @@ export async function runModelLoop(
       messages.push(vscode.LanguageModelChatMessage.User(ended.map((e) => new vscode.LanguageModelToolResultPart(e.call.id, toModelParts(seen.get(e.call.id) ?? [])))));
       seen.clear();
     },
+    // As zot records a tool_prompt: after the prompt, the assistant's call (made for it) and its result, before the first step.
+    prelude(ended) {
+      const name = chatNameOf(ended.call.name);
+      const part = new vscode.LanguageModelToolCallPart(ended.call.id, name, ended.call.input as object);
+      parts = new Map([[ended.call.id, part]]);
+      messages.push(vscode.LanguageModelChatMessage.Assistant([part]));
+      round = { text: '', calls: round.calls };
+      rounds.push(round);
+      this.results([ended]);
+    },
   };
+
+  /** A deferred tool a result named: offered from the next step on; an unknown name or one offered already changes nothing. */
+  function activate(tool: string): void {
+    if (!host.findTool(tool)?.deferred || activated.has(tool)) return;
+    activated.add(tool);
+    newlyActivated.push(tool);
+    chatNameOf(tool);
+  }
+
+  /** A zot tool's name as this request offers it to the model; a tool not chosen is offered from now on (the model has seen it called). */
+  function chatNameOf(tool: string): string {
+    for (const [chat, zot] of byChatName) if (zot === tool) return chat;
+    const name = chatToolName(tool, taken);
+    byChatName.set(name, tool);
+    const entry = host.findTool(tool);
+    if (entry) tools.push({ name, description: entry.description || `${tool} (from the zot extension ${entry.extension})`, inputSchema: entry.schema });
+    return name;
+  }
 
   const view: TurnView = {
     started: () => noteOnce(),
@@ -131,8 +164,13 @@ export async function runModelLoop(
       seen.set(e.call.id, live);
       round.calls.push({ callId: e.call.id, name: parts.get(e.call.id)?.name ?? e.call.name, tool: e.call.name, input: e.call.input as Record<string, unknown>, end: ending.end, result: keepForHistory(seenParts(live)) });
       if (e.neverStarted) return;
+      // zot's format "markdown": the extension asks for its text to be shown; untrusted (no command links, no HTML). The model reads the same text.
+      const shown = ending.end === 'completed' ? markdownBlocks(e.outcome) : '';
+      if (shown) stream.markdown(untrusted(shown));
       toolCalls.push({ name: e.call.name, outcome: ending.end });
       bumpRecent(deps.recentTools, e.call.name);
+      // Activated tools join this request's list at once and the chat's from now on (the metadata keeps them).
+      if (e.outcome.outcome === 'completed') for (const name of e.outcome.activate ?? []) activate(name);
       if (ending.end !== 'completed') stream.markdown(`\n\n> \`${e.call.name}\`: ${describeEnding(e.outcome, ending, e.byStop)}\n\n`);
     },
     modelFailed: (message) => stream.markdown(message),
@@ -152,7 +190,10 @@ export async function runModelLoop(
   let turn: TurnResult;
   try {
     const images = imageCount(request.references);
-    turn = await host.runTurn(port, view, { prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage, ...(images && { imageCount: images }), ...(system.startup && { startup: system.startup }) });
+    turn = await host.runTurn(port, view, {
+      prompt, maxSteps: deps.maxSteps, token, lateWithinMs: STOP_SETTLE_MS, describeError: modelErrorMessage,
+      ...(images && { imageCount: images }), ...(system.startup && { startup: system.startup }), ...(deps.prelude && { prelude: deps.prelude }),
+    });
     ran = !(turn.stop === 'blocked' && turn.steps === 0);
   } finally {
     watch?.end(ran);
@@ -161,7 +202,20 @@ export async function runModelLoop(
   if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown(`\n\n${t('Stopped.')}`);
   if (turn.stop === 'max_steps') stream.markdown(`\n\n${t('Stopped after {0} steps (the {1} setting).', deps.maxSteps, '`zot.chat.maxSteps`')}`);
   deps.log(`@zot: the request ended (${turn.stop}) after ${turn.steps} step(s)`);
-  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
+  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}), ...(newlyActivated.length && { activated: newlyActivated }) } };
+}
+
+/** The text blocks of a result the extension marked as Markdown (zot's `format`), joined; '' when none. */
+function markdownBlocks(o: ToolOutcome): string {
+  return o.content.filter((b) => b.type === 'text' && b.format === 'markdown').map((b) => (b.type === 'text' ? b.text : '')).join('\n\n');
+}
+
+/** An extension's Markdown, shown with nothing it could run: no command links, no HTML. */
+function untrusted(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(`\n\n${text}\n\n`);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
 }
 
 /** zot's `image_count`: the images attached to the prompt (binary image data, or image files). */

@@ -5,13 +5,13 @@
  * that did not simply complete, the words that say how it ended.
  */
 import type { ContentBlock } from '../../protocol/index.js';
-import { blocksText, decodableImage, decodedBytes } from '../../host/index.js';
+import { blocksText, boundedStringify, decodableImage, decodedBytes } from '../../host/index.js';
 import { cutParts, formatBytes, RESULT_TEXT_MAX_BYTES, type TextPart } from './limits.js';
 import { wordsForModel, type CallEnding } from './callOutcome.js';
 import type { SeenPart } from './rounds.js';
 
 /** `note`: a part the chat added to say what it cut; the history keeps it whole. */
-export type LivePart = TextPart | { kind: 'image'; mime: string; data: string };
+export type LivePart = TextPart | { kind: 'image'; mime: string; data: string } | { kind: 'json'; value: unknown };
 
 /** Image types common chat models take as input. */
 const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -33,6 +33,8 @@ export function resultForModel(ending: CallEnding, byStop: boolean, model: Model
   const start = parts.length;
   for (const b of blocks) parts.push(toPart(b, model));
   if (parts.length === start) parts.push({ kind: 'text', text: '(the extension returned no content)' });
+  // zot's structured_content: after the text the model reads, as JSON data for a model that takes it.
+  if (ending.structured !== undefined) parts.push({ kind: 'json', value: ending.structured });
   return cutText(parts);
 }
 
@@ -57,5 +59,5 @@ function cutText(parts: LivePart[]): LivePart[] {
 
 /** The result as it is stored for the history: images by type and size only. */
 export function seenParts(parts: readonly LivePart[]): SeenPart[] {
-  return parts.map((p) => (p.kind === 'text' ? p : { kind: 'image', mime: p.mime, bytes: decodedBytes(p.data) }));
+  return parts.map((p): SeenPart => (p.kind === 'text' ? p : p.kind === 'json' ? { kind: 'text', text: boundedStringify(p.value) } : { kind: 'image', mime: p.mime, bytes: decodedBytes(p.data) }));
 }

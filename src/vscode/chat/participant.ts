@@ -90,6 +90,8 @@ async function handleRequest(
   }
 
   let prompt = request.prompt;
+  /** zot's tool_prompt: the tool the turn runs before the model's first step. */
+  let prelude: { tool: string; args: Record<string, unknown> } | undefined;
   const slash = /^\s*\/([^\s/]+)\s*([\s\S]*)$/.exec(prompt);
   if (slash) {
     const [, name, args] = slash as unknown as [string, string, string];
@@ -111,14 +113,19 @@ async function handleRequest(
         stream.markdown(`${t('{0} asks the model:', `*/${cmd.name}*`)}\n\n> ${text.replace(/\n/g, '\n> ')}\n\n`);
       },
       display: (text) => void stream.markdown(text),
+      toolPrompt: (p) => {
+        prompt = p.prompt;
+        prelude = { tool: p.tool, args: p.args };
+        stream.markdown(`${t('{0} runs {1}, then asks the model:', `*/${cmd.name}*`, `\`${p.tool}\``)}\n\n> ${p.prompt.replace(/\n/g, '\n> ')}\n\n`);
+      },
     });
     if (action === 'error') return done('command_error');
     if (action === 'insert' || action === 'open_panel') {
       stream.markdown(action === 'insert' ? t('Inserted the text from {0} into the editor.', `\`/${cmd.name}\``) : t('Opened the panel of {0}.', `\`/${cmd.name}\``));
     }
-    if (action !== 'prompt') return done(action);
+    if (action !== 'prompt' && action !== 'tool_prompt') return done(action);
   }
-  return runModelLoop({ host, maxSteps: deps.maxSteps(), ...state, log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
+  return runModelLoop({ host, maxSteps: deps.maxSteps(), ...state, ...(prelude && { prelude }), log: (line) => deps.log?.(line) }, request, chatContext, prompt, stream, token);
 }
 
 /**

@@ -38,7 +38,8 @@ export function describeEnding(o: ToolOutcome, e: CallEnding, byUser: boolean): 
 export function toModelParts(parts: readonly LivePart[]): (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] {
   return parts.map((p) => (p.kind === 'text'
     ? new vscode.LanguageModelTextPart(p.text)
-    : vscode.LanguageModelDataPart.image(Buffer.from(p.data, 'base64'), p.mime)));
+    : p.kind === 'json' ? vscode.LanguageModelDataPart.json(p.value)
+      : vscode.LanguageModelDataPart.image(Buffer.from(p.data, 'base64'), p.mime)));
 }
 
 /** A stored result as it is replayed: images by their description. */
