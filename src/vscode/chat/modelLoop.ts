@@ -64,9 +64,12 @@ export async function runModelLoop(
   const seen = new Map<string, LivePart[]>();
   let round: Round = { text: '', calls: [] };
 
+  /** The prompt as the guards left it: what the model saw, what the history replays and the session keeps. */
+  let seenPrompt = prompt;
   const port: ModelPort = {
     // The prompt as the user_message interceptors left it is what the model receives.
     prompt(text) {
+      seenPrompt = text;
       messages.push(vscode.LanguageModelChatMessage.User(text));
     },
     async step(stepToken) {
@@ -148,7 +151,7 @@ export async function runModelLoop(
   if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown(`\n\n${t('Stopped.')}`);
   if (turn.stop === 'max_steps') stream.markdown(`\n\n${t('Stopped after {0} steps (the {1} setting).', deps.maxSteps, '`zot.chat.maxSteps`')}`);
   deps.log(`@zot: the request ended (${turn.stop}) after ${turn.steps} step(s)`);
-  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
+  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt: seenPrompt, rounds, ...(toolsNote ? { toolsNote } : {}) } };
 }
 
 function bumpRecent(recent: string[], name: string): void {

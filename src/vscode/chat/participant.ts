@@ -125,7 +125,8 @@ async function enterSession(deps: ChatDeps, current: { id?: string }, request: v
   await host.whenLoaded();
   const sessions = deps.sessions;
   if (chatContext.history.length === 0) {
-    const started = sessions?.begin(request.prompt);
+    // Untitled: the prompt has not passed the guards yet (a blocked one is never sent on nor stored).
+    const started = sessions?.begin();
     current.id = started?.id;
     host.emit('session_start', started?.identity);
     return started?.id;
