@@ -13,7 +13,7 @@ import { ROOT, waitFor } from '../helpers.mjs';
 
 const APP = readFileSync(path.join(ROOT, 'media', 'panel', 'app.js'), 'utf8');
 
-/** @typedef {{ jsonrpc: string, id?: number, method?: string, params?: Record<string, any> }} Rpc */
+/** @typedef {{ jsonrpc: string, id?: number, method?: string, params?: Record<string, any>, result?: unknown }} Rpc */
 
 /** The bridge in a window of its own; what it sent its parent and what it gave its page. */
 function bridge() {

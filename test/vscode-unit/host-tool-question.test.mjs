@@ -71,7 +71,7 @@ test('hostTools.ts asks with it: the modal names the tool and extension neutrali
       CancellationTokenSource: class { constructor() { this.token = {}; } cancel() {} dispose() {} },
     };
   `);
-  const { hostTools } = await bundleSources(path.join(scratch, 'vs'), 'vscode/chat', ['hostTools'], { external: ['vscode'] });
+  const { hostTools } = /** @type {{ hostTools: typeof import('../../src/vscode/chat/hostTools') }} */ (/** @type {unknown} */ (await bundleSources(path.join(scratch, 'vs'), 'vscode/chat', ['hostTools'], { external: ['vscode'] })));
   const vscode = require(path.join(scratch, 'vs', 'node_modules', 'vscode', 'index.js'));
   const runner = hostTools.vscodeHostTools({ zotToolNames: () => [], log: () => undefined });
   const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };

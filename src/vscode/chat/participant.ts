@@ -40,7 +40,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
     // The same path in every bundle: the reply's markdown is kept for the trace as it is written.
     const written: string[] = [];
     // The built-ins are no part of a conversation with the model: they start no session.
-    const sessionId = request.command === 'help' || request.command === 'reload' ? undefined : await enterSession(deps, current, request, chatContext);
+    const sessionId = request.command === 'help' || request.command === 'reload' ? undefined : await enterSession(deps, current, chatContext);
     const result = await handleRequest(deps, recentTools, request, chatContext, recordingMarkdown(stream, written), token);
     if (sessionId) {
       result.metadata.sessionId = sessionId;
@@ -120,7 +120,7 @@ async function handleRequest(
  * chat with no history is a new session; one whose replies name a session
  * other than the last one asked is a switch, announced again as terva does.
  */
-async function enterSession(deps: ChatDeps, current: { id?: string }, request: vscode.ChatRequest, chatContext: vscode.ChatContext): Promise<string | undefined> {
+async function enterSession(deps: ChatDeps, current: { id?: string }, chatContext: vscode.ChatContext): Promise<string | undefined> {
   const host = deps.host();
   await host.whenLoaded();
   const sessions = deps.sessions;
