@@ -223,6 +223,34 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     await view.locator('body.ended').waitFor({ timeout: 15_000 });
     await shot('inline-panel-ended');
     t.diagnostic('the ask tool\'s panel showed inline in the chat; ArrowDown moved its cursor through the extension; Esc ended the call as canceled');
+
+    // Answered with Enter this time: once VS Code says the call finished, the view stays with how it ended,
+    // never back to "Waiting for the panel…", whatever answer to its own requests comes after.
+    const againText = 'AGENTCALL ask {"choices":["one","two"]}';
+    await waitFor('the second ask sent from the chat input', async () => {
+      await input.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(againText);
+      if (!(await inputText()).includes(againText)) return false;
+      await page.keyboard.press('Enter');
+      return waitFor('the input to empty', async () => !(await inputText()).includes(againText), 3_000).then(() => true, () => false);
+    }, 45_000);
+    await waitFor('the second ask delivered', () => frames(home, 'ask', 'tool_call').some((f) => f.name === 'ask' && f.id !== call.id), 60_000);
+    const again = page.frameLocator('.mcp-app-part .mcp-app-webview iframe.webview.ready').last().frameLocator('iframe#active-frame');
+    await again.locator('#lines .line.current').filter({ hasText: 'one' }).waitFor({ timeout: 30_000 });
+    await again.locator('#lines').click();
+    await page.keyboard.press('Enter');
+    await again.locator('body.ended').waitFor({ timeout: 30_000 });
+    /** @type {string[]} */
+    const footers = [];
+    for (let i = 0; i < 12; i++) {
+      footers.push(await again.locator('#footer').innerText());
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(!footers.some((f) => /Waiting for the panel/.test(f)), `the ended view went back: ${footers.join(' | ')}`);
+    await shot('inline-panel-answered');
+    t.diagnostic(`the answered view stayed ended for 3 s: ${footers.at(-1)}`);
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);
