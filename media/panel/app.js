@@ -84,6 +84,8 @@
    * @param {boolean} [done]
    */
   function status(text, done = false) {
+    // Once the call has ended, nothing moves the view back.
+    if (finished && !done) return;
     const base = last && 'lines' in last ? last : { type: /** @type {const} */ ('render'), title: tool, lines: /** @type {string[]} */ ([]), cursor: -1, seq: 0, footer: '' };
     toPage({ ...base, footer: text, cursor: done ? -1 : base.cursor });
     if (done) document.body.classList.add('ended');
@@ -107,10 +109,13 @@
         s = /** @type {ViewState} */ (await callTool('zot_panel_view', { tool, arguments: args ?? {}, after: version, ...(call && { call }) }, VIEW_TIMEOUT_MS));
         failures = 0;
       } catch (e) {
+        if (finished) return;
         if (++failures >= 3) return finish(`The panel cannot be reached: ${e instanceof Error ? e.message : String(e)}`);
         await new Promise((r) => setTimeout(r, 1000 * failures));
         continue;
       }
+      // An answer that comes after the call ended (VS Code's "tool finished" first) is not applied.
+      if (finished) return;
       if (s.call) call = s.call;
       version = typeof s.version === 'number' ? s.version : version;
       switch (s.phase) {

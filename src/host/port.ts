@@ -60,5 +60,10 @@ export interface HostUI {
   closePanel(panel: PanelHandle): void | Promise<void>;
 }
 
-/** What shows the panels of one tool call, when its caller has a UI of its own (an MCP client that elicits). */
-export type PanelUI = Pick<HostUI, 'interactive' | 'openPanel' | 'renderPanel' | 'closePanel'>;
+/**
+ * What shows the panels of one tool call, when its caller has a UI of its own
+ * (an MCP client that elicits or shows views). `session`: who made the call
+ * (one MCP session); a panel opened without `tool_call_id` binds only to a
+ * call of one session, never across.
+ */
+export type PanelUI = Pick<HostUI, 'interactive' | 'openPanel' | 'renderPanel' | 'closePanel'> & { readonly session?: object };

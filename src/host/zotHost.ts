@@ -11,6 +11,7 @@ import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type T
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { toolPromptText } from './ui/toolPrompt.js';
 import { makeTap, type TraceSink } from './connection/frameTrace.js';
+import type { TraceFields } from './connection/traceMask.js';
 import { envSecrets, makeRedactor } from './connection/redact.js';
 import type { TapSlot } from './connection/transport.js';
 import { diagnostics, type ExtensionReport } from './diagnostics.js';
@@ -137,9 +138,15 @@ export class ZotHost {
     this.model = { provider, model };
   }
 
+  /** Which values of a frame are secret by where they sit: a tool's `display.redact`, the settings declared secret. */
+  private readonly traceFields: TraceFields = {
+    toolRedact: (ext, tool) => this.registry.get(ext)?.tools.get(tool)?.display?.redact ?? this.registry.tool(tool)?.entry.display?.redact ?? [],
+    secretSettings: (ext) => (this.registry.get(ext)?.found.manifest?.config ?? []).filter((f) => f.secret).map((f) => f.key),
+  };
+
   /** Turns the protocol trace on (every frame of every extension to `sink`) or off; live connections follow at once. */
   setTrace(sink: TraceSink | undefined): void {
-    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.envSecrets, ...this.secrets, ...(sink.secrets?.() ?? [])] }) : undefined;
+    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.envSecrets, ...this.secrets, ...(sink.secrets?.() ?? [])] }, this.traceFields) : undefined;
   }
 
   /**

@@ -245,15 +245,16 @@ test('every path answers in time: a silent window, then guards that never answer
   const slow = ['slow-a', 'slow-b'].map((n) => makeExt(root, n, stubborn));
   const r = await hook('PreToolUse', pre('ls', project), { windows, exts: slow });
   const o = answer(r);
-  assert.equal(o.hookSpecificOutput, undefined, 'a guard that does not answer allows, as in zot');
+  // Their own 5 s were not up when the hook's time was: that is no allow, whoever was slow.
+  assert.equal(o.hookSpecificOutput.permissionDecision, 'deny', 'a guard still inside its time when the hook must answer refuses');
+  assert.match(o.hookSpecificOutput.permissionDecisionReason, /^zot: refused, for the hook ran out of time before every guard answered: extension "slow-[ab]" had not answered the tool_call intercept when the hook had to answer/);
   assert.match(o.systemMessage, /could not be reached \(no answer within 6 s\)/);
-  assert.match(o.systemMessage, /zot: extension "slow-[ab]" had not answered the tool_call intercept when the hook had to answer; its verdict did not count/);
   assert.ok(r.ms < 13_000, `answered and gone in ${r.ms} ms, inside the hook file's 15 s`);
   // Fail-closed: the same call is refused, naming them; the prompt hook too.
   const closed = await hook('PreToolUse', pre('ls', project), { windows, exts: slow, args: ['--fail-closed'] });
   const c = answer(closed);
   assert.equal(c.hookSpecificOutput.permissionDecision, 'deny');
-  assert.match(c.hookSpecificOutput.permissionDecisionReason, /^zot: refused, for not every guard could run \(fail-closed\): .*extension "slow-[ab]"/);
+  assert.match(c.hookSpecificOutput.permissionDecisionReason, /^zot: refused, for the hook ran out of time before every guard answered: .*extension "slow-[ab]"/);
   assert.ok(closed.ms < 13_000, `${closed.ms} ms`);
   const prompt = answer(await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: project }, { windows, exts: slow, args: ['--fail-closed'] }));
   assert.equal(prompt.decision, 'block');
@@ -272,4 +273,17 @@ test('--fail-closed reaches the window: its guard that cannot run refuses there 
   const closed = answer(await hook('PreToolUse', pre('ls', project), { windows, exts: [], args: ['--fail-closed'] }));
   assert.equal(closed.hookSpecificOutput.permissionDecision, 'deny');
   assert.match(closed.hookSpecificOutput.permissionDecisionReason, /extension "quiet"/);
+});
+
+test('a stuck window never costs a guard its verdict: one ready at 2.5 s that denies 4 s after it is asked (inside its 5 s) is not let through', { timeout: 60_000 }, async (t) => {
+  const project = tmpdir('zot-hook-project-');
+  const windows = windowsFolder();
+  const silent = await impostor(t, () => undefined);
+  entry(windows, { pid: process.pid, url: silent.url, folders: [project] });
+  const guard = makeExt(tmpdir(), 'late-deny', { helloDelayMs: 2500, caps: ['events'], subscribe: { events: [], intercept: ['tool_call'] }, interceptReplies: { tool_call: { delayMs: 4000, reply: { block: true, reason: 'no rm -rf here' } } } });
+  const r = await hook('PreToolUse', pre('rm -rf build', project), { windows, exts: [guard] });
+  const o = answer(r);
+  assert.equal(o.hookSpecificOutput?.permissionDecision, 'deny', `refused, not allowed with a note: ${r.stdout}`);
+  assert.match(o.hookSpecificOutput.permissionDecisionReason, /^zot: refused, for the hook ran out of time before every guard answered: extension "late-deny"|^no rm -rf here$/);
+  assert.ok(r.ms < 13_000, `answered in ${r.ms} ms, inside the agent's 15 s`);
 });

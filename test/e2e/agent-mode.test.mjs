@@ -169,15 +169,17 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     // The panel just opened may take the focus back from the input after a click, before the text or
     // before the Enter: type and send until the input has taken the request (it empties).
     const inputText = async () => (await input.textContent())?.replace(/\u00a0/g, ' ') ?? '';
-    await waitFor('the request sent from the chat input', async () => {
+    /** Types `text` into the chat input and sends it, until the input has taken it. @param {string} what @param {string} text */
+    const send = (what, text) => waitFor(what, async () => {
       await input.click();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Backspace');
-      await page.keyboard.type('AGENTCALL slow {}');
-      if (!(await inputText()).includes('AGENTCALL slow {}')) return false;
+      await page.keyboard.type(text);
+      if (!(await inputText()).includes(text)) return false;
       await page.keyboard.press('Enter');
-      return waitFor('the input to empty', async () => !(await inputText()).includes('AGENTCALL slow {}'), 3_000).then(() => true, () => false);
+      return waitFor('the input to empty', async () => !(await inputText()).includes(text), 3_000).then(() => true, () => false);
     }, 45_000);
+    await send('the request sent from the chat input', 'AGENTCALL slow {}');
     // VS Code asks once before it honours the auto approval set above, as it would ask a user.
     const enable = page.locator('.monaco-dialog-box').filter({ hasText: 'Enable global auto approve?' }).getByRole('button', { name: 'Enable' });
     await waitFor('slow delivered', async () => {
@@ -194,15 +196,7 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     // An interactive tool: its panel is an MCP App view in the chat, the page of the editor's panel.
     await startServer('agent-ask');
     const askText = 'AGENTCALL ask {"choices":["red","green","blue"]}';
-    await waitFor('the ask request sent from the chat input', async () => {
-      await input.click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Backspace');
-      await page.keyboard.type(askText);
-      if (!(await inputText()).includes(askText)) return false;
-      await page.keyboard.press('Enter');
-      return waitFor('the input to empty', async () => !(await inputText()).includes(askText), 3_000).then(() => true, () => false);
-    }, 45_000);
+    await send('the ask request sent from the chat input', askText);
     const call = await waitFor('ask delivered', () => frames(home, 'ask', 'tool_call').find((f) => f.name === 'ask'), 60_000);
     const view = page.frameLocator('.mcp-app-part .mcp-app-webview iframe.webview.ready').frameLocator('iframe#active-frame');
     const current = view.locator('#lines .line.current');
@@ -223,6 +217,26 @@ test('agent mode\'s / menu offers a zot command as an MCP prompt, and picking it
     await view.locator('body.ended').waitFor({ timeout: 15_000 });
     await shot('inline-panel-ended');
     t.diagnostic('the ask tool\'s panel showed inline in the chat; ArrowDown moved its cursor through the extension; Esc ended the call as canceled');
+
+    // Answered with Enter this time: once VS Code says the call finished, the view stays with how it ended,
+    // never back to "Waiting for the panel…", whatever answer to its own requests comes after.
+    const againText = 'AGENTCALL ask {"choices":["one","two"]}';
+    await send('the second ask sent from the chat input', againText);
+    await waitFor('the second ask delivered', () => frames(home, 'ask', 'tool_call').some((f) => f.name === 'ask' && f.id !== call.id), 60_000);
+    const again = page.frameLocator('.mcp-app-part .mcp-app-webview iframe.webview.ready').last().frameLocator('iframe#active-frame');
+    await again.locator('#lines .line.current').filter({ hasText: 'one' }).waitFor({ timeout: 30_000 });
+    await again.locator('#lines').click();
+    await page.keyboard.press('Enter');
+    await again.locator('body.ended').waitFor({ timeout: 30_000 });
+    /** @type {string[]} */
+    const footers = [];
+    for (let i = 0; i < 12; i++) {
+      footers.push(await again.locator('#footer').innerText());
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(!footers.some((f) => /Waiting for the panel/.test(f)), `the ended view went back: ${footers.join(' | ')}`);
+    await shot('inline-panel-answered');
+    t.diagnostic(`the answered view stayed ended for 3 s: ${footers.at(-1)}`);
   } catch (error) {
     await shot('failure');
     t.diagnostic(`screenshots in ${os.tmpdir()}/zot-e2e-agent-mode-*.png`);

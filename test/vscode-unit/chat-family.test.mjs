@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleSources, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { bundleSources, lib, makeExt, ROOT, startHost, tmpdir, waitFor, ownFields } from '../helpers.mjs';
 
 /** @typedef {import('../../src/vscode/chat/participant.js').ZotChatResult} ZotChatResult */
 /** @typedef {import('../../src/vscode/chat/sessions.js').ChatSessions} ChatSessions */
@@ -177,7 +177,10 @@ test('each conversation is a session: identity at its first request, again on a 
 
   const events = await waitFor('five session events', () => { const e = host.received('rec', 'event'); return e.length === 5 && e; });
   assert.deepEqual(events.map((e) => `${e.event} ${e.session_id === a ? 'a' : 'b'}`), ['session_start a', 'session_end a', 'session_start b', 'session_end b', 'session_start a']);
-  assert.deepEqual(events[0], { type: 'event', event: 'session_start', session_id: a, session_title: 'Why is 4020 off by three cents?', cwd: '/srv/code/billing-api', project_id: sessions.projectId(), sequence: events[0].sequence });
+  // The first start names no title (its prompt had not passed the guards yet); a start after a switch does.
+  assert.deepEqual(ownFields(events[0]), { type: 'event', event: 'session_start', project_id: sessions.projectId() });
+  assert.deepEqual(ownFields(events[4]), { type: 'event', event: 'session_start', session_title: 'Why is 4020 off by three cents?', project_id: sessions.projectId() });
+  assert.deepEqual([events[0].session_id, events[0].cwd, events[4].session_id], [a, '/srv/code/billing-api', a]);
   // zot's reason on each end: another chat became the active one.
   assert.deepEqual(events.filter((e) => e.event === 'session_end').map((e) => e.reason), ['session_switch', 'session_switch']);
   const projectId = sessions.projectId();
@@ -198,4 +201,55 @@ test('each conversation is a session: identity at its first request, again on a 
   ]);
   assert.equal(await sessions.read('../../etc/passwd'), undefined);
   assert.equal(sessions.resume('not-an-id'), undefined, 'metadata not shaped as written names no session');
+});
+
+test('a prompt a guard blocked is never a session\'s title, never stored, never sent on: not in session_start, list_sessions or the workspace\'s state', async (t) => {
+  const state = memento();
+  const sessions = new m.sessions.ChatSessions(state, () => '/srv/code/billing-api');
+  const key = 'sk-live-4f9a0c1d2e3b';
+  const guard = makeExt(tmpdir(), 'guard', {
+    subscribe: { events: ['session_start', 'user_message'], intercept: ['user_message'] },
+    interceptReplies: { user_message: { block: true, reason: 'that looks like an API key' } },
+    commands: [{ name: 'peek', after: [{ type: 'list_sessions', id: 'l1' }] }],
+  });
+  const watcher = makeExt(tmpdir(), 'watcher', { subscribe: { events: ['session_start', 'session_end', 'user_message'] } });
+  const host = await startHost(t, [guard, watcher], { services: { sessions } });
+  const { ask } = chat(host, sessions);
+  /** @type {SeenRequest[]} */
+  const seen = [];
+  const blocked = await ask(`${key} is my key\nwhy does login fail?`, scriptedModel([{ text: 'never asked' }], seen));
+  assert.equal(blocked.metadata.stop, 'blocked');
+  assert.equal(seen.length, 0, 'the model never saw it');
+  const id = blocked.metadata.sessionId;
+  assert.ok(id, 'the conversation has its session all the same');
+  const started = await waitFor('session_start', () => host.received('watcher', 'event').find((e) => e.event === 'session_start'));
+  assert.deepEqual(started, { type: 'event', event: 'session_start', session_id: id, cwd: '/srv/code/billing-api', project_id: sessions.projectId() });
+  assert.deepEqual(await sessions.list(), [], 'nothing stored');
+  assert.ok(!JSON.stringify(state.keys().map((k) => state.get(k))).includes(key), 'the workspace state holds no piece of it');
+  await host.runCommand('peek', '');
+  const list = await waitFor('the list', () => host.received('guard', 'session_list').find((f) => f.id === 'l1'));
+  assert.equal(list.sessions, null);
+  // Only the guard's own intercept carried it; no other frame to any extension did.
+  const sent = [...host.received('watcher'), ...host.received('guard').filter((f) => f.type !== 'event_intercept')];
+  assert.deepEqual(sent.filter((f) => JSON.stringify(f).includes(key)), []);
+  // The same conversation goes on: its next prompt, past the guard, titles and starts what is stored.
+  await host.stopExtension('guard');
+  const next = await ask('Why does login fail?', scriptedModel([{ text: 'The cookie expired.' }], seen), [replyTurn(blocked.metadata)]);
+  assert.equal(next.metadata.sessionId, id, 'still its session');
+  assert.deepEqual((await sessions.list()).map((s) => [s.session_id, s.title, s.messages]), [[id, 'Why does login fail?', 2]]);
+});
+
+test('a prompt a guard rewrote is kept and replayed as the model saw it, never as typed', async (t) => {
+  const sessions = new m.sessions.ChatSessions(memento(), () => '/srv/code/billing-api');
+  const guard = makeExt(tmpdir(), 'scrub', { subscribe: { events: [], intercept: ['user_message'] }, interceptReplies: { user_message: { replace_text: 'my key is [removed]' } } });
+  const host = await startHost(t, [guard], { services: { sessions } });
+  const { ask } = chat(host, sessions);
+  /** @type {SeenRequest[]} */
+  const seen = [];
+  const first = await ask('my key is sk-live-99aa88bb77', scriptedModel([{ text: 'Noted.' }], seen));
+  assert.equal(first.metadata.prompt, 'my key is [removed]');
+  assert.deepEqual((await sessions.list()).map((s) => s.title), ['my key is [removed]']);
+  await ask('and then?', scriptedModel([{ text: 'Done.' }], seen), [replyTurn(first.metadata)]);
+  assert.ok(!JSON.stringify(seen).includes('sk-live-99aa88bb77'), 'no request to the model replays what was typed');
+  assert.ok(!JSON.stringify(await sessions.read(/** @type {string} */ (first.metadata.sessionId))).includes('sk-live'));
 });

@@ -2,11 +2,15 @@
  * The protocol trace, as language clients have `trace.server`: `messages`
  * gives each frame's direction, type, id and size; `verbose` the frame too,
  * cut at TRACE_VERBOSE_MAX_CHARS. Secrets are replaced before anything is
- * cut or written: the values the front end names (an MCP token) and the
- * values of environment variables whose names say they are secret, in case
- * an extension echoes one. The environment itself never travels in a frame.
+ * cut or written: first by where they sit in a frame (traceMask.ts: a
+ * call's secret-named and `display.redact` arguments, secret settings,
+ * secret frames' values), then by value: the values the front end names (an
+ * MCP token) and those of environment variables whose names say they are
+ * secret, in case an extension echoes one. The environment itself never
+ * travels in a frame.
  */
 import { makeRedactor } from './redact.js';
+import { maskByShape, type TraceFields } from './traceMask.js';
 import type { FrameTap } from './transport.js';
 
 export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;
@@ -24,23 +28,9 @@ export interface TraceSink {
 }
 
 export { REDACTED } from './redact.js';
-import { REDACTED } from './redact.js';
 
-/** terva's frames that carry a secret's value in `value` (docs/TERVA.md 16.12, 17.5): the trace shows them without it. */
-const SECRET_FRAMES: ReadonlySet<string> = new Set(['secret_set', 'secret_value']);
-
-function withoutSecretValue(body: string): string {
-  try {
-    const f = JSON.parse(body) as Record<string, unknown>;
-    if (typeof f.value === 'string' && f.value !== '') f.value = REDACTED;
-    return JSON.stringify(f);
-  } catch {
-    return REDACTED;
-  }
-}
-
-/** A tap that writes each frame to `sink`, with every value `sink.secrets` names hidden (the host adds the environment's). */
-export function makeTap(sink: TraceSink): FrameTap {
+/** A tap that writes each frame to `sink`, masked by its shape (`fields`) and with every value `sink.secrets` names hidden (the host adds the environment's). */
+export function makeTap(sink: TraceSink, fields?: TraceFields): FrameTap {
   const redact = makeRedactor(() => sink.secrets?.() ?? []);
   return (extension, direction, text, frame) => {
     const body = text.endsWith('\n') ? text.slice(0, -1) : text;
@@ -49,7 +39,7 @@ export function makeTap(sink: TraceSink): FrameTap {
     const what = frame ? `${frame.type}${frame.id !== undefined ? ` #${frame.id}` : ''}` : '(invalid frame)';
     let line = `${arrow} ${what} ${bytes} B`;
     if (sink.level === 'verbose') {
-      const shown = redact(SECRET_FRAMES.has(frame?.type ?? '') ? withoutSecretValue(body) : body);
+      const shown = redact(maskByShape(body, extension, fields, frame !== undefined));
       line += ` ${shown.length > TRACE_VERBOSE_MAX_CHARS ? `${shown.slice(0, TRACE_VERBOSE_MAX_CHARS)}… (${shown.length - TRACE_VERBOSE_MAX_CHARS} more characters)` : shown}`;
     }
     sink.line(extension, line);

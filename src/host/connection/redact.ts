@@ -4,8 +4,9 @@
  * a JSON encoder may give it inside a string: `\uXXXX` for any character in
  * either case (Python's `json.dumps` writes `ä` as `\u00e4`, Go writes `<&>` as
  * `\u003c\u0026\u003e`), the short escapes (`\"`, `\\`, `\/`, `\n`…), and
- * any mix of these. Longer values are replaced first, so a secret that is a
- * prefix of another never leaves the longer one's tail behind.
+ * any mix of these, once or twice over (JSON text quoted in a JSON string).
+ * Longer values are replaced first, so a secret that is a prefix of another
+ * never leaves the longer one's tail behind.
  */
 
 export const REDACTED = '«redacted»';
@@ -21,18 +22,27 @@ export function envSecrets(env: NodeJS.ProcessEnv): string[] {
   return out;
 }
 
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\\\"', '\\': '\\\\\\\\', '/': '\\\\/', '\b': '\\\\b', '\f': '\\\\f', '\n': '\\\\n', '\r': '\\\\r', '\t': '\\\\t' };
+/** JSON's short escapes, as written (`\"` for a quote). */
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** A pattern for one UTF-16 code unit in any JSON spelling. */
+/** `s` as a pattern matching itself; a lone surrogate cannot stand for itself in a well-formed string and is matched as itself all the same. */
+function literal(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&').replace(/[\u0000-\u001f\u2028\u2029\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A pattern for one UTF-16 code unit in any JSON spelling, once or twice
+ * escaped (JSON text inside a JSON string, as a tool's result that quotes
+ * its arguments): as itself, `\uXXXX` in either case, a short escape.
+ */
 function unitPattern(unit: number): string {
   const ch = String.fromCharCode(unit);
-  const hex = unit.toString(16).padStart(4, '0');
-  const hexAnyCase = [...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('');
-  const forms = [`\\\\u${hexAnyCase}`];
-  // A lone surrogate cannot stand for itself in a well-formed string; it is matched as itself all the same.
-  forms.push(ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&').replace(/[\u0000-\u001f\u2028\u2029\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-  const short = SHORT_ESCAPES[ch];
-  if (short) forms.push(short);
+  const hexAnyCase = [...unit.toString(16).padStart(4, '0')].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('');
+  const once = SHORT_ESCAPES[ch] ? [SHORT_ESCAPES[ch]] : [];
+  const twice = once.map((f) => JSON.stringify(f).slice(1, -1));
+  const forms = [...new Set([ch, ...once, ...twice])].map(literal);
+  forms.push(`\\\\u${hexAnyCase}`, `\\\\\\\\u${hexAnyCase}`);
   return `(?:${forms.join('|')})`;
 }
 

@@ -37,7 +37,10 @@
  * (the hook waits a little longer than the host's ready grace for it, within
  * the agent's time). With `failClosed`, such a guard, or one that did not
  * answer its intercept, refuses a guarded call or prompt, naming why; without
- * it an intercept that times out allows, as in zot.
+ * it an intercept that times out allows, as in zot. A guard still being asked
+ * when the hook must answer (its own time not yet up: a slow window or start
+ * spent the hook's) refuses the call or prompt either way, as the hook
+ * command does at its budget's end.
  */
 import { boundedStringify, type ContentBlock, type InterceptableEvent, type InterceptMap, type JsonObject } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
@@ -117,8 +120,11 @@ export async function runHookOn(host: HostCalls, input: HookInput, servesOverMcp
     return why === undefined ? [] : [{ name: rt.name, why }];
   });
   const output = await runHook(hookHost, input, [...notes, ...unable.map((u) => `zot: extension "${u.name}" ${u.why}; if it guards tool calls, it did not run`)]);
-  if (late.length) output.systemMessage = [output.systemMessage, ...late.map((u) => `zot: extension "${u.name}" ${u.why}; its verdict did not count`)].filter(Boolean).join('\n');
-  const couldNot = [...unable, ...unanswered, ...late];
+  // A guard still inside its own time when the hook's ran out (a slow window or start before it) is not passed over: the call is refused.
+  if (late.length && !refuses(output)) {
+    return refusal(input, `zot: refused, for the hook ran out of time before every guard answered: ${late.map((u) => `extension "${u.name}" ${u.why}`).join('; ')}`, output.systemMessage);
+  }
+  const couldNot = [...unable, ...unanswered];
   if (!guarded || !options.failClosed || !couldNot.length || refuses(output)) return output;
   const reason = `zot: refused, for not every guard could run (fail-closed): ${couldNot.map((u) => `extension "${u.name}" ${u.why}`).join('; ')}`;
   return refusal(input, reason, output.systemMessage);

@@ -80,6 +80,9 @@ const OPENING_WAIT_MS = 30_000;
 /** Responses' panels waited for at once, per extension; the oldest gives way. */
 const MAX_OPENING = 8;
 
+/** No call can be told for a panel: calls of more than one session wait for one. */
+const AMBIGUOUS = Symbol('ambiguous');
+
 /** A panel's key among all extensions' panels: its extension's name and its own id. */
 const uidOf = (rt: ExtensionRuntime, panelId: string): string => `${rt.name}\0${panelId}`;
 
@@ -148,7 +151,14 @@ export class Panels {
     // Closed by the extension before it was shown: as zot, opened and closed at once, so nothing shows.
     if (since?.closed) return;
     const existing = this.open.get(uid);
-    const call = this.callFor(rt, spec.tool_call_id);
+    const found = this.callFor(rt, spec.tool_call_id);
+    if (found === AMBIGUOUS && !existing) {
+      rt.addProblem(`open_panel "${spec.id}" without tool_call_id while calls of more than one session wait for a panel: it is bound to none and closed (name its call in tool_call_id)`);
+      rt.send({ type: 'panel_close', panel_id: spec.id });
+      return;
+    }
+    // Reopened while that is unclear: it stays with the call it serves.
+    const call = found === AMBIGUOUS ? existing?.boundCall?.call : found;
     if (!existing && !call) {
       const spontaneous = [...this.open.values()].filter((p) => p.rt === rt && !p.forToolCall).length;
       const admission = this.budget.admit(rt.name, spontaneous);
@@ -171,6 +181,7 @@ export class Panels {
     panel.footer = spec.footer ?? '';
     panel.widgets = spec.widgets ?? [];
     if (since?.render) applyRender(panel, since.render);
+    const before = existing ? this.uiOf(existing) : undefined;
     if (call) {
       const b = this.bind(rt, call);
       if (panel.boundCall !== b) panel.boundCall?.panels.delete(panel);
@@ -182,7 +193,9 @@ export class Panels {
     const ui = this.uiOf(panel);
     // Nobody can answer it here; the call was refused before it started, so this is only a stray panel.
     if (!ui.interactive && call) rt.addProblem(`opened panel "${spec.id}" on a host that cannot show panels`);
-    await (existing ? ui.renderPanel(panel) : ui.openPanel(panel));
+    // Reopened for another call: it leaves the view it was shown in (that call's, or the host's) for this call's own.
+    if (before && before !== ui) await Promise.resolve(before.closePanel(panel)).catch(() => undefined);
+    await (before === ui ? ui.renderPanel(panel) : ui.openPanel(panel));
   }
 
   render(rt: ExtensionRuntime, frame: RenderFrame): Promise<void> | void {
@@ -231,13 +244,15 @@ export class Panels {
   /**
    * The call a panel opened now serves: the one it names, if it is this
    * extension's and in flight; without a name, the newest interactive call
-   * of this extension that has no panel yet.
+   * of this extension that has no panel yet, where those calls are all of
+   * one session (who made them: an MCP session, or the host's own UI);
+   * AMBIGUOUS where they are of more than one, for that would be a guess.
    */
-  private callFor(rt: ExtensionRuntime, toolCallId: string | undefined): ToolCall | undefined {
+  private callFor(rt: ExtensionRuntime, toolCallId: string | undefined): ToolCall | typeof AMBIGUOUS | undefined {
     if (toolCallId !== undefined) return rt.toolCall(toolCallId);
-    let found: ToolCall | undefined;
-    for (const c of rt.toolCalls()) if (c.spec.interactive && !this.bound.get(c.id)?.panels.size) found = c;
-    return found;
+    const waiting = [...rt.toolCalls()].filter((c) => c.spec.interactive && !this.bound.get(c.id)?.panels.size);
+    const sessions = new Set(waiting.map((c) => (c.spec.panelUi ? c.spec.panelUi.session ?? c.spec.panelUi : undefined)));
+    return sessions.size > 1 ? AMBIGUOUS : waiting.at(-1);
   }
 
   /**

@@ -66,7 +66,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     const call = await prepareCall(source, request.params, `mcp-${String(extra.requestId)}`, clientElicits() || apps, scope);
     if ('refused' in call) return call.refused;
     // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
-    const forms = !source.host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema)) : undefined;
+    const forms = !source.host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema), views) : undefined;
     // To a client that shows MCP Apps, an interactive tool's panels show in its view; the other way where none asks for them.
     const watched = apps && source.host.findTool(call.name)?.interactive
       ? views.watch(request.params.name, request.params.arguments ?? {}, forms ?? (source.host.interactive ? source.host.panelUi : undefined))

@@ -144,6 +144,8 @@ export class AppViews {
     };
     const ui: PanelUI = {
       interactive: true,
+      // Its client's: a panel opened without tool_call_id never binds across clients.
+      session: this,
       openPanel: (p) => {
         if (w.phase === 'elsewhere') return fallback ? fallback.openPanel(p) : p.dismiss();
         if (w.phase === 'ended') return;

@@ -50,7 +50,8 @@ export class ElicitingPanels implements PanelUI {
   private readonly asked = new Map<string, string>();
   private readonly closed = new Set<string>();
 
-  constructor(private readonly send: SendRequest) {}
+  /** `session`: the client's (its MCP session), so a panel opened without tool_call_id never binds across clients. */
+  constructor(private readonly send: SendRequest, readonly session?: object) {}
 
   openPanel(panel: PanelHandle): void {
     this.closed.delete(panel.uid);

@@ -7,10 +7,8 @@
 import * as vscode from 'vscode';
 import type { HostTools } from '../../host/index.js';
 import { t } from '../l10n.js';
+import { hostToolQuestion } from './hostToolQuestion.js';
 import { HostToolRunner, type CallCancellation, type Permission } from './hostToolRules.js';
-
-/** How much of the arguments the question shows. */
-const ARGS_SHOWN = 600;
 
 export interface HostToolsOptions {
   /** The names of the tools zot's extensions registered, now. */
@@ -32,11 +30,12 @@ export function vscodeHostTools(options: HostToolsOptions): HostTools {
 async function ask(extension: string, tool: string, args: Record<string, unknown>): Promise<Permission> {
   const allow = t('Allow');
   const always = t('Allow for This Session');
-  let shown = JSON.stringify(args, null, 2) ?? '{}';
-  if (shown.length > ARGS_SHOWN) shown = `${shown.slice(0, ARGS_SHOWN)}…`;
+  // What decides what runs comes first and whole; hidden characters are shown as marks; a cut is said.
+  const q = hostToolQuestion(extension, tool, args);
+  const cut = q.cut.length ? `\n\n${t('Not shown whole:')} ${q.cut.join('; ')}` : '';
   const choice = await vscode.window.showWarningMessage(
-    t('The zot extension "{0}" wants to run the tool "{1}".', extension, tool),
-    { modal: true, detail: `${t('It asks outside any chat. Its arguments:')}\n${shown}` },
+    t('The zot extension "{0}" wants to run the tool "{1}".', q.extension, q.tool),
+    { modal: true, detail: `${t('It asks outside any chat. Its arguments:')}\n${q.fields.join('\n') || '{}'}${cut}` },
     allow,
     always,
   );

@@ -77,6 +77,8 @@ export async function runModelLoop(
   let round: Round = { text: '', calls: [] };
   const newlyActivated: string[] = [];
 
+  /** The prompt as the guards left it: what the model saw, what the history replays and the session keeps. */
+  let seenPrompt = prompt;
   const port: ModelPort = {
     system(text) {
       system.keep(text);
@@ -84,6 +86,7 @@ export async function runModelLoop(
     },
     // The prompt as the user_message interceptors left it is what the model receives.
     prompt(text) {
+      seenPrompt = text;
       messages.push(vscode.LanguageModelChatMessage.User(text));
     },
     async step(stepToken) {
@@ -202,7 +205,7 @@ export async function runModelLoop(
   if (turn.stop === 'canceled' && !turn.stoppedInCall) stream.markdown(`\n\n${t('Stopped.')}`);
   if (turn.stop === 'max_steps') stream.markdown(`\n\n${t('Stopped after {0} steps (the {1} setting).', deps.maxSteps, '`zot.chat.maxSteps`')}`);
   deps.log(`@zot: the request ended (${turn.stop}) after ${turn.steps} step(s)`);
-  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt, rounds, ...(toolsNote ? { toolsNote } : {}), ...(newlyActivated.length && { activated: newlyActivated }) } };
+  return { metadata: { stop: turn.stop, steps: turn.steps, toolCalls, modelText, prompt: seenPrompt, rounds, ...(toolsNote ? { toolsNote } : {}), ...(newlyActivated.length && { activated: newlyActivated }) } };
 }
 
 /** The text blocks of a result the extension marked as Markdown (zot's `format`), joined; '' when none. */

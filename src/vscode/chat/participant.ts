@@ -43,7 +43,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
     // The same path in every bundle: the reply's markdown is kept for the trace as it is written.
     const written: string[] = [];
     // The built-ins are no part of a conversation with the model: they start no session.
-    const sessionId = request.command === 'help' || request.command === 'reload' ? undefined : await enterSession(deps, current, request, chatContext);
+    const sessionId = request.command === 'help' || request.command === 'reload' ? undefined : await enterSession(deps, current, chatContext);
     const result = await handleRequest(deps, { recentTools, systemPrompts, ...(sessionId !== undefined && { sessionId }) }, request, chatContext, recordingMarkdown(stream, written), token);
     if (sessionId) {
       result.metadata.sessionId = sessionId;
@@ -133,12 +133,13 @@ async function handleRequest(
  * chat with no history is a new session; one whose replies name a session
  * other than the last one asked is a switch, announced again as terva does.
  */
-async function enterSession(deps: ChatDeps, current: { id?: string }, request: vscode.ChatRequest, chatContext: vscode.ChatContext): Promise<string | undefined> {
+async function enterSession(deps: ChatDeps, current: { id?: string }, chatContext: vscode.ChatContext): Promise<string | undefined> {
   const host = deps.host();
   await host.whenLoaded();
   const sessions = deps.sessions;
   if (chatContext.history.length === 0) {
-    const started = sessions?.begin(request.prompt);
+    // Untitled: the prompt has not passed the guards yet (a blocked one is never sent on nor stored).
+    const started = sessions?.begin();
     current.id = started?.id;
     host.beginSession(started?.identity);
     return started?.id;

@@ -27,6 +27,9 @@ interface Stored { id: string; title: string; mtime: number; messages: SessionMe
 const SESSION_ID = /^[0-9a-f]{16}$/;
 
 export class ChatSessions implements SessionStore {
+  /** Sessions begun whose first prompt has not been recorded (blocked, or not answered yet): known, kept nowhere. */
+  private readonly begun = new Set<string>();
+
   constructor(private readonly state: vscode.Memento, private readonly folder: () => string | undefined) {}
 
   /** The workspace folder's path flattened, with a short hash: readable and stable (terva's project_id). */
@@ -37,25 +40,33 @@ export class ChatSessions implements SessionStore {
     return `${flat}-${createHash('sha256').update(dir).digest('hex').slice(0, 4)}`;
   }
 
-  /** A new session for a conversation whose first prompt is `prompt`: its id and the identity session_start carries. */
-  begin(prompt: string): { id: string; identity: SessionStart } {
+  /**
+   * A new session for a conversation: its id and the identity session_start
+   * carries. Begun before its first prompt has passed the guards, it has no
+   * title and is kept nowhere yet: a prompt a guard refuses is neither sent
+   * in session_start nor stored; the session is stored, titled by its first
+   * prompt, with its first exchange (`record`).
+   */
+  begin(): { id: string; identity: SessionStart } {
     const id = randomBytes(8).toString('hex');
-    const title = firstLine(prompt, MAX_TITLE_CHARS);
-    this.write([{ id, title, mtime: now(), messages: [] }, ...this.stored()]);
-    return { id, identity: this.identity(id, title) };
+    this.begun.add(id);
+    if (this.begun.size > MAX_SESSIONS) this.begun.delete(this.begun.values().next().value!);
+    return { id, identity: this.identity(id, '') };
   }
 
   /** The identity of a session this workspace knows (a conversation resumed), or undefined. */
   resume(id: unknown): { id: string; identity: SessionStart } | undefined {
     if (typeof id !== 'string' || !SESSION_ID.test(id)) return undefined;
     const s = this.stored().find((x) => x.id === id);
-    return s && { id, identity: this.identity(id, s.title) };
+    if (!s) return this.begun.has(id) ? { id, identity: this.identity(id, '') } : undefined;
+    return { id, identity: this.identity(id, s.title) };
   }
 
-  /** One exchange of the session: the prompt the model saw and what it answered. */
+  /** One exchange of the session: the prompt the model saw (past the guards) and what it answered. */
   record(id: string, messages: SessionMessage[]): void {
     const all = this.stored();
-    const s = all.find((x) => x.id === id);
+    let s = all.find((x) => x.id === id);
+    if (!s && this.begun.delete(id)) all.unshift(s = { id, title: firstLine(messages.find((m) => m.role === 'user')?.text ?? '', MAX_TITLE_CHARS), mtime: now(), messages: [] });
     if (!s) return;
     s.messages.push(...messages.filter((m) => m.text).map((m) => ({ role: m.role, text: m.text.slice(0, MAX_MESSAGE_CHARS) })));
     s.messages = s.messages.slice(-MAX_SESSION_MESSAGES);
