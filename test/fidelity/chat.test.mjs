@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleSources, lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { bundleSources, lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor, makeZotExt } from '../helpers.mjs';
 
 /** @typedef {import('../helpers.mjs').TestHost} TestHost */
 /** @typedef {import('../../src/vscode/chat/participant.js').ZotChatResult} ZotChatResult */
@@ -338,4 +338,88 @@ test('session_start in @zot: once per chat, at its first request, before the fir
   }));
   assert.deepEqual(order, ['session_start', 'turn_start', 'turn_start', 'session_start', 'turn_start'], 'a new chat (no history) is a new session');
   assert.deepEqual(replies.map((r) => [r.kind, r.prompt, r.stop, r.markdown]), Array(3).fill(['chat-reply', 'hi', 'end_turn', 'hello']));
+});
+
+/**
+ * One @zot request with the model's messages recorded as the model received them, each as `role: text` parts.
+ * @param {TestHost} host
+ * @param {Step[]} script
+ * @param {Partial<import('../../src/vscode/chat/modelLoop.js').LoopDeps>} [deps]
+ * @param {import('vscode').ChatContext} [chatContext]
+ */
+async function recorded(host, script, deps = {}, chatContext = { history: [] }) {
+  const model = scriptedModel(script);
+  const send = model.sendRequest;
+  /** @type {{ messages: string[], tools: string[] }[]} */
+  const requests = [];
+  model.sendRequest = async (messages, opts = {}, token) => {
+    requests.push({
+      messages: messages.map((m) => m.content.map((p) => {
+        if (p instanceof vscode.LanguageModelTextPart) return `text ${p.value}`;
+        if (p instanceof vscode.LanguageModelToolCallPart) return `call ${p.name} ${JSON.stringify(p.input)}`;
+        if (p instanceof vscode.LanguageModelToolResultPart) return `result ${p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : c instanceof vscode.LanguageModelDataPart ? `data ${c.mimeType} ${new TextDecoder().decode(c.data)}` : '?')).join(' | ')}`;
+        return '?';
+      }).join(' + ')),
+      tools: (opts.tools ?? []).map((x) => x.name),
+    });
+    return send(messages, opts, token);
+  };
+  /** @type {(string | import('vscode').MarkdownString)[]} */
+  const shown = [];
+  const { metadata } = await loop.runModelLoop({ host, maxSteps: 5, recentTools: [], log: () => undefined, ...deps }, /** @type {import('vscode').ChatRequest} */ ({ model }), chatContext, 'go on', /** @type {import('vscode').ChatResponseStream} */ (/** @type {unknown} */ ({ markdown: (/** @type {string | import('vscode').MarkdownString} */ s) => shown.push(s), progress: () => undefined })), new lib.CancellationTokenSource().token);
+  return { metadata, requests, shown };
+}
+
+test('zot\'s tool_prompt in @zot: the tool runs through the door after the prompt, and the model\'s first request holds the prompt, the call and its result', async (t) => {
+  const rates = makeZotExt(tmpdir(), 'rates', {
+    tools: [{ name: 'rate_lookup', description: 'Exchange rate.', schema: { type: 'object' } }],
+    handlers: { rate_lookup: { kind: 'reply', result: { content: [{ type: 'text', text: 'CHF/EUR 1.0412' }] } } },
+    subscribe: { events: ['user_prompt_submit', 'tool_call', 'permission_decision', 'tool_result', 'turn_start'] },
+  });
+  const host = await startHost(t, [rates]);
+  const { requests, metadata } = await recorded(host, [{ text: 'Opened.' }], { prelude: { tool: 'rate_lookup', args: { pair: 'CHF/EUR' } } });
+  assert.deepEqual(requests[0]?.messages, ['text go on', 'call rate_lookup {"pair":"CHF/EUR"}', 'result CHF/EUR 1.0412']);
+  assert.ok(requests[0]?.tools.includes('rate_lookup'), 'the model is offered the tool it sees called');
+  // zot's order: the prompt accepted, the call's events, then the model's first step.
+  const order = await waitFor('the events', () => { const e = host.received('rates', 'event').map((f) => f.event); return e.length === 5 && e; });
+  assert.deepEqual(order, ['user_prompt_submit', 'tool_call', 'permission_decision', 'tool_result', 'turn_start']);
+  // The pair is kept for the next turn's history, as a round of its own.
+  assert.deepEqual(metadata.rounds?.[0]?.calls.map((c) => [c.tool, c.end]), [['rate_lookup', 'completed']]);
+});
+
+test('zot\'s deferred tools in @zot: not offered until a result activates them, then offered from the next step and in the chat\'s later requests', async (t) => {
+  const notes = makeZotExt(tmpdir(), 'notes', {
+    tools: [{ name: 'notes_find', description: 'Search notes.', schema: { type: 'object' }, exposure: 'deferred' }, { name: 'notes_enable', description: 'Turns the notes tools on.', schema: { type: 'object' } }],
+    handlers: { notes_enable: { kind: 'reply', result: { content: [{ type: 'text', text: 'Notes tools enabled.' }], activate_tools: ['notes_find', 'unknown_tool'] } } },
+  });
+  const host = await startHost(t, [notes]);
+  const first = await recorded(host, [{ calls: [['notes_enable', {}]] }, { text: 'done' }]);
+  assert.deepEqual(first.requests.map((r) => r.tools.sort()), [['notes_enable'], ['notes_enable', 'notes_find']]);
+  assert.deepEqual(first.metadata.activated, ['notes_find']);
+  // The chat's next request: its history names the activation.
+  // The stand-in's turn classes are plain (VS Code's constructors are private).
+  const Reply = /** @type {new () => import('vscode').ChatResponseTurn} */ (/** @type {unknown} */ (vscode.ChatResponseTurn));
+  const response = Object.assign(new Reply(), { result: { metadata: first.metadata }, response: [] });
+  const later = await recorded(host, [{ text: 'ok' }], {}, { history: [response] });
+  assert.deepEqual(later.requests[0]?.tools.sort(), ['notes_enable', 'notes_find']);
+  // Another chat starts without it.
+  assert.deepEqual((await recorded(host, [{ text: 'ok' }])).requests[0]?.tools, ['notes_enable']);
+});
+
+test('structured_content reaches @zot\'s model as a JSON data part after the text; a markdown result is shown, untrusted, and the model reads the same text', async (t) => {
+  const ext = makeZotExt(tmpdir(), 'ledger', {
+    tools: [{ name: 'rate_lookup', description: 'Exchange rate.', schema: { type: 'object' } }, { name: 'balances', description: 'A table.', schema: { type: 'object' } }],
+    handlers: {
+      rate_lookup: { kind: 'reply', result: { content: [{ type: 'text', text: 'CHF/EUR 1.0412' }], structured_content: { pair: 'CHF/EUR', rate: 1.0412 } } },
+      balances: { kind: 'reply', result: { content: [{ type: 'text', text: '| account | balance |\n|---|---|\n| 4020 | [x](command:workbench.action.quit) |', format: 'markdown' }] } },
+    },
+  });
+  const host = await startHost(t, [ext]);
+  const { requests, shown } = await recorded(host, [{ calls: [['rate_lookup', {}], ['balances', {}]] }, { text: 'done' }]);
+  assert.deepEqual(requests[1]?.messages.at(-1), 'result CHF/EUR 1.0412 | data application/json {"pair":"CHF/EUR","rate":1.0412} + result | account | balance |\n|---|---|\n| 4020 | [x](command:workbench.action.quit) |');
+  const md = shown.find((s) => typeof s !== 'string');
+  assert.ok(md && typeof md !== 'string');
+  assert.match(md.value, /\| 4020 \|/);
+  assert.equal(md.isTrusted, false, 'no command link of the extension\'s can run');
+  assert.equal(md.supportHtml, false);
 });
