@@ -155,3 +155,20 @@ test('zot\'s examples: every frame an extension sends is read as ZOT.md says (ac
   const names = host.tools().map((x) => x.name);
   assert.ok(names.includes('rate_lookup') && names.includes('notes_find') && !names.includes('notes_export'));
 });
+
+test('tool_prompt from the palette (the host\'s own UI): the tool runs through the door, and its result goes with the prompt to the UI\'s model', async (t) => {
+  const { RecordingUI } = await import('../helpers.mjs');
+  const ext = makeZotExt(tmpdir(), 'rates', {
+    tools: [RATE],
+    handlers: { rate_lookup: { kind: 'reply', result: { content: [{ type: 'text', text: 'CHF/EUR 1.0412' }] } } },
+    commands: { commit: { kind: 'tool_prompt', prompt: 'and open a pull request', tool_name: 'rate_lookup', tool_args: { pair: 'CHF/EUR' } } },
+    subscribe: { events: ['tool_result'] },
+  });
+  const ui = new RecordingUI();
+  const host = await startHost(t, [ext], { ui });
+  const o = await host.runCommand('commit', '');
+  assert.equal(o.outcome, 'completed');
+  await waitFor('the submit', () => ui.of('submit').length === 1);
+  assert.deepEqual(ui.of('submit')[0]?.args.slice(1), ['Result of the tool rate_lookup (run for this prompt):\nCHF/EUR 1.0412\n\nand open a pull request']);
+  await waitFor('its tool_result event', () => host.received('rates', 'event').some((f) => f.event === 'tool_result' && f.tool_name === 'rate_lookup'));
+});
