@@ -33,7 +33,7 @@
  * answer its intercept, refuses a guarded call or prompt, naming why; without
  * it an intercept that times out allows, as in zot.
  */
-import { boundedStringify, type EventPayload, type InterceptableEvent } from '../../protocol/index.js';
+import { boundedStringify, sameJson, type EventPayload, type InterceptableEvent } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
 import { zotMcpTool, type McpToolNames } from './mcpNames.js';
 import { clearToolCall, type Guards, type InterceptResult } from '../agent.js';
@@ -149,7 +149,8 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
         return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: cleared.reason } };
       }
       const changed = cleared.args;
-      if (boundedStringify(changed) !== boundedStringify(args)) {
+      // A normaliser that answers the args as they came (in any key order) changed nothing: no question for the user.
+      if (!sameJson(changed, args)) {
         return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a zot extension changed the arguments of this call', updatedInput: changed } };
       }
       return out;
