@@ -12,6 +12,7 @@ export interface BundledSources {
   'vscode/l10n': typeof import('../src/vscode/l10n');
   'vscode/trust/consent': typeof import('../src/vscode/trust/consent');
   'vscode/trust/fingerprint': typeof import('../src/vscode/trust/fingerprint');
+  'vscode/trust/workspaceGate': typeof import('../src/vscode/trust/workspaceGate');
   'vscode/ui/noteLimiter': typeof import('../src/vscode/ui/noteLimiter');
   'vscode/commands/install': typeof import('../src/vscode/commands/install');
   'vscode/activation/jsonc': typeof import('../src/vscode/activation/jsonc');
