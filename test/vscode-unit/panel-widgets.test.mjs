@@ -523,3 +523,83 @@ function setTimeoutless(fn) {
     Date.now = now;
   }
 }
+
+test('the QuickPick shows a render that changes a line\'s text but not the number of lines, or only an action\'s id; a moved cursor alone keeps the items', () => {
+  const qps = new m.panels.QuickPickPanels(trace);
+  const panel = fakePanel([], ['› apple', '  pear']);
+  qps.open(panel);
+  const qp = m.vscode.made.quickPicks.at(-1);
+  assert.ok(qp, 'a QuickPick');
+  const labels = () => qp.items.map((i) => i.label.replace(/\u00a0/g, ' '));
+  assert.deepEqual(labels(), ['› apple', '  pear']);
+  qps.render({ ...panel, lines: ['› apple (2)', '  pear'] });
+  assert.deepEqual(labels(), ['› apple (2)', '  pear'], 'the changed text shows');
+  const items = qp.items;
+  qps.render({ ...panel, lines: ['  apple (2)', '› pear'] });
+  assert.deepEqual(labels(), ['  apple (2)', '› pear']);
+  qps.render({ ...panel, lines: ['› apple (2)', '  pear'] });
+  assert.equal(qp.activeItems[0]?.index, 0);
+  qps.render({ ...panel, lines: ['  apple (2)', '› pear'] });
+  assert.equal(qp.activeItems[0]?.index, 1, 'the cursor it says is the active item');
+  assert.notEqual(qp.items, items, 'the marks moved: new labels');
+  const marked = qp.items;
+  qps.render({ ...panel, lines: ['  apple (2)', '› pear'], footer: 'a counter' });
+  assert.equal(qp.items, marked, 'a render that changes no line leaves the items alone');
+  // A widget row whose text stays while its action changes: Enter presses the new one.
+  const go = (/** @type {string} */ id) => ({ ...panel, lines: [], widgets: /** @type {Widget[]} */ ([{ type: 'action', text: 'Go', action_id: id }]) });
+  qps.render(go('first'));
+  qps.render(go('second'));
+  qp.activeItems = [qp.items[0]];
+  qp.ev.accept.fire();
+  assert.deepEqual(panel.sent.slice(-1), ['action second']);
+  qps.dispose();
+});
+
+test('the page\'s guessed highlight: an arrow moves it at once; once the extension has answered that move its cursor stands, and a move it has not answered yet stays on top', () => {
+  const view = new m.webviewPanels.WebviewPanels(extensionUri, trace);
+  const panel = fakePanel([], ['› one', '  two', '  three', '  four']);
+  view.open(panel);
+  const w = m.vscode.made.webviews.at(-1);
+  assert.ok(w, 'a webview');
+  const p = page();
+  const deliver = () => {
+    for (const msg of w.posted.splice(0)) p.receive(JSON.parse(JSON.stringify(msg)));
+  };
+  /** The page's keys, as they reach the extension side. */
+  const forward = () => {
+    for (const msg of p.posted.splice(0)) w.receive(msg);
+  };
+  const highlighted = () => p.$('lines').children.map((row, i) => (row.className === 'line current' ? i : -1)).filter((i) => i >= 0);
+  /** The extension's render with its cursor on line `at`. */
+  const cursorAt = (/** @type {number} */ at) => view.render({ ...panel, lines: panel.lines.map((l, i) => `${i === at ? '›' : ' '}${l.slice(1)}`) });
+  w.receive({ type: 'ready' });
+  deliver();
+  assert.deepEqual(highlighted(), [0]);
+  p.key('ArrowDown');
+  assert.deepEqual(highlighted(), [1], 'guessed at once');
+  forward();
+  cursorAt(1);
+  deliver();
+  assert.deepEqual(highlighted(), [1], 'the answered move is not counted again');
+  // Two moves; the extension answers the first before it reads the second.
+  p.key('ArrowDown');
+  p.key('ArrowDown');
+  assert.deepEqual(highlighted(), [3]);
+  const [first, second] = p.posted.splice(0);
+  w.receive(first);
+  cursorAt(2);
+  deliver();
+  assert.deepEqual(highlighted(), [3], 'the move not answered yet stays on top of the extension\'s cursor');
+  w.receive(second);
+  cursorAt(3);
+  deliver();
+  assert.deepEqual(highlighted(), [3]);
+  // A move the extension answers by not moving (it ignores the key): its cursor stands.
+  p.key('ArrowUp');
+  assert.deepEqual(highlighted(), [2]);
+  forward();
+  cursorAt(3);
+  deliver();
+  assert.deepEqual(highlighted(), [3]);
+  view.dispose();
+});
