@@ -5,7 +5,7 @@
 // building each bundle with esbuild's metafile (nothing is written):
 //   - dist/host.js: every test through test/helpers.mjs, which loads it;
 //   - dist/cli.js: a test that runs zot-host (CLI, runCli or cli.js named);
-//   - dist/mcp.js: a test that names mcp.js;
+//   - dist/mcp.js: a test that names mcp.js, or runs zot-host mcp;
 //   - bundleSources(dir, 'folder', ['name', ...]): the modules named and all
 //     they import, for that test file alone.
 // A module no unit test loads is reached by an end-to-end suite, if at all;
@@ -49,7 +49,8 @@ export function bundlesOf(text) {
   const product = [];
   if (/from '\.\.\/helpers\.mjs'|dist', 'host\.js'|dist\/host\.js/.test(text)) product.push('dist/host.js');
   if (/\bCLI\b|\brunCli\(|dist', 'cli\.js'|dist\/cli\.js/.test(text)) product.push('dist/cli.js');
-  if (/dist', 'mcp\.js'|dist\/mcp\.js/.test(text)) product.push('dist/mcp.js');
+  // zot-host's mcp verb loads dist/mcp.js beside it.
+  if (/dist', 'mcp\.js'|dist\/mcp\.js/.test(text) || (product.includes('dist/cli.js') && /'mcp'/.test(text))) product.push('dist/mcp.js');
   const entries = [];
   for (const call of text.matchAll(/bundleSources\([\s\S]*?'([\w/.-]+)',\s*\[([^\]]*)\]/g)) {
     for (const name of call[2].matchAll(/'([^']+)'/g)) entries.push(`src/${call[1]}/${name[1]}.ts`);

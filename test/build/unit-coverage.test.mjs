@@ -35,4 +35,5 @@ test('how a test file\'s bundles are read: bundleSources calls over several line
     product: ['dist/host.js', 'dist/cli.js'], entries: ['src/vscode/trust/consent.ts', 'src/vscode/l10n.ts'],
   });
   assert.deepEqual(bundlesOf("const { x } = require(path.join(ROOT, 'dist', 'mcp.js'));"), { product: ['dist/mcp.js'], entries: [] });
+  assert.deepEqual(bundlesOf("spawn(process.execPath, [CLI, 'mcp', '--no-discover'])"), { product: ['dist/cli.js', 'dist/mcp.js'], entries: [] }, 'zot-host mcp loads dist/mcp.js');
 });
