@@ -74,7 +74,11 @@ async function inputsOf(entries, root) {
   return out;
 }
 
-/** Whether a module leaves anything at run time (a module of types only has no behaviour to load). */
+/**
+ * Whether a module leaves anything at run time (a module of types only has no behaviour to load).
+ * @param {string} file
+ * @param {string} root
+ */
 async function hasCode(file, root) {
   const { transform } = await import('esbuild');
   return (await transform(readFileSync(path.join(root, file), 'utf8'), { loader: 'ts', format: 'esm' })).code.trim() !== '';

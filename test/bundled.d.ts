@@ -19,6 +19,7 @@ export interface BundledSources {
   'vscode/chat/callOutcome': typeof import('../src/vscode/chat/callOutcome');
   'vscode/chat/modelView': typeof import('../src/vscode/chat/modelView');
   'vscode/chat/hostToolRules': typeof import('../src/vscode/chat/hostToolRules');
+  'vscode/chat/hostTools': typeof import('../src/vscode/chat/hostTools');
   'vscode/chat/limits': typeof import('../src/vscode/chat/limits');
   'vscode/chat/rounds': typeof import('../src/vscode/chat/rounds');
   'vscode/chat/toolChoice': typeof import('../src/vscode/chat/toolChoice');

@@ -58,9 +58,9 @@ after(() => {
 
 /** A connection's token; `cancel()` is the extension going away. */
 function token() {
-  /** @type {(() => void)[]} */
+  /** @type {((e: unknown) => void)[]} */
   const fns = [];
-  return { isCancellationRequested: false, onCancellationRequested: (/** @type {() => void} */ f) => { fns.push(f); return { dispose() {} }; }, cancel() { this.isCancellationRequested = true; for (const f of fns) f(); } };
+  return { isCancellationRequested: false, onCancellationRequested: (/** @type {(e: unknown) => void} */ f) => { fns.push(f); return { dispose() {} }; }, cancel() { this.isCancellationRequested = true; for (const f of fns) f(undefined); } };
 }
 
 // A partial extension: its name and the part of what was found that the rules read.
