@@ -57,6 +57,21 @@ export async function bundleSources(outdir, folder, names, { external = [], toge
   return /** @type {import('./bundled').Bundled<F, N>} */ (Object.fromEntries(names.map((n) => [path.basename(n), require(path.join(outdir, `${path.basename(n)}.js`))])));
 }
 
+/**
+ * A stand-in of the VS Code API for bundles made with `external: ['vscode']`
+ * into `dir`: `source` (CommonJS) is written as the package `vscode` beside
+ * them, where their `require('vscode')` finds it; returns what it exports.
+ * @param {string} dir
+ * @param {string} source
+ * @returns {any} the stand-in, as the test reads it (each test types its own)
+ */
+export function vscodeStandIn(dir, source) {
+  const at = path.join(dir, 'node_modules', 'vscode');
+  fs.mkdirSync(at, { recursive: true });
+  fs.writeFileSync(path.join(at, 'index.js'), source);
+  return require(at);
+}
+
 export function tmpdir(prefix = 'zot-test-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }

@@ -6,12 +6,10 @@
 // comes back as content, and the connection closing cancels it there.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { bundleSources, ROOT, tmpdir, waitFor } from '../helpers.mjs';
+import { bundleSources, ROOT, tmpdir, vscodeStandIn, waitFor } from '../helpers.mjs';
 
-const require = createRequire(import.meta.url);
 /** @type {Record<string, string>} */
 const GERMAN = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.de.json'), 'utf8'));
 
@@ -45,10 +43,8 @@ let scratch;
 let m;
 before(async () => {
   scratch = tmpdir('zot-host-tools-vscode-');
-  const standIn = path.join(scratch, 'node_modules', 'vscode');
-  mkdirSync(standIn, { recursive: true });
-  writeFileSync(path.join(standIn, 'index.js'), VSCODE_STUB);
-  m = { ...(await bundleSources(scratch, 'vscode', ['chat/hostTools', 'l10n'], { external: ['vscode'], together: true })), vscode: require(standIn) };
+  const vscode = vscodeStandIn(scratch, VSCODE_STUB);
+  m = { ...(await bundleSources(scratch, 'vscode', ['chat/hostTools', 'l10n'], { external: ['vscode'], together: true })), vscode };
   m.l10n.useTranslator((message, ...args) => m.l10n.english(GERMAN[message] ?? message, ...args));
 });
 after(() => {

@@ -434,9 +434,14 @@ test('the webview presenter: the same strict policy with both scripts nonce\'d; 
   view.dispose();
 });
 
-test('the presenter\'s renders on the page: the cursor it says is highlighted; a screen reader hears changed text, not a moved mark', () => {
+/**
+ * A panel of `lines` in the webview presenter, over the page's scripts: `deliver` takes what the presenter
+ * posted to the page, `highlighted` the lines the page shows as the cursor.
+ * @param {string[]} lines
+ */
+function webviewOnPage(lines) {
   const view = new m.webviewPanels.WebviewPanels(extensionUri, trace);
-  const panel = fakePanel([], ['› one', '  two', '  three']);
+  const panel = fakePanel([], lines);
   view.open(panel);
   const w = m.vscode.made.webviews.at(-1);
   assert.ok(w, 'a webview');
@@ -445,6 +450,11 @@ test('the presenter\'s renders on the page: the cursor it says is highlighted; a
     for (const msg of w.posted.splice(0)) p.receive(JSON.parse(JSON.stringify(msg)));
   };
   const highlighted = () => p.$('lines').children.map((row, i) => (row.className === 'line current' ? i : -1)).filter((i) => i >= 0);
+  return { view, panel, w, p, deliver, highlighted };
+}
+
+test('the presenter\'s renders on the page: the cursor it says is highlighted; a screen reader hears changed text, not a moved mark', () => {
+  const { view, panel, w, p, deliver, highlighted } = webviewOnPage(['› one', '  two', '  three']);
   w.receive({ type: 'ready' });
   deliver();
   assert.deepEqual(highlighted(), [0]);
@@ -556,20 +566,11 @@ test('the QuickPick shows a render that changes a line\'s text but not the numbe
 });
 
 test('the page\'s guessed highlight: an arrow moves it at once; once the extension has answered that move its cursor stands, and a move it has not answered yet stays on top', () => {
-  const view = new m.webviewPanels.WebviewPanels(extensionUri, trace);
-  const panel = fakePanel([], ['› one', '  two', '  three', '  four']);
-  view.open(panel);
-  const w = m.vscode.made.webviews.at(-1);
-  assert.ok(w, 'a webview');
-  const p = page();
-  const deliver = () => {
-    for (const msg of w.posted.splice(0)) p.receive(JSON.parse(JSON.stringify(msg)));
-  };
+  const { view, panel, w, p, deliver, highlighted } = webviewOnPage(['› one', '  two', '  three', '  four']);
   /** The page's keys, as they reach the extension side. */
   const forward = () => {
     for (const msg of p.posted.splice(0)) w.receive(msg);
   };
-  const highlighted = () => p.$('lines').children.map((row, i) => (row.className === 'line current' ? i : -1)).filter((i) => i >= 0);
   /** The extension's render with its cursor on line `at`. */
   const cursorAt = (/** @type {number} */ at) => view.render({ ...panel, lines: panel.lines.map((l, i) => `${i === at ? '›' : ' '}${l.slice(1)}`) });
   w.receive({ type: 'ready' });
