@@ -1,8 +1,9 @@
-// zot-host hook PreToolUse with guard answers that change nothing: a
-// normaliser's modified_args equal to the input (in the input's key order or
-// another), or an allow that carries a reason. Each is no change: the agent's
-// call goes on as it would without the guard (no "ask" that stops every call,
-// no refusal in Copilot CLI's shape), through the real Python guard.
+// zot-host hook with guard answers that change nothing: a normaliser's
+// modified_args equal to the input (in the input's key order or another), or
+// an allow that carries a reason (for a call or a prompt). Each is no change:
+// the agent's call or prompt goes on as it would without the guard (no "ask"
+// that stops every call, no refusal in Copilot CLI's shape), through the real
+// Python guard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -38,3 +39,8 @@ for (const tool of ['normalise', 'normalise-sorted', 'allow-with-reason']) {
     assert.deepEqual(await answer('preToolUse', { timestamp: 1764662400000, cwd: process.cwd(), toolName: tool, toolArgs: JSON.stringify(ARGS) }), {});
   });
 }
+
+test('UserPromptSubmit: a guard that answers block false with a reason lets the prompt through, in both shapes', async () => {
+  assert.deepEqual(await answer('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'this is noted, go on', cwd: process.cwd() }), {});
+  assert.deepEqual(await answer('userPromptSubmitted', { timestamp: 1764662400000, cwd: process.cwd(), prompt: 'this is noted, go on' }), {});
+});

@@ -2,7 +2,8 @@
 // next), as a real extension process does it: each next panel is bound to
 // the same call, so it shows where that call's panels show (an MCP client's
 // elicitation, the chat's own view), never in the host's UI; and the bound of
-// 4 panels per call counts the panels open at once, not those ever opened.
+// 4 panels per call counts the panels open at once, not those ever opened,
+// nor one opened again to replace it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
@@ -73,4 +74,20 @@ test('two asking calls at once, no panel naming its call: each next question sta
   assert.deepEqual(uiA.of('openPanel').map((c) => c.args[1].id), [1, 2, 3, 4, 5, 6].map((n) => `q-${callA.id}-${n}`));
   assert.deepEqual(uiB.of('openPanel').map((c) => c.args[1].id), [1, 2, 3, 4, 5, 6].map((n) => `q-${callB.id}-${n}`));
   assert.deepEqual(hostUi.of('openPanel'), []);
+});
+
+test('a call at its bound of 4 open panels may open one of them again (to replace it): shown in place, nothing refused', async (t) => {
+  const ui = new RecordingUI();
+  const dir = makeExt(tmpdir(), 'reopener', { tools: [{ name: 'bind', behaviour: 'bound_panels', count: 4, reopen: true, delayMs: 400 }] });
+  const host = await startHost(t, [dir], { ui });
+  const outcome = host.runToolCall('bind', {});
+  const [call] = await waitFor('the call delivered', () => host.received('reopener', 'tool_call').length === 1 && host.received('reopener', 'tool_call'));
+  const first = `call-${call.id}-0`;
+  await waitFor('the first panel replaced', () => ui.of('renderPanel').find((c) => c.args[1].id === first && c.args[1].lines[0] === 'replaced'), 5_000);
+  assert.equal(ui.of('openPanel').length, 4);
+  assert.deepEqual(host.openPanels.map((p) => p.id).sort(), [0, 1, 2, 3].map((i) => `call-${call.id}-${i}`));
+  assert.deepEqual(host.get('reopener')?.problems.filter((p) => /open_panel refused/.test(p.message)), []);
+  assert.equal((await outcome).outcome, 'completed');
+  await waitFor('its panels closed with the call', () => host.openPanels.length === 0, 2000);
+  await waitFor('the extension told of each, once', () => host.received('reopener', 'panel_close').length === 4, 2000);
 });
