@@ -604,3 +604,41 @@ test('the page\'s guessed highlight: an arrow moves it at once; once the extensi
   assert.deepEqual(highlighted(), [3]);
   view.dispose();
 });
+
+test('the page gets a whole render after it says ready again (reloaded) or after a render that did not reach it; fewer lines leave no rows behind', async () => {
+  const { view, panel, w, p, deliver } = webviewOnPage(['› one', '  two', '  three']);
+  const rows = (/** @type {ReturnType<typeof page>} */ q) => q.$('lines').children.map((r) => r.textContent);
+  w.receive({ type: 'ready' });
+  deliver();
+  assert.deepEqual(rows(p), ['› one', '  two', '  three']);
+  view.render({ ...panel, lines: ['› one', '  two (done)'] });
+  const [partial] = w.posted;
+  assert.ok(partial && 'changed' in partial, 'a render of what changed');
+  deliver();
+  assert.deepEqual(rows(p), ['› one', '  two (done)'], 'the third row is gone');
+  // The page reloads: a fresh one says ready, and gets every line, not what changed since the old one.
+  const fresh = page();
+  w.receive({ type: 'ready' });
+  for (const msg of w.posted.splice(0)) fresh.receive(JSON.parse(JSON.stringify(msg)));
+  assert.deepEqual(rows(fresh), ['› one', '  two (done)']);
+  // A render the webview did not take (hidden, disposed meanwhile): the next one is whole.
+  const post = w.webview.postMessage;
+  w.webview.postMessage = async () => false;
+  view.render({ ...panel, lines: ['› one', '  two (done)', '  three (new)'] });
+  await new Promise((r) => setImmediate(r));
+  w.webview.postMessage = post;
+  view.render({ ...panel, lines: ['› one', '  two (done)', '  three (new)', '  four'] });
+  const [after] = w.posted.splice(0);
+  assert.ok(after && 'lines' in after, `whole after a lost render: ${JSON.stringify(after)}`);
+  fresh.receive(JSON.parse(JSON.stringify(after)));
+  assert.deepEqual(rows(fresh), ['› one', '  two (done)', '  three (new)', '  four']);
+  view.dispose();
+});
+
+test('a page that has had no whole render ignores a render of changed lines (it does not know the rest)', () => {
+  const p = page();
+  p.receive({ type: 'render', title: 't', footer: '', cursor: 0, seq: 0, length: 2, changed: [[0, '› x']], spoken: [0] });
+  assert.deepEqual(p.$('lines').children.map((r) => r.textContent), []);
+  p.receive({ type: 'render', title: 't', footer: '', cursor: 0, seq: 0, lines: ['› x', '  y'] });
+  assert.deepEqual(p.$('lines').children.map((r) => r.textContent), ['› x', '  y']);
+});
