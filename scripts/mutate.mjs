@@ -208,6 +208,7 @@ const MUTANTS = [
   ['webview-reload-partial', 'src/vscode/panels/webviewPanels.ts', '        this.shown = undefined;\n        this.lastKey = 0;', '        this.lastKey = 0;', 'a panel page that reloads (hidden and shown again) gets only what changed since the old page: it stays empty', ['test/vscode-unit/panel-widgets.test.mjs']],
   ['page-partial-before-whole', 'media/panel/panel.js', '      if (!synced) return;', '', 'a page that never had a whole render shows a render of changed lines with blanks for the rest', ['test/vscode-unit/panel-widgets.test.mjs']],
   ['page-rows-left-behind', 'media/panel/panel.js', '    while (rows.length > state.lines.length) lines.lastElementChild?.remove();', '', 'a render with fewer lines leaves the old last lines on the page', ['test/vscode-unit/panel-widgets.test.mjs']],
+  ['init-next-quote-unescaped', 'src/cli/init.ts', "`'${s.replace(/'/g, `'\\\\''`)}'`", "`'${s}'`", 'zot-host init in a folder whose path holds a quote prints next commands that fail when typed', ['test/cli/init.test.mjs']],
 ].map(([name, file, find, replace, description, tests]) => ({ name, file, find, replace, description, tests }));
 
 const args = process.argv.slice(2);

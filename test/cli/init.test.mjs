@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ensureGo, EnvError, describeFailure } from '../../scripts/vscode-test-env.mjs';
-import { runCli, tmpdir } from '../helpers.mjs';
+import { CLI, runCli, tmpdir } from '../helpers.mjs';
 
 /** @type {(args: string[], options?: { cwd?: string, home?: string }) => ReturnType<typeof runCli>} */
 const run = (args, { cwd, home } = {}) => runCli(args, { cwd, home });
@@ -98,4 +98,19 @@ test('init: usage errors exit 2 with a line that says what is wrong; a folder in
   assert.equal(cased.code, 0, cased.stderr);
   assert.match(cased.stdout, /wrote the node extension "mytool"/);
   assert.equal(/** @type {{ name: string }} */ (JSON.parse(fs.readFileSync(path.join(upper, 'extension.json'), 'utf8'))).name, 'mytool');
+});
+
+test('init: the commands it prints to run next work as printed in a shell, for a folder whose path holds a space and a quote', { skip: process.platform === 'win32' && 'a POSIX shell' }, async () => {
+  const root = path.join(tmpdir('zot-init-'), "it's a folder");
+  fs.mkdirSync(root);
+  const dir = path.join(root, 'quoted-ext');
+  const made = await run(['init', dir, '--language', 'node'], { cwd: path.dirname(root) });
+  assert.equal(made.code, 0, made.stderr);
+  const next = made.stdout.slice(made.stdout.indexOf('\nnext:')).split('\n').map((l) => l.trim()).filter((l) => l.startsWith('zot-host doctor') || l.startsWith('zot-host tool'));
+  assert.equal(next.length, 2, made.stdout);
+  for (const line of next) {
+    // As a user types it, zot-host being this build; run from where init was run.
+    const r = await promisify(execFile)('sh', ['-c', `zot_host() { "${process.execPath}" "${CLI}" "$@"; }; ${line.replace(/^zot-host /, 'zot_host ')}`], { cwd: path.dirname(root), env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') } });
+    assert.match(r.stdout, line.startsWith('zot-host doctor') ? /quoted-ext.*ready/ : /olleh/, `${line}\n${r.stdout}`);
+  }
 });
