@@ -209,6 +209,10 @@ const MUTANTS = [
   ['page-partial-before-whole', 'media/panel/panel.js', '      if (!synced) return;', '', 'a page that never had a whole render shows a render of changed lines with blanks for the rest', ['test/vscode-unit/panel-widgets.test.mjs']],
   ['page-rows-left-behind', 'media/panel/panel.js', '    while (rows.length > state.lines.length) lines.lastElementChild?.remove();', '', 'a render with fewer lines leaves the old last lines on the page', ['test/vscode-unit/panel-widgets.test.mjs']],
   ['init-next-quote-unescaped', 'src/cli/init.ts', "`'${s.replace(/'/g, `'\\\\''`)}'`", "`'${s}'`", 'zot-host init in a folder whose path holds a quote prints next commands that fail when typed', ['test/cli/init.test.mjs']],
+  ['quickpick-echo-taken-as-move', 'src/vscode/panels/panels.ts', '      if (item.index === 0) return;', '', 'VS Code resetting a Quick Pick panel to its top after a render sends the extension "up" keys the user never pressed', ['test/vscode-unit/panel-widgets.test.mjs']],
+  ['quickpick-jump-one-key', 'src/vscode/panels/panels.ts', '    for (let i = 0; i < Math.abs(delta); i++) this.send(this.panel, key);', '    this.send(this.panel, key);', 'a click two rows away in a Quick Pick panel moves the extension\'s cursor one row', ['test/vscode-unit/panel-widgets.test.mjs']],
+  ['quickpick-box-keeps-typing', 'src/vscode/panels/panels.ts', "    this.qp.value = '';", '', 'what is typed into a Quick Pick panel stays in its box and filters its lines away', ['test/vscode-unit/panel-widgets.test.mjs']],
+  ['quickpick-covered-not-restored', 'src/vscode/panels/panels.ts', '    if (wasTop) this.top()?.show();', '', 'closing a Quick Pick panel that covered another leaves the other hidden, though still open', ['test/vscode-unit/panel-widgets.test.mjs']],
 ].map(([name, file, find, replace, description, tests]) => ({ name, file, find, replace, description, tests }));
 
 const args = process.argv.slice(2);

@@ -642,3 +642,36 @@ test('a page that has had no whole render ignores a render of changed lines (it 
   p.receive({ type: 'render', title: 't', footer: '', cursor: 0, seq: 0, lines: ['› x', '  y'] });
   assert.deepEqual(p.$('lines').children.map((r) => r.textContent), ['› x', '  y']);
 });
+
+test('the QuickPick as a key reader: a jump of rows sends as many keys, VS Code\'s echo of an update none; typed characters go once each and leave the box empty; a panel covers the one under it until it closes', () => {
+  const qps = new m.panels.QuickPickPanels(trace);
+  const panel = fakePanel([], ['› a', '  b', '  c', '  d']);
+  qps.open(panel);
+  const qp = m.vscode.made.quickPicks.at(-1);
+  assert.ok(qp, 'a QuickPick');
+  // The extension moved its cursor to c; VS Code first resets the active item to the top, then echoes c.
+  qps.render({ ...panel, lines: ['  a', '  b', '› c', '  d'] });
+  qp.ev.active.fire([qp.items[0]]);
+  qp.ev.active.fire([qp.items[2]]);
+  assert.deepEqual(panel.sent, [], 'VS Code\'s echo is not the user\'s');
+  // The user jumps two rows up at once (a click, Page Up): two keys.
+  setTimeoutless(() => qp.ev.active.fire([qp.items[0]]));
+  assert.deepEqual(panel.sent.splice(0), ['up', 'up']);
+  // Typing: each character once, the box emptied again; a keystroke VS Code reports before the box was emptied is not sent twice.
+  qp.value = 'x';
+  qp.ev.value.fire('x');
+  assert.equal(qp.value, '', 'the box is a key reader, not a filter');
+  qp.ev.value.fire('xy');
+  qp.ev.value.fire('');
+  qp.ev.value.fire('z');
+  assert.deepEqual(panel.sent.splice(0), ['rune x', 'rune y', 'rune z']);
+  // A second panel covers the first; closing it brings the first back.
+  const other = { ...fakePanel([], ['› yes', '  no']), uid: 'ledger\0q', id: 'q' };
+  qps.open(other);
+  const visible = () => Object.fromEntries(qps.describe().map((s) => [s.id, s.visible]));
+  assert.deepEqual(visible(), { p: false, q: true });
+  qps.close(other);
+  assert.deepEqual(visible(), { p: true });
+  assert.deepEqual(panel.sent, [], 'covered and shown again without a word to the extension');
+  qps.dispose();
+});
