@@ -213,6 +213,8 @@ const MUTANTS = [
   ['quickpick-jump-one-key', 'src/vscode/panels/panels.ts', '    for (let i = 0; i < Math.abs(delta); i++) this.send(this.panel, key);', '    this.send(this.panel, key);', 'a click two rows away in a Quick Pick panel moves the extension\'s cursor one row', ['test/vscode-unit/panel-widgets.test.mjs']],
   ['quickpick-box-keeps-typing', 'src/vscode/panels/panels.ts', "    this.qp.value = '';", '', 'what is typed into a Quick Pick panel stays in its box and filters its lines away', ['test/vscode-unit/panel-widgets.test.mjs']],
   ['quickpick-covered-not-restored', 'src/vscode/panels/panels.ts', '    if (wasTop) this.top()?.show();', '', 'closing a Quick Pick panel that covered another leaves the other hidden, though still open', ['test/vscode-unit/panel-widgets.test.mjs']],
+  ['consent-answer-after-change-counts', 'src/vscode/trust/workspaceGate.ts', '    if (now !== fingerprint) {', '    if (false) {', 'code that changed while the user was asked runs on the "Allow" given for the code before', ['test/vscode-unit/workspace-gate.test.mjs']],
+  ['consent-allow-untrusted', 'src/vscode/trust/workspaceGate.ts', '    if (!vscode.workspace.isTrusted) {', '    if (false) {', 'the view\'s Allow starts a project extension in a workspace that is not trusted', ['test/vscode-unit/workspace-gate.test.mjs']],
 ].map(([name, file, find, replace, description, tests]) => ({ name, file, find, replace, description, tests }));
 
 const args = process.argv.slice(2);

@@ -26,7 +26,7 @@ module.exports = {
     getWorkspaceFolder: (uri) => state.folders.find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
   },
   window: {
-    showInformationMessage: async (message, ...choices) => { state.asked.push({ message, choices }); return state.answer; },
+    showInformationMessage: async (message, ...choices) => { state.asked.push({ message, choices }); return typeof state.answer === 'function' ? state.answer(message, choices) : state.answer; },
     showWarningMessage: async (message, ...choices) => { state.asked.push({ message, choices, warning: true }); return undefined; },
   },
   commands: { executeCommand: async (...args) => { state.commands.push(args); } },
@@ -35,7 +35,7 @@ module.exports = {
 
 /** @type {string} */
 let scratch;
-/** @type {import('../bundled').Bundled<'vscode', 'trust/workspaceGate' | 'l10n'> & { vscode: { state: { trusted: boolean, folders: unknown[], asked: { message: string, choices: string[] }[], answer: string | undefined } } }} */
+/** @type {import('../bundled').Bundled<'vscode', 'trust/workspaceGate' | 'l10n'> & { vscode: { state: { trusted: boolean, folders: unknown[], asked: { message: string, choices: string[], warning?: boolean }[], answer: string | undefined | (() => string | undefined | Promise<string | undefined>) } } }} */
 let m;
 before(async () => {
   scratch = tmpdir('zot-gate-');
@@ -75,7 +75,7 @@ function project(name) {
   const trace = /** @type {import('../../src/vscode/ui/trace').UiTrace} */ (/** @type {unknown} */ ({ record() {} }));
   const gate = new m.workspaceGate.WorkspaceGate(store, () => manager, logs, trace);
   const allowed = () => Object.values(/** @type {Record<string, { allowed: boolean }>} */ (memento.get('zot.consent.v1') ?? {})).map((r) => r.allowed);
-  return { found, gate, did, allowed };
+  return { found, gate, did, allowed, rt, dir };
 }
 
 /** VS Code's translator for German, as vscode.l10n.t gives it: the bundle's message, with its {n} filled in. */
@@ -120,5 +120,55 @@ test('an answer that is not a button shown (the English word in a German VS Code
     }
   } finally {
     m.l10n.useTranslator(m.l10n.english);
+  }
+});
+
+test('the code changed while the user was asked: the answer does not count, and the question comes again about the new code', async () => {
+  const p = project('proj-changed');
+  let n = 0;
+  m.vscode.state.asked = [];
+  m.vscode.state.answer = () => {
+    // The first time, the code changes before the click.
+    if (n++ === 0) writeFileSync(path.join(p.dir, 'index.js'), '// changed meanwhile\n');
+    return 'Allow';
+  };
+  assert.equal((await p.gate.gate(p.found)).start, false);
+  await waitFor('allowed on the second question', () => p.did.length === 1, 5_000);
+  assert.equal(m.vscode.state.asked.length, 2, 'asked again');
+  assert.deepEqual(p.did, ['start proj-changed']);
+  assert.deepEqual(p.allowed(), [true]);
+});
+
+test('a question whose extension is now another folder\'s, or asked twice about the same code, or answered in an untrusted workspace, allows nothing', async () => {
+  // Another folder's extension of the same name is the one known now (a folder was removed or reordered).
+  const moved = project('proj-moved');
+  m.vscode.state.asked = [];
+  m.vscode.state.answer = () => {
+    moved.rt.dir = '/elsewhere/proj-moved';
+    return 'Allow';
+  };
+  await moved.gate.gate(moved.found);
+  await waitFor('asked', () => m.vscode.state.asked.length === 1);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(moved.did, []);
+  assert.equal(moved.gate.canAllow('proj-moved'), false, 'no Allow offered for the folder not held');
+  // Discovery and the launch both ask the gate: one question on screen.
+  const twice = project('proj-twice');
+  m.vscode.state.asked = [];
+  m.vscode.state.answer = () => new Promise(() => undefined);
+  await twice.gate.gate(twice.found);
+  await twice.gate.gate(twice.found);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(m.vscode.state.asked.length, 1);
+  assert.equal(twice.gate.canAllow('proj-twice'), true, 'held, in a trusted workspace: the view offers Allow');
+  // Untrusted: neither offered nor done; the user is told to trust the workspace first.
+  m.vscode.state.trusted = false;
+  try {
+    assert.equal(twice.gate.canAllow('proj-twice'), false);
+    assert.equal(await twice.gate.allow('proj-twice'), false);
+    assert.deepEqual(twice.did, []);
+    assert.deepEqual(m.vscode.state.asked.at(-1)?.choices, ['Manage Workspace Trust']);
+  } finally {
+    m.vscode.state.trusted = true;
   }
 });
