@@ -12,12 +12,14 @@ export interface BundledSources {
   'vscode/l10n': typeof import('../src/vscode/l10n');
   'vscode/trust/consent': typeof import('../src/vscode/trust/consent');
   'vscode/trust/fingerprint': typeof import('../src/vscode/trust/fingerprint');
+  'vscode/trust/workspaceGate': typeof import('../src/vscode/trust/workspaceGate');
   'vscode/ui/noteLimiter': typeof import('../src/vscode/ui/noteLimiter');
   'vscode/commands/install': typeof import('../src/vscode/commands/install');
   'vscode/activation/jsonc': typeof import('../src/vscode/activation/jsonc');
   'vscode/chat/callOutcome': typeof import('../src/vscode/chat/callOutcome');
   'vscode/chat/modelView': typeof import('../src/vscode/chat/modelView');
   'vscode/chat/hostToolRules': typeof import('../src/vscode/chat/hostToolRules');
+  'vscode/chat/hostTools': typeof import('../src/vscode/chat/hostTools');
   'vscode/chat/limits': typeof import('../src/vscode/chat/limits');
   'vscode/chat/rounds': typeof import('../src/vscode/chat/rounds');
   'vscode/chat/toolChoice': typeof import('../src/vscode/chat/toolChoice');

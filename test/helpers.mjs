@@ -59,21 +59,45 @@ export function makeZotExt(root, name, cfg = {}) {
  * into `outdir` with esbuild and loads them, keyed by base name: for unit tests
  * of modules the product bundles into a larger file. Each module has its own
  * type, read from src/ (test/bundled.d.ts names the modules tests bundle).
+ * `together`: one bundle for all of them, so a module they share is one
+ * instance (the translator l10n.ts holds, as the product has it), not a copy each.
  * @template {string} F
  * @template {string} N
  * @param {string} outdir
  * @param {F} folder
  * @param {N[]} names
- * @param {{ external?: string[] }} [options]
+ * @param {{ external?: string[], together?: boolean }} [options]
  * @returns {Promise<import('./bundled').Bundled<F, N>>}
  */
-export async function bundleSources(outdir, folder, names, { external = [] } = {}) {
+export async function bundleSources(outdir, folder, names, { external = [], together = false } = {}) {
   const { build } = await import('esbuild');
+  if (together) {
+    fs.mkdirSync(outdir, { recursive: true });
+    const entry = path.join(outdir, 'together.ts');
+    fs.writeFileSync(entry, names.map((n) => `export * as ${path.basename(n)} from ${JSON.stringify(path.join(ROOT, 'src', folder, `${n}.ts`))};\n`).join(''));
+    await build({ entryPoints: [entry], outfile: path.join(outdir, 'together.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external, logLevel: 'warning' });
+    return require(path.join(outdir, 'together.js'));
+  }
   await build({
     entryPoints: Object.fromEntries(names.map((n) => [path.basename(n), path.join(ROOT, 'src', folder, `${n}.ts`)])),
     outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external, logLevel: 'warning',
   });
   return /** @type {import('./bundled').Bundled<F, N>} */ (Object.fromEntries(names.map((n) => [path.basename(n), require(path.join(outdir, `${path.basename(n)}.js`))])));
+}
+
+/**
+ * A stand-in of the VS Code API for bundles made with `external: ['vscode']`
+ * into `dir`: `source` (CommonJS) is written as the package `vscode` beside
+ * them, where their `require('vscode')` finds it; returns what it exports.
+ * @param {string} dir
+ * @param {string} source
+ * @returns {any} the stand-in, as the test reads it (each test types its own)
+ */
+export function vscodeStandIn(dir, source) {
+  const at = path.join(dir, 'node_modules', 'vscode');
+  fs.mkdirSync(at, { recursive: true });
+  fs.writeFileSync(path.join(at, 'index.js'), source);
+  return require(at);
 }
 
 export function tmpdir(prefix = 'zot-test-') {

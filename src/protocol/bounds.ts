@@ -58,3 +58,20 @@ function cut(value: unknown, left: number): unknown {
   for (const key in value) out[key] = cut((value as Record<string, unknown>)[key], left - 1);
   return out;
 }
+
+/**
+ * Whether two JSON values are equal, whatever the order of their objects'
+ * keys (Go writes a map's keys sorted, Python's json.dumps may): compared as
+ * `boundedStringify` writes them with every object's keys sorted.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return boundedStringify(sortedKeys(a, MAX_JSON_DEPTH)) === boundedStringify(sortedKeys(b, MAX_JSON_DEPTH));
+}
+
+/** A copy with each object's keys in sorted order, down to `left` levels (below that, as it is: boundedStringify cuts it). */
+function sortedKeys(value: unknown, left: number): unknown {
+  if (typeof value !== 'object' || value === null || left <= 0) return value;
+  if (Array.isArray(value)) return value.map((v: unknown) => sortedKeys(v, left - 1));
+  const o = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortedKeys(o[k], left - 1)]));
+}

@@ -64,3 +64,39 @@ test('edits with a quiet spell after each restart are each reported, however man
   }
   assert.deepEqual(w.errors, []);
 });
+
+test('a pause lasts while the folder stays busy: each change starts the quiet period again, and it ends only a whole window after the last', async (t) => {
+  const w = watchFolder(t, { reactMs: 20, echo: true, max: 2, windowMs: 600 });
+  fs.writeFileSync(path.join(w.dir, 'code.js'), '// edited\n');
+  await waitFor('the pause', () => w.errors.some((e) => e.startsWith('watch paused')), 10_000);
+  const reports = w.reports.length;
+  // Busy for two windows: a write every 100 ms (a loaded machine may stall a few of them, never a window's worth).
+  let last = Date.now();
+  for (const end = Date.now() + 1_200; Date.now() < end;) {
+    fs.writeFileSync(path.join(w.dir, 'state.json'), String(Date.now()));
+    last = Date.now();
+    await sleep(100);
+  }
+  assert.ok(!w.errors.some((e) => e.startsWith('watch resumed')), `resumed while the folder was still busy: ${w.errors.join(' | ')}`);
+  await waitFor('the resume', () => w.errors.some((e) => e.startsWith('watch resumed')), 5_000);
+  const quiet = Date.now() - last;
+  assert.ok(quiet >= 600 - 20, `resumed ${quiet} ms after the last change, under the window`);
+  assert.equal(w.reports.length, reports, 'nothing was reported while paused');
+});
+
+test('at most 1,000 folders of an extension are watched: past that it says so once, and changes in the watched ones are still reported', { skip: process.platform !== 'linux' && 'a watch per folder is Linux\'s way' }, async (t) => {
+  const dir = tmpdir('zot-folder-watch-many-');
+  for (let i = 0; i < 1_010; i++) fs.mkdirSync(path.join(dir, `d${String(i).padStart(4, '0')}`));
+  /** @type {string[][]} */
+  const reports = [];
+  /** @type {string[]} */
+  const errors = [];
+  const watcher = new lib.FolderWatcher((_name, files) => void reports.push(files), (_name, message) => errors.push(message), 20);
+  t.after(() => watcher.dispose());
+  assert.equal(watcher.add({ name: 'wide', dir }), true);
+  assert.deepEqual(errors, [`watching only 1000 folders of ${dir}; changes in the others are not seen`]);
+  fs.mkdirSync(path.join(dir, 'd0000', 'more'));
+  fs.writeFileSync(path.join(dir, 'index.js'), '// edited\n');
+  await waitFor('the change reported', () => reports.some((r) => r.includes('index.js')), 5_000);
+  assert.equal(errors.length, 1, 'said once');
+});

@@ -69,7 +69,9 @@ test('a name in two folders: the first folder\'s is loaded, the other is disable
     assert.equal(loser.state, 'disabled');
     const note = loser.problems.map((p) => p.message).find((m) => m.includes('workspace folders'));
     assert.ok(note, `a clash diagnostic on ${folder}: ${JSON.stringify(loser.problems)}`);
-    assert.ok(note.includes(w.a) && note.includes(w.b), note);
+    // It names the copy that runs (the first folder's), so the user edits that one.
+    const name = folder === 'b-tool' ? 'same-name' : folder;
+    assert.equal(note, `workspace folders ${w.a} and ${w.b} both have a zot extension named "${name}": the one in ${w.a} comes first in the folder order and is the one loaded; this one (${path.join(w.extRoot(w.b), folder)}) is not`);
   }
   for (const folder of ['same-folder', 'a-tool']) assert.equal(byDir(path.join(w.extRoot(w.a), folder))?.state, 'ready');
 });
@@ -166,6 +168,10 @@ test('a folder added in front takes a clashing name over; the one it displaced s
   const loser = host.extensions.find((rt) => rt.dir === path.join(w.extRoot(w.a), 'shared'));
   assert.ok(loser);
   assert.equal(loser.state, 'disabled');
+  // The diagnostic names b's copy as the one loaded now, and a's as the one that is not.
+  assert.deepEqual(loser.problems.map((p) => p.message).filter((m) => m.startsWith('workspace folders')),
+    [`workspace folders ${w.b} and ${w.a} both have a zot extension named "shared": the one in ${w.b} comes first in the folder order and is the one loaded; this one (${loser.dir}) is not`]);
+  assert.deepEqual(winner.problems.filter((p) => p.message.startsWith('workspace folders')), [], 'the copy that runs has none');
   assert.equal(alive(sharedPid), false);
   assert.equal(host.get('in-a')?.pid, inA, 'in-a kept its process');
   assert.equal((await waitFor('hello_ack', () => helloAcks(host, 'shared').find((f) => f.cwd === w.b))).cwd, w.b);

@@ -434,9 +434,14 @@ test('the webview presenter: the same strict policy with both scripts nonce\'d; 
   view.dispose();
 });
 
-test('the presenter\'s renders on the page: the cursor it says is highlighted; a screen reader hears changed text, not a moved mark', () => {
+/**
+ * A panel of `lines` in the webview presenter, over the page's scripts: `deliver` takes what the presenter
+ * posted to the page, `highlighted` the lines the page shows as the cursor.
+ * @param {string[]} lines
+ */
+function webviewOnPage(lines) {
   const view = new m.webviewPanels.WebviewPanels(extensionUri, trace);
-  const panel = fakePanel([], ['› one', '  two', '  three']);
+  const panel = fakePanel([], lines);
   view.open(panel);
   const w = m.vscode.made.webviews.at(-1);
   assert.ok(w, 'a webview');
@@ -445,6 +450,11 @@ test('the presenter\'s renders on the page: the cursor it says is highlighted; a
     for (const msg of w.posted.splice(0)) p.receive(JSON.parse(JSON.stringify(msg)));
   };
   const highlighted = () => p.$('lines').children.map((row, i) => (row.className === 'line current' ? i : -1)).filter((i) => i >= 0);
+  return { view, panel, w, p, deliver, highlighted };
+}
+
+test('the presenter\'s renders on the page: the cursor it says is highlighted; a screen reader hears changed text, not a moved mark', () => {
+  const { view, panel, w, p, deliver, highlighted } = webviewOnPage(['› one', '  two', '  three']);
   w.receive({ type: 'ready' });
   deliver();
   assert.deepEqual(highlighted(), [0]);
@@ -523,3 +533,145 @@ function setTimeoutless(fn) {
     Date.now = now;
   }
 }
+
+test('the QuickPick shows a render that changes a line\'s text but not the number of lines, or only an action\'s id; a moved cursor alone keeps the items', () => {
+  const qps = new m.panels.QuickPickPanels(trace);
+  const panel = fakePanel([], ['› apple', '  pear']);
+  qps.open(panel);
+  const qp = m.vscode.made.quickPicks.at(-1);
+  assert.ok(qp, 'a QuickPick');
+  const labels = () => qp.items.map((i) => i.label.replace(/\u00a0/g, ' '));
+  assert.deepEqual(labels(), ['› apple', '  pear']);
+  qps.render({ ...panel, lines: ['› apple (2)', '  pear'] });
+  assert.deepEqual(labels(), ['› apple (2)', '  pear'], 'the changed text shows');
+  const items = qp.items;
+  qps.render({ ...panel, lines: ['  apple (2)', '› pear'] });
+  assert.deepEqual(labels(), ['  apple (2)', '› pear']);
+  qps.render({ ...panel, lines: ['› apple (2)', '  pear'] });
+  assert.equal(qp.activeItems[0]?.index, 0);
+  qps.render({ ...panel, lines: ['  apple (2)', '› pear'] });
+  assert.equal(qp.activeItems[0]?.index, 1, 'the cursor it says is the active item');
+  assert.notEqual(qp.items, items, 'the marks moved: new labels');
+  const marked = qp.items;
+  qps.render({ ...panel, lines: ['  apple (2)', '› pear'], footer: 'a counter' });
+  assert.equal(qp.items, marked, 'a render that changes no line leaves the items alone');
+  // A widget row whose text stays while its action changes: Enter presses the new one.
+  const go = (/** @type {string} */ id) => ({ ...panel, lines: [], widgets: /** @type {Widget[]} */ ([{ type: 'action', text: 'Go', action_id: id }]) });
+  qps.render(go('first'));
+  qps.render(go('second'));
+  qp.activeItems = [qp.items[0]];
+  qp.ev.accept.fire();
+  assert.deepEqual(panel.sent.slice(-1), ['action second']);
+  qps.dispose();
+});
+
+test('the page\'s guessed highlight: an arrow moves it at once; once the extension has answered that move its cursor stands, and a move it has not answered yet stays on top', () => {
+  const { view, panel, w, p, deliver, highlighted } = webviewOnPage(['› one', '  two', '  three', '  four']);
+  /** The page's keys, as they reach the extension side. */
+  const forward = () => {
+    for (const msg of p.posted.splice(0)) w.receive(msg);
+  };
+  /** The extension's render with its cursor on line `at`. */
+  const cursorAt = (/** @type {number} */ at) => view.render({ ...panel, lines: panel.lines.map((l, i) => `${i === at ? '›' : ' '}${l.slice(1)}`) });
+  w.receive({ type: 'ready' });
+  deliver();
+  assert.deepEqual(highlighted(), [0]);
+  p.key('ArrowDown');
+  assert.deepEqual(highlighted(), [1], 'guessed at once');
+  forward();
+  cursorAt(1);
+  deliver();
+  assert.deepEqual(highlighted(), [1], 'the answered move is not counted again');
+  // Two moves; the extension answers the first before it reads the second.
+  p.key('ArrowDown');
+  p.key('ArrowDown');
+  assert.deepEqual(highlighted(), [3]);
+  const [first, second] = p.posted.splice(0);
+  w.receive(first);
+  cursorAt(2);
+  deliver();
+  assert.deepEqual(highlighted(), [3], 'the move not answered yet stays on top of the extension\'s cursor');
+  w.receive(second);
+  cursorAt(3);
+  deliver();
+  assert.deepEqual(highlighted(), [3]);
+  // A move the extension answers by not moving (it ignores the key): its cursor stands.
+  p.key('ArrowUp');
+  assert.deepEqual(highlighted(), [2]);
+  forward();
+  cursorAt(3);
+  deliver();
+  assert.deepEqual(highlighted(), [3]);
+  view.dispose();
+});
+
+test('the page gets a whole render after it says ready again (reloaded) or after a render that did not reach it; fewer lines leave no rows behind', async () => {
+  const { view, panel, w, p, deliver } = webviewOnPage(['› one', '  two', '  three']);
+  const rows = (/** @type {ReturnType<typeof page>} */ q) => q.$('lines').children.map((r) => r.textContent);
+  w.receive({ type: 'ready' });
+  deliver();
+  assert.deepEqual(rows(p), ['› one', '  two', '  three']);
+  view.render({ ...panel, lines: ['› one', '  two (done)'] });
+  const [partial] = w.posted;
+  assert.ok(partial && 'changed' in partial, 'a render of what changed');
+  deliver();
+  assert.deepEqual(rows(p), ['› one', '  two (done)'], 'the third row is gone');
+  // The page reloads: a fresh one says ready, and gets every line, not what changed since the old one.
+  const fresh = page();
+  w.receive({ type: 'ready' });
+  for (const msg of w.posted.splice(0)) fresh.receive(JSON.parse(JSON.stringify(msg)));
+  assert.deepEqual(rows(fresh), ['› one', '  two (done)']);
+  // A render the webview did not take (hidden, disposed meanwhile): the next one is whole.
+  const post = w.webview.postMessage;
+  w.webview.postMessage = async () => false;
+  view.render({ ...panel, lines: ['› one', '  two (done)', '  three (new)'] });
+  await new Promise((r) => setImmediate(r));
+  w.webview.postMessage = post;
+  view.render({ ...panel, lines: ['› one', '  two (done)', '  three (new)', '  four'] });
+  const [after] = w.posted.splice(0);
+  assert.ok(after && 'lines' in after, `whole after a lost render: ${JSON.stringify(after)}`);
+  fresh.receive(JSON.parse(JSON.stringify(after)));
+  assert.deepEqual(rows(fresh), ['› one', '  two (done)', '  three (new)', '  four']);
+  view.dispose();
+});
+
+test('a page that has had no whole render ignores a render of changed lines (it does not know the rest)', () => {
+  const p = page();
+  p.receive({ type: 'render', title: 't', footer: '', cursor: 0, seq: 0, length: 2, changed: [[0, '› x']], spoken: [0] });
+  assert.deepEqual(p.$('lines').children.map((r) => r.textContent), []);
+  p.receive({ type: 'render', title: 't', footer: '', cursor: 0, seq: 0, lines: ['› x', '  y'] });
+  assert.deepEqual(p.$('lines').children.map((r) => r.textContent), ['› x', '  y']);
+});
+
+test('the QuickPick as a key reader: a jump of rows sends as many keys, VS Code\'s echo of an update none; typed characters go once each and leave the box empty; a panel covers the one under it until it closes', () => {
+  const qps = new m.panels.QuickPickPanels(trace);
+  const panel = fakePanel([], ['› a', '  b', '  c', '  d']);
+  qps.open(panel);
+  const qp = m.vscode.made.quickPicks.at(-1);
+  assert.ok(qp, 'a QuickPick');
+  // The extension moved its cursor to c; VS Code first resets the active item to the top, then echoes c.
+  qps.render({ ...panel, lines: ['  a', '  b', '› c', '  d'] });
+  qp.ev.active.fire([qp.items[0]]);
+  qp.ev.active.fire([qp.items[2]]);
+  assert.deepEqual(panel.sent, [], 'VS Code\'s echo is not the user\'s');
+  // The user jumps two rows up at once (a click, Page Up): two keys.
+  setTimeoutless(() => qp.ev.active.fire([qp.items[0]]));
+  assert.deepEqual(panel.sent.splice(0), ['up', 'up']);
+  // Typing: each character once, the box emptied again; a keystroke VS Code reports before the box was emptied is not sent twice.
+  qp.value = 'x';
+  qp.ev.value.fire('x');
+  assert.equal(qp.value, '', 'the box is a key reader, not a filter');
+  qp.ev.value.fire('xy');
+  qp.ev.value.fire('');
+  qp.ev.value.fire('z');
+  assert.deepEqual(panel.sent.splice(0), ['rune x', 'rune y', 'rune z']);
+  // A second panel covers the first; closing it brings the first back.
+  const other = { ...fakePanel([], ['› yes', '  no']), uid: 'ledger\0q', id: 'q' };
+  qps.open(other);
+  const visible = () => Object.fromEntries(qps.describe().map((s) => [s.id, s.visible]));
+  assert.deepEqual(visible(), { p: false, q: true });
+  qps.close(other);
+  assert.deepEqual(visible(), { p: true });
+  assert.deepEqual(panel.sent, [], 'covered and shown again without a word to the extension');
+  qps.dispose();
+});

@@ -4,9 +4,10 @@
  * a JSON encoder may give it inside a string: `\uXXXX` for any character in
  * either case (Python's `json.dumps` writes `ä` as `\u00e4`, Go writes `<&>` as
  * `\u003c\u0026\u003e`), the short escapes (`\"`, `\\`, `\/`, `\n`…), and
- * any mix of these, once or twice over (JSON text quoted in a JSON string).
- * Longer values are replaced first, so a secret that is a prefix of another
- * never leaves the longer one's tail behind.
+ * any mix of these; and JSON inside a JSON string (a tool's result of JSON
+ * text), where each escape's backslash is escaped again (`\\\"`). Longer
+ * values are replaced first, so a secret that is a prefix of another never
+ * leaves the longer one's tail behind.
  */
 
 export const REDACTED = '«redacted»';
@@ -22,14 +23,10 @@ export function envSecrets(env: NodeJS.ProcessEnv): string[] {
   return out;
 }
 
-/** JSON's short escapes, as written (`\"` for a quote). */
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** `s` as a pattern matching itself; a lone surrogate cannot stand for itself in a well-formed string and is matched as itself all the same. */
-function literal(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&').replace(/[\u0000-\u001f\u2028\u2029\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** What follows the backslash of each short escape (a backslash is one escaped: backslashes alone). */
+const SHORT_ESCAPES: Record<string, string> = { '"': '"', '\\': '', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+/** The backslash of an escape: one, or more where the JSON was itself escaped into a string (1, 3, 7… before a letter, 2, 4… for a backslash). */
+const BACKSLASHES = '\\\\+';
 
 /**
  * A pattern for one UTF-16 code unit in any JSON spelling, once or twice
@@ -38,11 +35,13 @@ function literal(s: string): string {
  */
 function unitPattern(unit: number): string {
   const ch = String.fromCharCode(unit);
-  const hexAnyCase = [...unit.toString(16).padStart(4, '0')].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('');
-  const once = SHORT_ESCAPES[ch] ? [SHORT_ESCAPES[ch]] : [];
-  const twice = once.map((f) => JSON.stringify(f).slice(1, -1));
-  const forms = [...new Set([ch, ...once, ...twice])].map(literal);
-  forms.push(`\\\\u${hexAnyCase}`, `\\\\\\\\u${hexAnyCase}`);
+  const hex = unit.toString(16).padStart(4, '0');
+  const hexAnyCase = [...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('');
+  const forms = [`${BACKSLASHES}u${hexAnyCase}`];
+  // A lone surrogate cannot stand for itself in a well-formed string; it is matched as itself all the same.
+  forms.push(ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&').replace(/[\u0000-\u001f\u2028\u2029\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const short = SHORT_ESCAPES[ch];
+  if (short !== undefined) forms.push(`${BACKSLASHES}${short}`);
   return `(?:${forms.join('|')})`;
 }
 

@@ -42,7 +42,7 @@
  * spent the hook's) refuses the call or prompt either way, as the hook
  * command does at its budget's end.
  */
-import { boundedStringify, type ContentBlock, type InterceptableEvent, type InterceptMap, type JsonObject } from '../../protocol/index.js';
+import { boundedStringify, sameJson, type ContentBlock, type InterceptableEvent, type InterceptMap, type JsonObject } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
 import { zotMcpTool, type McpToolNames } from './mcpNames.js';
 import { clearToolCall, reportBlocked, toolResultEvent, type Guards, type InterceptResult } from '../agent.js';
@@ -168,7 +168,8 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
         return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: cleared.reason } };
       }
       const changed = cleared.args;
-      if (boundedStringify(changed) !== boundedStringify(args)) {
+      // A normaliser that answers the args as they came (in any key order) changed nothing: no question for the user.
+      if (!sameJson(changed, args)) {
         return { ...out, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a zot extension changed the arguments of this call', updatedInput: changed } };
       }
       return out;
