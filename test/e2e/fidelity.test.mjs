@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
-import { BEHAVE } from '../helpers.mjs';
+import { BEHAVE, LEDGER } from '../helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -44,10 +44,29 @@ function home(root) {
   // Blocks every turn while it runs; the suite starts it for one test only.
   ext('stepguard', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'no turns today' } } });
   ext('shower', { commands: [{ name: 'show', reply: { action: 'display', display: 'shown to the user only: 4711' } }] });
+  // zot's newer wire (docs/ZOT.md), with the fixture written from it: a tool composed through call_tool, a deferred
+  // tool and the result that activates it, a command that answers with tool_prompt.
+  /**
+   * @param {string} name
+   * @param {Record<string, unknown>} cfg
+   */
+  const zot = (name, cfg) => {
+    mkdirSync(path.join(dir, 'extensions', name), { recursive: true });
+    writeFileSync(path.join(dir, 'extensions', name, 'extension.json'), JSON.stringify({ name, version: '2.1.0', exec: 'node', args: [LEDGER, JSON.stringify({ name, ...cfg })] }));
+  };
+  zot('ledger', { tools: [{ name: 'ledger_post', description: 'Post an amount.', schema: { type: 'object' } }], handlers: { ledger_post: { kind: 'call', name: 'rate_lookup', args: { pair: 'CHF/EUR' } } } });
+  zot('rates', {
+    tools: [{ name: 'rate_lookup', description: 'Exchange rate.', schema: { type: 'object' } }, { name: 'notes_find', description: 'Search notes.', schema: { type: 'object' }, exposure: 'deferred' }, { name: 'notes_enable', description: 'Turns the notes tools on.', schema: { type: 'object' } }],
+    handlers: {
+      rate_lookup: { kind: 'reply', result: { content: [{ type: 'text', text: 'CHF/EUR 1.0412' }], structured_content: { pair: 'CHF/EUR', rate: 1.0412 } } },
+      notes_enable: { kind: 'reply', result: { content: [{ type: 'text', text: 'Notes tools enabled.' }], activate_tools: ['notes_find'] } },
+    },
+    commands: { commit: { kind: 'tool_prompt', prompt: 'and open a pull request', tool_name: 'rate_lookup', tool_args: { pair: 'CHF/EUR' } } },
+  });
   return dir;
 }
 
-test('@zot: turn_end after every model step with its stop reason; display text never reaches the model', { timeout: 600_000 }, async (t) => {
+test('@zot: turn_end after every model step with its stop reason; display text never reaches the model; zot\'s call_tool, deferred tools and tool_prompt', { timeout: 600_000 }, async (t) => {
   // The test bundle: the suite reads extension states through its test API.
   const vsixPaths = [await testBundleVsix(scratch), testExtensionVsix(path.join(repoRoot, 'test', 'e2e', 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
   const results = path.join(scratch, 'results.json');

@@ -18,7 +18,7 @@ const { chat, requests } = require('../vscode/suite/fakeChat.cjs');
 
 test('the extension activates and the fixtures run', async () => {
   await activated();
-  for (const name of ['audit', 'tools', 'shower', 'stepguard']) await waitState(name, ['ready', 'auto_ready']);
+  for (const name of ['audit', 'tools', 'shower', 'stepguard', 'ledger', 'rates']) await waitState(name, ['ready', 'auto_ready']);
   await exec('zot.stopExtension', 'stepguard');
   await waitState('stepguard', 'stopped');
   assert.equal((await vscode.lm.selectChatModels({ vendor: 'zot-fake' })).length, 1);
@@ -117,6 +117,41 @@ test('zot.chat.maxSteps: 25 by default; at 1, a request that wants a second step
   } finally {
     await config.update('chat.maxSteps', undefined, vscode.ConfigurationTarget.Global);
   }
+});
+
+/** A new chat, so a request's history holds nothing of the tests before it. */
+async function newChat() {
+  await exec('workbench.action.chat.newChat');
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+/** The text parts of a request's last message's tool results. */
+const resultTexts = (request) => request.messages.at(-1).parts.filter((p) => p.kind === 'result').flatMap((r) => r.content.filter((c) => c.kind === 'text').map((c) => c.text));
+
+test('zot\'s call_tool: a tool composed from another extension\'s tool; the guard is asked about the inner call, which names its origin', async () => {
+  await newChat();
+  const before = received('audit', 'event_intercept').length;
+  const [, second] = await chat('CALL ledger_post {"account":"4020"}', 2);
+  assert.deepEqual(resultTexts(second), ['ledger_post got: CHF/EUR 1.0412']);
+  // The structured value goes to the model as JSON data after the text.
+  const asked = received('audit', 'event_intercept').slice(before).filter((f) => f.event === 'tool_call').map((f) => `${f.tool_name} ${f.origin_extension ?? '-'}`);
+  assert.deepEqual(asked, ['ledger_post -', 'rate_lookup ledger']);
+});
+
+test('zot\'s deferred tool: not offered until a result activates it, then offered in the next step', async () => {
+  await newChat();
+  const [first, second] = await chat('CALL notes_enable {}', 2);
+  assert.ok(first.tools.includes('notes_enable') && !first.tools.includes('notes_find'), `first offered: ${first.tools}`);
+  assert.ok(second.tools.includes('notes_find'), `then offered: ${second.tools}`);
+});
+
+test('zot\'s tool_prompt: /commit runs its tool through the door, then the model reads the prompt, the call and its result', async () => {
+  await newChat();
+  const [first] = await chat('/commit', 1);
+  const parts = first.messages.flatMap((m) => m.parts.map((p) => `${m.role} ${p.kind}${p.kind === 'text' ? ` ${p.text}` : p.kind === 'call' ? ` ${p.name}` : ''}`));
+  assert.deepEqual(parts.slice(-3), ['user text and open a pull request', 'assistant call rate_lookup', 'user result']);
+  assert.deepEqual(resultTexts(first), ['CHF/EUR 1.0412']);
+  assert.deepEqual(first.messages.at(-1).parts[0].content.map((c) => c.kind), ['text', 'data'], 'the structured value as JSON data after the text');
 });
 
 exports.run = runAll;
