@@ -192,6 +192,28 @@ export class AgentPath {
     return outcome;
   }
 
+  /**
+   * A call the host runs outside any extension (terva's `host_tool_call` of
+   * the editor's tools), through the same guards: the `tool_call` event and
+   * intercepts with the caller as its origin, and on a block zot's report;
+   * what runs is what the guards leave, and `ended` sends its `tool_result`.
+   */
+  async guardHostCall(name: string, args: JsonObject, origin: string): Promise<{ run: true; args: JsonObject; ended(isError: boolean, content: readonly ContentBlock[]): void } | { run: false; reason: string }> {
+    const toolId = `host-call-${nextId()}`;
+    const clearing = clearToolCall(this, toolId, name, args, false, origin);
+    const cleared = clearing instanceof Promise ? await clearing : clearing;
+    if (!cleared.cleared) {
+      if (cleared.by !== undefined) reportBlocked(this.lifecycle.emit.bind(this.lifecycle) as Emit, toolId, name, cleared.args ?? args, cleared.reason, origin);
+      else this.lifecycle.emit('tool_result', toolResultEvent(toolId, name, args, toolOutcome('not_run', null, cleared.reason)), origin);
+      return { run: false, reason: cleared.by === undefined ? cleared.reason : `blocked by extension "${cleared.by}": ${cleared.reason}` };
+    }
+    return {
+      run: true,
+      args: cleared.args,
+      ended: (isError, content) => this.lifecycle.emit('tool_result', toolResultEvent(toolId, name, cleared.args, { outcome: 'completed', extension: origin, isError, content: [...content], message: '' }), origin),
+    };
+  }
+
   /** zot's `permission_decision` for a call (docs/ZOT.md 3.4): it reports, it grants nothing. */
   decided(toolId: string, name: string, decision: PermissionDecision, source: PermissionSource, reason?: string, origin?: string): void {
     if (!this.lifecycle.heard('permission_decision')) return this.lifecycle.skip();

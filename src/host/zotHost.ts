@@ -436,7 +436,7 @@ export class ZotHost {
       },
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
       familyChanged: (rt, what) => this.familyEmitter.fire({ extension: rt, what }),
-      answer: (rt, frame, token) => answerRequest(rt, frame, { services: this.services, isZotTool: (name) => isZotTool(name, this.registry), token }),
+      answer: (rt, frame, token) => answerRequest(rt, frame, { services: this.services, isZotTool: (name) => isZotTool(name, this.registry), token, guard: (name, args, origin) => this.agent.guardHostCall(name, args, origin) }),
     };
   }
 }

@@ -238,6 +238,29 @@ test('host tool calls go to the front end\'s tools with the extension named, nev
   assert.deepEqual(calls[0].args, { pattern: 'rounding', path: 'src' });
 });
 
+test('a host tool call goes through the same guards as every call: a guard that refuses rm -rf refuses it, and the events name the caller', async (t) => {
+  /** @type {{ name: string, args: unknown }[]} */
+  const ran = [];
+  /** @type {import('../../out/types/host/index.js').HostTools} */
+  const hostTools = { async call(req) { ran.push({ name: req.name, args: req.args }); return { content: [{ type: 'text', text: `ran ${req.name}` }], isError: false }; } };
+  const root = tmpdir();
+  const guard = makeExt(root, 'guard', {
+    subscribe: { events: ['tool_call', 'permission_decision', 'tool_result'], intercept: ['tool_call'] },
+    interceptReplies: { tool_call: { block: true, reason: 'refusing to run rm -rf' } },
+  });
+  const asks = [
+    { type: 'host_tool_call', id: 'h1', name: 'run_in_terminal', args: { command: 'rm -rf build' } },
+  ];
+  const caller = makeTervaExt(root, 'caller', { afterAck: asks });
+  const host = await startHost(t, [guard, caller], { services: { hostTools } });
+  await waitFor('the answer', () => answerFor(host, 'caller', 'h1'));
+  assert.deepEqual(answerFor(host, 'caller', 'h1'), { type: 'host_tool_result', id: 'h1', content: [{ type: 'text', text: 'blocked by extension "guard": refusing to run rm -rf' }], is_error: true });
+  assert.deepEqual(ran, [], 'the editor\'s tool never ran');
+  await waitFor('the guard heard the block', () => received(host, 'guard').filter((f) => f.type === 'event').length === 3);
+  const heard = received(host, 'guard').filter((f) => f.type === 'event' || f.type === 'event_intercept').map((f) => `${f.type} ${f.event} ${f.tool_name} ${f.origin_extension} ${f.status ?? ''}`.trim());
+  assert.deepEqual(heard, ['event tool_call run_in_terminal caller', 'event_intercept tool_call run_in_terminal caller', 'event permission_decision run_in_terminal caller', 'event tool_result run_in_terminal caller blocked']);
+});
+
 test('a host tool call still running when its extension stops is cancelled, and its late answer goes nowhere', async (t) => {
   let seen = /** @type {import('vscode-jsonrpc/node').CancellationToken | undefined} */ (undefined);
   /** @type {import('../../out/types/host/index.js').HostTools} */

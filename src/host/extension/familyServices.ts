@@ -63,6 +63,12 @@ export interface AnswerContext {
   isZotTool(name: string): boolean;
   /** Cancelled when the extension's connection goes. */
   token: CancellationToken;
+  /**
+   * The door's guards for a host tool call, as for every other call: the
+   * `tool_call` event and intercepts (`origin_extension` the caller), then
+   * the arguments the guards leave, or why the call must not run.
+   */
+  guard(name: string, args: JsonObject, origin: string): Promise<{ run: true; args: JsonObject; ended(isError: boolean, content: readonly ContentBlock[]): void } | { run: false; reason: string }>;
 }
 
 /** The answer to one request: the service's, or section 20's when the front end has none. Never rejects. */
@@ -117,7 +123,11 @@ async function answer(ext: ExtensionView, frame: RequestFromExt, ctx: AnswerCont
       if (!hostTools) return notSupported(frame.type, id);
       // No recursion: an extension never reaches another extension's tool (or its own) through the host.
       if (ctx.isZotTool(frame.name)) return toolError(id, `"${frame.name}" is a zot extension's tool; host tool calls reach only the host's own tools`);
-      const got = await hostTools.call({ extension: ext, name: frame.name, args: frame.args ?? {}, silent: frame.silent === true }, ctx.token);
+      // The guards are asked as for any call, the caller named as its origin: a guard that refuses rm -rf refuses it here too.
+      const cleared = await ctx.guard(frame.name, frame.args ?? {}, ext.name);
+      if (!cleared.run) return toolError(id, cleared.reason);
+      const got = await hostTools.call({ extension: ext, name: frame.name, args: cleared.args, silent: frame.silent === true }, ctx.token);
+      cleared.ended(got.isError, got.content);
       const content = got.content.map(toWireBlock);
       return { type: 'host_tool_result', id, content: content.length ? content : [{ type: 'text', text: '' }], ...(got.isError && { is_error: true }) };
     }
