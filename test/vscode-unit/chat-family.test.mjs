@@ -223,7 +223,7 @@ test('a prompt a guard blocked is never a session\'s title, never stored, never 
   const id = blocked.metadata.sessionId;
   assert.ok(id, 'the conversation has its session all the same');
   const started = await waitFor('session_start', () => host.received('watcher', 'event').find((e) => e.event === 'session_start'));
-  assert.deepEqual(started, { type: 'event', event: 'session_start', session_id: id, cwd: '/srv/code/billing-api', project_id: sessions.projectId() });
+  assert.deepEqual(started, { type: 'event', event: 'session_start', session_id: id, cwd: '/srv/code/billing-api', sequence: started.sequence, project_id: sessions.projectId() });
   assert.deepEqual(await sessions.list(), [], 'nothing stored');
   assert.ok(!JSON.stringify(state.keys().map((k) => state.get(k))).includes(key), 'the workspace state holds no piece of it');
   await host.runCommand('peek', '');
