@@ -8,15 +8,23 @@ import { nextId } from './connection/ids.js';
 import { blocksText } from './content.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ExtensionRuntime } from './extension/runtime.js';
+import type { GuardEnding } from './extension/calls.js';
 import type { PanelUI } from './port.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolEnding, toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
 import type { Registry } from './registry.js';
 
-/** An intercept's verdict: the payload as its interceptors left it, or the first block (with the payload as it stood then). */
+/** How each guard asked ended, by extension, in the order asked. */
+export interface Heard { by: string; ending: GuardEnding }
+
+/**
+ * An intercept's verdict: the payload as its interceptors left it, or the
+ * first block (with the payload as it stood then); `heard`, how each guard
+ * asked ended (an ending without an answer allows, as in zot).
+ */
 export type InterceptResult<K extends InterceptableEvent = InterceptableEvent> =
-  | { blocked: false; payload: InterceptMap[K] }
-  | { blocked: true; reason: string; by: string; payload: InterceptMap[K] };
+  | { blocked: false; payload: InterceptMap[K]; heard?: Heard[] }
+  | { blocked: true; reason: string; by: string; payload: InterceptMap[K]; heard?: Heard[] };
 
 /** Sends an event with its own payload; `origin`: the extension whose `call_tool` caused it. */
 export type Emit = <K extends EventName>(event: K, payload: EventMap[K], origin?: string) => void;
@@ -243,15 +251,18 @@ export class AgentPath {
    */
   async intercept<K extends InterceptableEvent>(event: K, payload: InterceptMap[K]): Promise<InterceptResult<K>> {
     let current: InterceptMap[K] = payload;
+    const heard: Heard[] = [];
     for (const rt of this.registry.all) {
       if (!asks(rt, event)) continue;
-      const answer = await rt.intercept(event, current, this.timing.interceptTimeoutMs);
+      const ending = await rt.intercept(event, current, this.timing.interceptTimeoutMs);
+      heard.push({ by: rt.name, ending });
+      const answer = ending.kind === 'answered' ? ending.answer : undefined;
       if (!answer) continue;
       if (event === 'before_agent_start') {
         current = startPrompt(rt, answer, current as InterceptMap['before_agent_start']) as InterceptMap[K];
         continue;
       }
-      if (answer.block) return { blocked: true, reason: answer.reason || `blocked by ${rt.name}`, by: rt.name, payload: current };
+      if (answer.block) return { blocked: true, reason: answer.reason || `blocked by ${rt.name}`, by: rt.name, payload: current, heard };
       if (answer.modified_args !== undefined) {
         const m = answer.modified_args;
         if (event === 'tool_call' && typeof m === 'object' && m !== null && !Array.isArray(m)) current = { ...current, tool_args: m };
@@ -260,7 +271,7 @@ export class AgentPath {
       // As zot: an empty replace_text is no replacement. terva rewrites the user's prompt the same way.
       if (answer.replace_text && (event === 'assistant_message' || event === 'user_message')) current = { ...current, text: answer.replace_text };
     }
-    return { blocked: false, payload: current };
+    return { blocked: false, payload: current, heard };
   }
 }
 

@@ -28,7 +28,7 @@ test('intercepts run serially in load order: rewrites chain, the first block win
   const b = makeExt(root, 'b', { subscribe: { intercept: ['tool_call', 'assistant_message'] }, interceptReplies: { tool_call: { modified_args: { x: 2, y: true } } } });
   const host = await startHost(t, [a, b]);
   const r = await host.intercept('tool_call', { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 0 } });
-  assert.deepEqual(r, { blocked: false, payload: { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 2, y: true } } });
+  assert.deepEqual({ ...r, heard: r.heard?.map((h) => `${h.by} ${h.ending.kind}`) }, { blocked: false, payload: { tool_id: 'm1', tool_name: 'bash', tool_args: { x: 2, y: true } }, heard: ['a answered', 'b answered'] });
   const seenByB = await waitFor('b asked', () => host.received('b', 'event_intercept')[0]);
   assert.deepEqual(seenByB.tool_args, { x: 1 }, 'b sees what a rewrote');
   const msg = await host.intercept('assistant_message', { text: 'original' });
@@ -38,7 +38,8 @@ test('intercepts run serially in load order: rewrites chain, the first block win
   const c = makeExt(root, 'c', { subscribe: { intercept: ['turn_start'] }, interceptReplies: { turn_start: { block: true, reason: 'not now' } } });
   const d = makeExt(root, 'd', { subscribe: { intercept: ['turn_start'] } });
   const host2 = await startHost(t, [c, d]);
-  assert.deepEqual(await host2.intercept('turn_start', { step: 3 }), { blocked: true, reason: 'not now', by: 'c', payload: { step: 3 } });
+  const stopped = await host2.intercept('turn_start', { step: 3 });
+  assert.deepEqual({ ...stopped, heard: stopped.heard?.map((h) => h.by) }, { blocked: true, reason: 'not now', by: 'c', payload: { step: 3 }, heard: ['c'] }, 'd was not asked');
   assert.equal(host2.received('d', 'event_intercept').length, 0);
 });
 
@@ -50,7 +51,11 @@ test('a subscriber that does not answer in time counts as allow; a non-object mo
   const started = Date.now();
   const r = await host.intercept('tool_call', { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } });
   assert.ok(Date.now() - started >= 190);
-  assert.deepEqual(r, { blocked: false, payload: { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } } });
+  // How each guard ended travels as data: the silent one allowed for want of an answer, and says why.
+  assert.deepEqual(r, { blocked: false, payload: { tool_id: 'x', tool_name: 't', tool_args: { keep: 1 } }, heard: [
+    { by: 'mute', ending: { kind: 'timed_out', said: 'did not answer the tool_call intercept within 200 ms' } },
+    { by: 'bad', ending: { kind: 'answered', answer: { type: 'event_intercept_response', id: r.heard?.[1]?.ending.kind === 'answered' ? r.heard[1].ending.answer?.id ?? '' : '', modified_args: [1, 2] } } },
+  ] });
   assert.match(host.get('mute')?.problems.map((p) => p.message).join() ?? '', /did not answer the tool_call intercept within 200 ms; treated as allow/);
   assert.match(host.get('bad')?.problems.map((p) => p.message).join() ?? '', /ignored modified_args.*must be an object/);
 });

@@ -144,28 +144,32 @@ export function commandSpec(ext: string, name: string, args: string, opts: { tok
   };
 }
 
-/** An intercept resolves with the extension's answer, or undefined (allow) when there is none in time. */
-export function interceptSpec<K extends InterceptableEvent>(event: K, payload: InterceptMap[K], timeoutMs: number, problem: (message: string) => void): RequestSpec<EventInterceptResponseFromExt | undefined> {
+/**
+ * How one guard's intercept ended, as data (the hook verb and fail-closed
+ * read it): answered (with no answer for an `error` frame, which allows),
+ * or allowed for want of an answer, with what was wrong in words.
+ */
+export type GuardEnding =
+  | { kind: 'answered'; answer?: EventInterceptResponseFromExt }
+  | { kind: 'timed_out' | 'malformed' | 'not_sent' | 'gone'; said: string };
+
+/** An intercept resolves with the extension's answer, or how it ended without one (allow); what went wrong is also its problem. */
+export function interceptSpec<K extends InterceptableEvent>(event: K, payload: InterceptMap[K], timeoutMs: number, problem: (message: string) => void): RequestSpec<GuardEnding> {
+  const without = (kind: 'timed_out' | 'malformed' | 'not_sent', said: string): GuardEnding => {
+    problem(kind === 'malformed' ? `malformed answer to the ${event} intercept (treated as allow): ${said.slice(`malformed answer to the ${event} intercept: `.length)}` : `${said}; treated as allow`);
+    return { kind, said };
+  };
+  const malformed = (what: string): GuardEnding => without('malformed', `malformed answer to the ${event} intercept: ${what}`);
   return {
     frame: (id) => ({ type: 'event_intercept', id, event, ...payload }) as EventInterceptFromHost,
     timeoutMs,
     reply: (frame) => {
-      if (frame.type === 'event_intercept_response') return frame;
-      if (frame.type !== 'error') problem(`malformed answer to the ${event} intercept (treated as allow): answered with "${frame.type}"`);
-      return undefined;
+      if (frame.type === 'event_intercept_response') return { kind: 'answered', answer: frame };
+      return frame.type === 'error' ? { kind: 'answered' } : malformed(`answered with "${frame.type}"`);
     },
-    malformed: (message) => {
-      problem(`malformed answer to the ${event} intercept (treated as allow): ${message}`);
-      return undefined;
-    },
-    notRun: (message) => {
-      problem(`the ${event} intercept ${message}; treated as allow`);
-      return undefined;
-    },
-    stopped: () => {
-      problem(`did not answer the ${event} intercept within ${formatMs(timeoutMs)}; treated as allow`);
-      return undefined;
-    },
-    closed: () => undefined,
+    malformed,
+    notRun: (message) => without('not_sent', `the ${event} intercept ${message}`),
+    stopped: () => without('timed_out', `did not answer the ${event} intercept within ${formatMs(timeoutMs)}`),
+    closed: () => ({ kind: 'gone', said: `went away while asked the ${event} intercept` }),
   };
 }

@@ -6,14 +6,14 @@
  * reading.ts; the registry of all extensions lives in registry.ts.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { AnswerFromHost, CallToolFromExt, EventFrame, EventInterceptResponseFromExt, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
+import type { AnswerFromHost, CallToolFromExt, EventFrame, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
 import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
 import { askGate, type GateDecision } from './gate.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
 import { within } from '../process/child.js';
-import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type ToolCall, type ToolCallOpts } from './calls.js';
+import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type GuardEnding, type ToolCall, type ToolCallOpts } from './calls.js';
 import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
 import type { ContextCard, FamilyChange } from './family.js';
 import { FamilyLink } from './familyLink.js';
@@ -258,10 +258,10 @@ export class ExtensionRuntime implements ExtensionView {
     return l.requests.send(commandSpec(this.name, name, args, opts)).result;
   }
 
-  /** Its answer to an intercepted event, or undefined (allow) when it does not answer in time or goes away. */
-  intercept<K extends InterceptableEvent>(event: K, payload: InterceptMap[K], timeoutMs: number): Promise<EventInterceptResponseFromExt | undefined> {
+  /** Its answer to an intercepted event, or how it ended without one (allow): no answer in time, a malformed one, gone. */
+  intercept<K extends InterceptableEvent>(event: K, payload: InterceptMap[K], timeoutMs: number): Promise<GuardEnding> {
     const l = this.serving();
-    if (!l) return Promise.resolve(undefined);
+    if (!l) return Promise.resolve({ kind: 'gone', said: `went away while asked the ${event} intercept` });
     return l.requests.send(interceptSpec(event, payload, timeoutMs, (m) => this.addProblem(m))).result;
   }
 

@@ -254,25 +254,21 @@ function notRunning(rt: ExtensionView, event: InterceptableEvent): string | unde
  * after it go to `late`.
  */
 async function interceptHeard<K extends InterceptableEvent>(host: HostCalls, event: K, payload: InterceptMap[K], answerBy: number, unanswered: Unheard[], late: Unheard[]): Promise<InterceptResult<K>> {
-  const problemsOf = (rt: ExtensionView): number => rt.problems.length + rt.droppedProblems;
-  const guards = host.extensions.filter((rt) => rt.connected && rt.intercepts.has(event)).map((rt) => ({ rt, seen: problemsOf(rt) }));
+  const guards = host.extensions.filter((rt) => rt.connected && rt.intercepts.has(event));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, answerBy - Date.now()))));
   const verdict = await Promise.race([host.intercept(event, payload), deadline]);
   clearTimeout(timer);
   if (verdict === undefined) {
-    const asking = guards.findIndex((g) => g.rt.pendingCount > 0);
-    for (const { rt } of guards.slice(Math.max(0, asking))) late.push({ name: rt.name, why: `had not answered the ${event} intercept when the hook had to answer` });
+    const asking = guards.findIndex((rt) => rt.pendingCount > 0);
+    for (const rt of guards.slice(Math.max(0, asking))) late.push({ name: rt.name, why: `had not answered the ${event} intercept when the hook had to answer` });
     return { blocked: false, payload };
   }
   if (verdict.blocked) return verdict;
-  for (const { rt, seen } of guards) {
-    const added = problemsOf(rt) - seen;
-    const said = added > 0 ? rt.problems.slice(-added).map((p) => p.message).find((m) => m.includes(`the ${event} intercept`)) : undefined;
-    if (said !== undefined) {
-      const what = said.replace(/ \(treated as allow\)|; treated as allow$/, '');
-      unanswered.push({ name: rt.name, why: what.startsWith('did not answer') ? what : `gave no usable answer to the ${event} intercept (${what})` });
-    } else if (!rt.connected) unanswered.push({ name: rt.name, why: `went away while asked the ${event} intercept` });
+  // How each guard's intercept ended, as the host reports it: one that allowed for want of an answer is said.
+  for (const { by, ending } of verdict.heard ?? []) {
+    if (ending.kind === 'answered') continue;
+    unanswered.push({ name: by, why: ending.kind === 'timed_out' || ending.kind === 'gone' ? ending.said : `gave no usable answer to the ${event} intercept (${ending.said})` });
   }
   return verdict;
 }
