@@ -21,8 +21,9 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
+import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
-/** The plugin's name: its manifest says it, and that is how a folder is known to be ours. */
+/** The plugin's name, as its manifest says it (a folder is known to be ours by its marker: pluginOwner.ts). */
 export const PLUGIN_NAME = 'zot-extensions';
 /** The name of its MCP server. */
 export const PLUGIN_SERVER = 'zot';
@@ -74,9 +75,11 @@ export function pluginFiles(dir: string): WrittenPlugin {
 /**
  * Writes the plugin into `target`: made whole in a folder beside it, then
  * renamed into place, so an agent never reads half a plugin. What is at
- * `target` already must be nothing, an empty folder or a plugin of ours (its
- * manifest names zot-extensions), which is replaced; anything else is left
- * as it is and refused, a symbolic link above all (never written through).
+ * `target` already must be nothing, an empty folder or a plugin zot-host
+ * wrote and nobody added to or changed since (pluginOwner.ts), which is
+ * replaced; anything else is left as it is and refused, a symbolic link above
+ * all (never written through). Folders it creates on the way are private
+ * (0700), whatever the umask.
  */
 export async function writePlugin(target: string, inputs: PluginInputs): Promise<WrittenPlugin> {
   const dir = path.resolve(target);
@@ -92,12 +95,17 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
   }
   const replacing = await existing(dir);
   const parent = path.dirname(dir);
-  await fsp.mkdir(parent, { recursive: true });
+  await fsp.mkdir(parent, { recursive: true, mode: PRIVATE_DIR });
   const tag = randomBytes(6).toString('hex');
   const temp = path.join(parent, `.${path.basename(dir)}.${tag}.tmp`);
-  await fsp.mkdir(temp, { mode: 0o700 });
+  await fsp.mkdir(temp, { mode: PRIVATE_DIR });
+  const id = newPluginId(inputs.zotHome);
+  let recorded = false;
   try {
     await fill(temp, dir, source, inputs);
+    await fsp.writeFile(path.join(temp, MARKER), markerText(id), { flag: 'wx', mode: 0o600 });
+    await recordPlugin(id, dir, temp);
+    recorded = true;
     if (!replacing) {
       await fsp.rename(temp, dir);
     } else {
@@ -111,45 +119,32 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
         throw e;
       }
       await fsp.rm(old, { recursive: true, force: true });
+      if (typeof replacing === 'object') await forgetPlugin(replacing).catch(() => undefined);
     }
   } catch (e) {
     await fsp.rm(temp, { recursive: true, force: true });
+    if (recorded) await forgetPlugin(id).catch(() => undefined);
     throw e;
   }
   return pluginFiles(dir);
 }
 
-/** Whether `dir` is a folder (not a link to one) holding a plugin of ours. */
+/** Whether `dir` is a folder (not a link to one) holding a plugin zot-host wrote, as it wrote it. */
 export async function isOurPlugin(dir: string): Promise<boolean> {
-  let text: string;
-  try {
-    let at = dir;
-    for (const part of MANIFEST) {
-      at = path.join(at, part);
-      const st = await fsp.lstat(at);
-      if (st.isSymbolicLink()) return false;
-    }
-    text = await fsp.readFile(at, 'utf8');
-  } catch {
-    return false;
-  }
-  try {
-    const manifest = JSON.parse(text) as { name?: unknown } | null;
-    return manifest?.name === PLUGIN_NAME;
-  } catch {
-    return false;
-  }
+  const st = await fsp.lstat(dir).catch(() => undefined);
+  return st?.isDirectory() === true && 'ours' in (await ownPlugin(dir));
 }
 
-/** Whether something is at `dir` that the new plugin replaces; throws for what it must not replace. */
-async function existing(dir: string): Promise<boolean> {
+/** What is at `dir` that the new plugin replaces (a plugin of ours: its identity); throws for what it must not replace. */
+async function existing(dir: string): Promise<PluginId | boolean> {
   const st = await fsp.lstat(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
   if (!st) return false;
   if (st.isSymbolicLink()) throw new Error(`${dir} is a symbolic link; the plugin is not written through it (remove the link, or name another folder)`);
   if (!st.isDirectory()) throw new Error(`${dir} exists and is not a folder; it is left as it is (name another folder)`);
-  if (await isOurPlugin(dir)) return true;
   if ((await fsp.readdir(dir)).length === 0) return true;
-  throw new Error(`${dir} exists and is not a zot-extensions plugin (no ${path.join(...MANIFEST)} naming "${PLUGIN_NAME}"); it is left as it is (name a new or empty folder)`);
+  const own = await ownPlugin(dir);
+  if ('ours' in own) return own.ours;
+  throw new Error(`${dir} is not a plugin that zot-host wrote as it is now (${own.why}); it is left as it is (name a new or empty folder, or remove it yourself)`);
 }
 
 /** Writes the plugin's files into `temp`, naming the paths they will have in `dir`. */
@@ -157,8 +152,8 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   const final = pluginFiles(dir);
   const at = (file: string): string => path.join(temp, path.relative(dir, file));
   for (const parts of COPIED_FILES) {
-    await fsp.mkdir(path.join(temp, ...parts.slice(0, -1)), { recursive: true });
-    await fsp.copyFile(path.join(source, ...parts), path.join(temp, ...parts), constants.COPYFILE_EXCL);
+    await fsp.mkdir(path.join(temp, ...parts.slice(0, -1)), { recursive: true, mode: PRIVATE_DIR });
+    await copyNew(path.join(source, ...parts), path.join(temp, ...parts));
   }
   await copyFolder(path.join(source, ...PANEL), path.join(temp, ...PANEL));
   const env = { ...i.env };
@@ -174,8 +169,8 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   });
   // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
   const hooks = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
-  await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true });
-  await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true });
+  await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true, mode: PRIVATE_DIR });
+  await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true, mode: PRIVATE_DIR });
   await writeNew(at(final.manifest), json(manifest));
   await writeNew(at(final.mcp), json(mcp));
   await writeNew(at(final.hooks), json(hooks));
@@ -195,17 +190,23 @@ function assignments(env: Record<string, string>, platform: NodeJS.Platform = pr
 
 /** Copies the regular files and folders of `from` into `to`; links and what the VSIX leaves out (sources, maps) are not copied. */
 async function copyFolder(from: string, to: string): Promise<void> {
-  await fsp.mkdir(to, { recursive: true });
+  await fsp.mkdir(to, { recursive: true, mode: PRIVATE_DIR });
   for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
     const src = path.join(from, entry.name);
     const dst = path.join(to, entry.name);
     if (entry.isDirectory()) await copyFolder(src, dst);
-    else if (entry.isFile() && !/\.(ts|map)$/.test(entry.name)) await fsp.copyFile(src, dst, constants.COPYFILE_EXCL);
+    else if (entry.isFile() && !/\.(ts|map)$/.test(entry.name)) await copyNew(src, dst);
   }
 }
 
+/** Copies a file, writable by its owner alone whatever the source's mode. */
+async function copyNew(from: string, to: string): Promise<void> {
+  await fsp.copyFile(from, to, constants.COPYFILE_EXCL);
+  await fsp.chmod(to, (await fsp.stat(to)).mode & 0o755);
+}
+
 function writeNew(file: string, text: string): Promise<void> {
-  return fsp.writeFile(file, text, { flag: 'wx' });
+  return fsp.writeFile(file, text, { flag: 'wx', mode: 0o600 });
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -231,6 +232,8 @@ zot-host ${HOST_VERSION}. It gives an agent:
 Both run this folder's own copy of zot-host (\`dist/\`) with ${i.runtime}, so the plugin keeps working after
 the installation it came from is updated or removed; neither loads a project's own extensions
 (\`--no-project\`). Every path in it is absolute: move the folder and write it again instead.
+\`${MARKER}\` and a record in the zot home say zot-host wrote it: zot-host writes over this folder
+only while it holds just what zot-host wrote, so keep your own files elsewhere.
 
 To write it again (a newer zot-host, another zot home, failing closed or not), over this folder:
 
