@@ -21,12 +21,11 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
+import { PLUGIN_NAME, PLUGIN_SERVER } from '../harnessNames.js';
 import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
-/** The plugin's name, as its manifest says it (a folder is known to be ours by its marker: pluginOwner.ts). */
-export const PLUGIN_NAME = 'zot-extensions';
-/** The name of its MCP server. */
-export const PLUGIN_SERVER = 'zot';
+/** The plugin's name (a folder is known to be ours by its marker: pluginOwner.ts), and its MCP server's: the hook knows the server's tools by them. */
+export { PLUGIN_NAME, PLUGIN_SERVER } from '../harnessNames.js';
 const DESCRIPTION = 'zot extensions for agents: their tools and commands through the MCP server "zot", and zot guards in front of every tool call and prompt (agent hooks).';
 
 /** What the plugin is made of, relative to its folder (and, for the copied parts, to the installation it comes from). */
