@@ -22,6 +22,7 @@ export async function plugin(p: Parsed): Promise<number> {
       source: path.dirname(__dirname),
       zotHome,
       ...(p.failClosed && { failClosed: true }),
+      ...(p.format && { format: p.format }),
     });
   } catch (e) {
     err(`zot-host plugin: ${(e as Error).message}`);
@@ -29,11 +30,15 @@ export async function plugin(p: Parsed): Promise<number> {
   }
   const dir = written.dir;
   const word = commandWord(dir, process.platform);
-  out(`wrote the agent plugin zot-extensions in ${dir}:`);
+  out(`wrote the agent plugin zot-extensions${written.format === 'copilot' ? ' (Copilot CLI\'s format)' : ''} in ${dir}:`);
   for (const file of [written.manifest, written.mcp, written.hooks, written.readme]) out(`  ${path.relative(dir, file)}`);
   out(`  dist/, media/panel/ (its own copy of zot-host)`);
   out(`its MCP server "zot" and its hooks run the global extensions of ${zotHome}${p.failClosed ? '; the hooks fail closed' : ''}`);
   out('\nto enable it:');
+  if (written.format === 'copilot') {
+    out(`  Copilot CLI   copilot plugin install ${word}`);
+    return 0;
+  }
   out(`  VS Code       in your user settings: "chat.pluginLocations": { ${JSON.stringify(dir)}: true }`);
   out(`                or write it into ~/.copilot/installed-plugins/<marketplace>/<name>/ (read with no setting)`);
   out(`  Claude Code   claude --plugin-dir ${word}`);

@@ -16,3 +16,12 @@ export const PLUGIN_SERVER = 'zot';
  * zot serves `x-y`) would be taken for zot's: no harness names its own tools so.
  */
 export const PLUGIN_MCP_PREFIXES = [`mcp__plugin_${PLUGIN_NAME}_${PLUGIN_SERVER}__`, `${PLUGIN_SERVER}-`] as const;
+
+/**
+ * The packages `zot-host plugin` writes (hooks/plugin.ts): Claude's plugin
+ * format (read by VS Code's Agent Plugins, Claude Code and Copilot CLI), and
+ * Copilot CLI's own (a root plugin.json naming its hooks.json, in Copilot's
+ * hook shape, and .mcp.json).
+ */
+export const PLUGIN_FORMATS = ['claude', 'copilot'] as const;
+export type PluginFormat = (typeof PLUGIN_FORMATS)[number];

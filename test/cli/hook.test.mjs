@@ -127,6 +127,9 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
   assert.deepEqual(json(denied), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
   assert.deepEqual(guardSaw(denied.home), [['event', 'tool_call', 'bash'], ['event_intercept', 'tool_call', 'bash']]);
   assert.deepEqual(json(await hook('preToolUse', pre('bash', { command: 'ls' }))), {});
+  // Copilot CLI 1.0.102 sends toolArgs as the object itself.
+  const asObject = await hook('preToolUse', { timestamp: 1764662400000, cwd: process.cwd(), toolName: 'bash', toolArgs: { command: 'rm -rf dist' } });
+  assert.deepEqual(json(asObject), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
   // Copilot CLI applies no changed args: the call is refused, and the reason carries what the guard wants.
   assert.deepEqual(json(await hook('preToolUse', pre('rewrite', { path: 'a' }))), {
     permissionDecision: 'deny',
@@ -145,7 +148,7 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
   assert.deepEqual(json(start), {});
   assert.deepEqual(guardSaw(start.home), [['event', 'session_start', '']]);
   // toolArgs that is not a JSON string fails closed, like any unreadable input.
-  for (const [toolArgs, message] of /** @type {[unknown, RegExp][]} */ ([['{"command": ', /"toolArgs" is not valid JSON: /], ['[1]', /"toolArgs" must hold a JSON object in PreToolUse input, not an array/], [42, /"toolArgs" must be a string of JSON in PreToolUse input, not a number/]])) {
+  for (const [toolArgs, message] of /** @type {[unknown, RegExp][]} */ ([['{"command": ', /"toolArgs" is not valid JSON: /], ['[1]', /"toolArgs" must hold a JSON object in PreToolUse input, not an array/], [42, /"toolArgs" must be a JSON object, or a string of one, in PreToolUse input, not a number/], [[1], /"toolArgs" must be a JSON object, or a string of one, in PreToolUse input, not an array/]])) {
     const r = await hook('preToolUse', { timestamp: 1, toolName: 'bash', toolArgs });
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, '');

@@ -136,8 +136,11 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   const usage = [
     [['plugin'], 'plugin needs the folder to write the plugin into'],
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
-    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --home and --fail-closed (got --ext)'],
-    [['plugin', 'a', '--name', 'x'], 'plugin takes only --home and --fail-closed (got --name)'],
+    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home and --fail-closed (got --ext)'],
+    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home and --fail-closed (got --name)'],
+    [['plugin', 'a', '--format', 'codex'], '--format takes claude or copilot, got "codex"'],
+    [['plugin', 'a', '--format'], '--format needs a value'],
+    [['mcp', '--format', 'claude'], '--format is an option of plugin'],
   ];
   for (const [args, message] of usage) {
     const r = await runCli(args);
@@ -324,7 +327,7 @@ test('a plugin for VS Code\'s runtime: ELECTRON_RUN_AS_NODE reaches its server a
   const runtime = path.join(path.dirname(seen), 'node runtime.sh');
   fs.writeFileSync(runtime, `#!/bin/sh\nprintf '%s|%s\\n' "$ELECTRON_RUN_AS_NODE" "$ZOT_HOOK_WINDOWS" >> '${seen}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
   const written = await lib.writePlugin(dir, { runtime, env: { ELECTRON_RUN_AS_NODE: '1' }, source: ROOT, zotHome: home, windows, failClosed: true });
-  assert.deepEqual(written, { dir, manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js') });
+  assert.deepEqual(written, { dir, format: 'claude', manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js') });
   const { mcp, hooks } = readPlugin(dir);
   assert.deepEqual(mcp.mcpServers.zot.env, { ELECTRON_RUN_AS_NODE: '1' });
   const pre = hooks.hooks.PreToolUse[0].hooks[0];
@@ -340,4 +343,40 @@ test('a plugin for VS Code\'s runtime: ELECTRON_RUN_AS_NODE reaches its server a
   await assert.rejects(lib.writePlugin(path.join(ROOT, 'media', 'panel', 'p'), { runtime, source: ROOT, zotHome: home }), /media\/panel\/p is inside .*media\/panel, which the plugin copies/);
   assert.equal(await lib.isOurPlugin(dir), true);
   assert.equal(await lib.isOurPlugin(path.dirname(dir)), false);
+});
+
+test('--format copilot writes Copilot CLI\'s own plugin: a root plugin.json naming hooks.json (Copilot\'s shape and event names) and .mcp.json; its hooks run as written, in Copilot\'s input and answer; it replaces a Claude-format plugin of ours, and is replaced by one', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const claude = await runCli(['plugin', dir, '--home', home]);
+  assert.equal(claude.code, 0, claude.stderr);
+  const r = await runCli(['plugin', dir, '--home', home, '--format', 'copilot', '--fail-closed']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^wrote the agent plugin zot-extensions \(Copilot CLI's format\) in /);
+  assert.ok(r.stdout.includes(`copilot plugin install ${dir}\n`), r.stdout);
+  assert.ok(!r.stdout.includes('claude --plugin-dir'), 'only Copilot CLI is named');
+  assert.ok(!fs.existsSync(path.join(dir, '.claude-plugin')), 'the Claude-format plugin was replaced whole');
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['.mcp.json', '.zot-plugin.json', 'README.md', 'dist', 'hooks.json', 'media', 'plugin.json']);
+  /** @type {(f: string) => any} */
+  const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+  const manifest = read('plugin.json');
+  assert.deepEqual(manifest, { name: 'zot-extensions', version: VERSION, description: manifest.description, hooks: 'hooks.json', mcpServers: '.mcp.json' });
+  const cli = path.join(dir, 'dist', 'cli.js');
+  assert.deepEqual(read('.mcp.json'), { mcpServers: { zot: { command: process.execPath, args: [cli, 'mcp', '--no-project', '--home', home], env: {} } } });
+  const hooks = read('hooks.json');
+  assert.equal(hooks.version, 1);
+  assert.deepEqual(Object.keys(hooks.hooks), ['preToolUse', 'userPromptSubmitted']);
+  const q = (/** @type {string} */ s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  for (const [event, verb] of [['preToolUse', 'PreToolUse'], ['userPromptSubmitted', 'UserPromptSubmit']]) {
+    assert.deepEqual(hooks.hooks[event], [{ type: 'command', bash: `${q(process.execPath)} ${q(cli)} hook ${verb} --no-project --fail-closed --home ${q(home)}`, env: {}, timeoutSec: 15 }]);
+  }
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /Copilot CLI's own plugin format[\s\S]*zot-host plugin .* --format copilot/);
+  // Run as Copilot CLI runs them (bash, its camelCase input): the guard answers in Copilot's shape.
+  /** @param {string} event @param {unknown} input */
+  const run = (event, input) => runHook({ type: 'command', command: hooks.hooks[event][0].bash, env: {}, timeout: 15 }, input);
+  assert.deepEqual(answer(await run('preToolUse', { timestamp: 1, cwd: process.cwd(), toolName: 'bash', toolArgs: { command: 'rm -rf build' } })), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' });
+  assert.deepEqual(answer(await run('userPromptSubmitted', { timestamp: 1, cwd: process.cwd(), prompt: 'do the forbidden thing' })), { decision: 'block', reason: 'this prompt asks for something forbidden' });
+  // And back: a Claude-format plugin replaces it whole.
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  assert.ok(fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && !fs.existsSync(path.join(dir, 'plugin.json')) && !fs.existsSync(path.join(dir, 'hooks.json')));
 });

@@ -21,15 +21,18 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
-import { PLUGIN_NAME, PLUGIN_SERVER } from '../harnessNames.js';
+import { PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
 import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
 /** The plugin's name (a folder is known to be ours by its marker: pluginOwner.ts), and its MCP server's: the hook knows the server's tools by them. */
-export { PLUGIN_NAME, PLUGIN_SERVER } from '../harnessNames.js';
+export { PLUGIN_FORMATS, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
 const DESCRIPTION = 'zot extensions for agents: their tools and commands through the MCP server "zot", and zot guards in front of every tool call and prompt (agent hooks).';
 
 /** What the plugin is made of, relative to its folder (and, for the copied parts, to the installation it comes from). */
-const MANIFEST = ['.claude-plugin', 'plugin.json'] as const;
+const LAYOUT: Record<PluginFormat, { manifest: readonly string[]; hooks: readonly string[] }> = {
+  claude: { manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
+  copilot: { manifest: ['plugin.json'], hooks: ['hooks.json'] },
+};
 const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'mcp.js']] as const;
 const PANEL = ['media', 'panel'] as const;
 
@@ -46,11 +49,14 @@ export interface PluginInputs {
   windows?: string;
   /** The hooks refuse a call or prompt whose guards could not all run. */
   failClosed?: boolean;
+  /** The package's format; default claude. */
+  format?: PluginFormat;
 }
 
 /** The plugin written: its folder and its files. */
 export interface WrittenPlugin {
   dir: string;
+  format: PluginFormat;
   manifest: string;
   mcp: string;
   hooks: string;
@@ -59,13 +65,14 @@ export interface WrittenPlugin {
   cli: string;
 }
 
-/** The files of a plugin whose folder is `dir`. */
-export function pluginFiles(dir: string): WrittenPlugin {
+/** The files of a plugin of `format` whose folder is `dir`. */
+export function pluginFiles(dir: string, format: PluginFormat = 'claude'): WrittenPlugin {
   return {
     dir,
-    manifest: path.join(dir, ...MANIFEST),
+    format,
+    manifest: path.join(dir, ...LAYOUT[format].manifest),
     mcp: path.join(dir, '.mcp.json'),
-    hooks: path.join(dir, 'hooks', 'hooks.json'),
+    hooks: path.join(dir, ...LAYOUT[format].hooks),
     readme: path.join(dir, 'README.md'),
     cli: path.join(dir, 'dist', 'cli.js'),
   };
@@ -125,7 +132,7 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
     if (recorded) await forgetPlugin(id).catch(() => undefined);
     throw e;
   }
-  return pluginFiles(dir);
+  return pluginFiles(dir, inputs.format);
 }
 
 /** Whether `dir` is a folder (not a link to one) holding a plugin zot-host wrote, as it wrote it. */
@@ -148,7 +155,8 @@ async function existing(dir: string): Promise<PluginId | boolean> {
 
 /** Writes the plugin's files into `temp`, naming the paths they will have in `dir`. */
 async function fill(temp: string, dir: string, source: string, i: PluginInputs): Promise<void> {
-  const final = pluginFiles(dir);
+  const format = i.format ?? 'claude';
+  const final = pluginFiles(dir, format);
   const at = (file: string): string => path.join(temp, path.relative(dir, file));
   for (const parts of COPIED_FILES) {
     await fsp.mkdir(path.join(temp, ...parts.slice(0, -1)), { recursive: true, mode: PRIVATE_DIR });
@@ -157,7 +165,7 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   await copyFolder(path.join(source, ...PANEL), path.join(temp, ...PANEL));
   const env = { ...i.env };
   for (const name of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" cannot be the name of an environment variable`);
-  const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION };
+  const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION, ...(format === 'copilot' && { hooks: 'hooks.json', mcpServers: '.mcp.json' }) };
   const mcp = { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, 'mcp', '--no-project', '--home', i.zotHome], env } } };
   const hookEnv: Record<string, string> = { ...env, ...(i.windows !== undefined && { [WINDOWS_VAR]: i.windows }) };
   const command = (event: InstalledHook): { type: 'command'; command: string; env: Record<string, string>; timeout: number } => ({
@@ -167,7 +175,10 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     timeout: HOOK_TIMEOUT_S,
   });
   // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
-  const hooks = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
+  // Copilot's: version 1, its own event names, the command as `bash` with its timeout in `timeoutSec`.
+  const hooks = format === 'copilot'
+    ? { version: 1, hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [COPILOT_EVENT[e], [{ type: 'command', bash: command(e).command, env: hookEnv, timeoutSec: HOOK_TIMEOUT_S }]])) }
+    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
   await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true, mode: PRIVATE_DIR });
   await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true, mode: PRIVATE_DIR });
   await writeNew(at(final.manifest), json(manifest));
@@ -175,6 +186,9 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   await writeNew(at(final.hooks), json(hooks));
   await writeNew(at(final.readme), readme(dir, i));
 }
+
+/** Copilot CLI's names of the hooks zot installs. */
+const COPILOT_EVENT: Record<InstalledHook, string> = { PreToolUse: 'preToolUse', UserPromptSubmit: 'userPromptSubmitted' };
 
 /**
  * The hook's environment as assignments before the command, on POSIX shells:
@@ -217,10 +231,12 @@ function isInside(inner: string, outer: string): boolean {
 }
 
 function readme(dir: string, i: PluginInputs): string {
+  const what = i.format === 'copilot'
+    ? 'in Copilot CLI\'s own plugin format (`plugin.json`, `.mcp.json`, `hooks.json`), for `copilot plugin install`'
+    : 'in the Claude plugin format (`.claude-plugin/plugin.json`, `.mcp.json`,\n`hooks/hooks.json`), read by VS Code\'s Agent Plugins, Claude Code and Copilot CLI';
   return `# zot extensions: agent plugin
 
-An agent plugin in the Claude plugin format (\`.claude-plugin/plugin.json\`, \`.mcp.json\`,
-\`hooks/hooks.json\`), read by VS Code's Agent Plugins, Claude Code and Copilot CLI. Written by
+An agent plugin ${what}. Written by
 zot-host ${HOST_VERSION}. It gives an agent:
 
 - the MCP server \`${PLUGIN_SERVER}\`: the tools of the global zot extensions of your zot home
@@ -236,7 +252,7 @@ only while it holds just what zot-host wrote, so keep your own files elsewhere.
 
 To write it again (a newer zot-host, another zot home, failing closed or not), over this folder:
 
-    zot-host plugin ${dir} [--home <dir>] [--fail-closed]
+    zot-host plugin ${dir}${i.format === 'copilot' ? ' --format copilot' : ''} [--home <dir>] [--fail-closed]
 
 or, in VS Code, the command **Zot: Create Agent Plugin**.
 `;
