@@ -24,6 +24,13 @@ export const HARNESSES = /** @type {const} */ ({
     platforms: ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'],
     bin: ['node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'],
   },
+  // Its program is a loader (run it with Node) that starts the native build for this platform;
+  // on its first run that unpacks about 235 MB into $XDG_CACHE_HOME/copilot (harnessPaths' xdgCache keeps it).
+  copilot: {
+    npm: '@github/copilot', version: '1.0.102',
+    platforms: ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'],
+    bin: ['node_modules', '@github', 'copilot', 'npm-loader.js'],
+  },
 });
 
 /** @typedef {keyof typeof HARNESSES} HarnessName */
@@ -47,7 +54,8 @@ export function unsupported(name) {
 export function harnessPaths(name, env = process.env) {
   const h = HARNESSES[name];
   const prefix = path.join(cacheRoot(env), `harness-${name}-${h.version}`);
-  return { prefix, bin: path.join(prefix, ...h.bin) };
+  // A cache folder of its own that its runs share (what a harness unpacks on its first run), beside the install.
+  return { prefix, bin: path.join(prefix, ...h.bin), xdgCache: `${prefix}.xdg-cache` };
 }
 
 /**

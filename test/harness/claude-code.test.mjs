@@ -8,48 +8,24 @@
 // model's next request, and the guard's own log of the events it was sent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, COMPAT, lib, tmpdir } from '../helpers.mjs';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
+import { guardSaw, hookFor, interceptsOf, resultOf, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** Claude Code's name for a tool of the plugin's server `zot`. */
 const ZOT_TOOL = 'mcp__plugin_zot-extensions_zot__echo_upper';
 
-/**
- * What the guard extension was sent, from its log: events and intercepts.
- * @param {string} home
- * @returns {{ type: string, event: string, tool_name?: string, text?: string, result?: unknown, content?: unknown, tool_id?: string }[]}
- */
-function guardSaw(home) {
-  const log = fs.readFileSync(lib.extensionLogPath(home, 'guard'), 'utf8');
-  return log.split('\n').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => JSON.parse(l.slice(l.indexOf(' ') + 1)));
-}
-
-/**
- * A tool_result event's result as text, whichever shape it has (`result`, `text`, or content blocks).
- * @param {{ result?: unknown, text?: string, content?: unknown }} e
- */
-const resultOf = (e) => (typeof e.result === 'string' ? e.result : typeof e.text === 'string' ? e.text : JSON.stringify(e.result ?? e.content ?? ''));
-
 test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot tool\'s result reaches the model (guarded once), PostToolUse is a tool_result event, and the prompt guard refuses a prompt', {
   skip: unsupported('claude-code'), timeout: 600_000,
 }, async (t) => {
   const { bin } = await ensureHarness('claude-code');
-  const root = tmpdir('zot-claude-');
-  const home = path.join(root, 'zot-home');
-  const project = path.join(root, 'project');
-  const user = path.join(root, 'user');
-  for (const d of [project, user]) fs.mkdirSync(d);
-  for (const n of ['guard', 'node-nosdk']) fs.cpSync(path.join(COMPAT, n), path.join(home, 'extensions', n), { recursive: true });
-  const plugin = path.join(root, 'plugin');
-  execFileSync(process.execPath, [CLI, 'plugin', plugin, '--home', home]);
+  const { home, project, user, plugin } = scene('zot-claude-', 'claude');
   // The plugin installs no PostToolUse hook (an event decides nothing, and costs a start per call); the project asks for it, with the plugin's zot-host.
   const pre = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command;
   fs.mkdirSync(path.join(project, '.claude'));
-  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: pre.replace(' hook PreToolUse ', ' hook PostToolUse '), timeout: 15 }] }] } }));
+  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: hookFor(pre, 'PostToolUse'), timeout: 15 }] }] } }));
 
   const written = path.join(project, 'written.txt');
   const denied = `echo denied > ${written}; rm -rf ${path.join(project, 'build')}`;
@@ -61,22 +37,17 @@ test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot 
   ]);
   t.after(() => model.close());
   /** @param {string} prompt */
-  const claude = (prompt) => new Promise((resolve) => {
+  const claude = (prompt) => {
     // Only what Claude Code needs, all of it here: no login, no network but the model (HARNESSES.md); IS_SANDBOX lets root skip permissions;
     // ENABLE_TOOL_SEARCH=false offers MCP tools to the model at once (else they are deferred behind ToolSearch).
     const env = {
       PATH: process.env.PATH ?? '', HOME: user, CLAUDE_CONFIG_DIR: path.join(user, '.claude'), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', IS_SANDBOX: '1', ENABLE_TOOL_SEARCH: 'false',
     };
-    const child = spawn(bin, ['-p', prompt, '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', plugin, '--dangerously-skip-permissions'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+    return runHarness(bin, ['-p', prompt, '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', plugin, '--dangerously-skip-permissions'], { cwd: project, env });
+  };
 
-  const run = /** @type {{ code: number, stdout: string, stderr: string }} */ (await claude('run the script'));
+  const run = await claude('run the script');
   assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
   const result = JSON.parse(run.stdout);
   assert.equal(result.result, 'FINAL: done', run.stdout);
@@ -92,7 +63,7 @@ test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot 
   assert.match(toolResults(asks[3]).get('toolu_fake_3') ?? '', /^FROM CLAUDE CODE/);
 
   const saw = guardSaw(home);
-  const intercepts = (/** @type {string} */ tool) => saw.filter((f) => f.type === 'event_intercept' && f.event === 'tool_call' && f.tool_name === tool);
+  const intercepts = (/** @type {string} */ tool) => interceptsOf(saw, tool);
   assert.equal(intercepts('Bash').length, 2, 'each shell call was put to the guard by the hook');
   // The zot tool was guarded once: on the MCP path under its own name; the hook let Claude Code's name for it through.
   assert.equal(intercepts('echo_upper').length, 1, JSON.stringify(saw.filter((f) => f.event === 'tool_call')));
@@ -106,7 +77,7 @@ test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot 
 
   // The prompt guard refuses a prompt: Claude Code says so, and the model never sees it.
   const before = model.requests.length;
-  const refused = /** @type {{ code: number, stdout: string, stderr: string }} */ (await claude('do the forbidden thing'));
+  const refused = await claude('do the forbidden thing');
   assert.equal(refused.code, 0, refused.stderr);
   assert.match(JSON.parse(refused.stdout).result, /^UserPromptSubmit operation blocked by hook:\nthis prompt asks for something forbidden/);
   assert.ok(!model.requests.slice(before).some((r) => JSON.stringify(r.body).includes('forbidden thing')), 'the refused prompt never reached the model');
