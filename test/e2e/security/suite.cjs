@@ -37,7 +37,7 @@ test('agent hooks for every workspace name the user\'s own zot home, never the o
 });
 
 test('the agent plugin, like the hook file for every workspace, names the user\'s own zot home, never the one this workspace set', async () => {
-  const written = await vscode.commands.executeCommand('zot.createAgentPlugin');
+  const written = await vscode.commands.executeCommand('zot.createAgentPlugin', undefined, 'claude');
   assert.equal(written.dir, path.join(os.homedir(), '.copilot', 'installed-plugins', 'zot', 'zot-extensions'));
   const server = JSON.parse(fs.readFileSync(written.mcp, 'utf8')).mcpServers.zot;
   assert.deepEqual(server.args.slice(1), ['mcp', '--no-project', '--home', process.env.ZOT_HOME]);
