@@ -31,6 +31,12 @@ export const HARNESSES = /** @type {const} */ ({
     platforms: ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'],
     bin: ['node_modules', '@github', 'copilot', 'npm-loader.js'],
   },
+  // Its program is a loader (run it with Node) that starts the native build (musl, static) for this platform.
+  codex: {
+    npm: '@openai/codex', version: '0.169.0',
+    platforms: ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'],
+    bin: ['node_modules', '@openai', 'codex', 'bin', 'codex.js'],
+  },
 });
 
 /** @typedef {keyof typeof HARNESSES} HarnessName */
