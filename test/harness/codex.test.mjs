@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { callOutputs, fakeResponses } from './fake-model.mjs';
-import { guardSaw, hookFor, interceptsOf, resultOf, runHarness, scene } from './scene.mjs';
+import { assertGuardedOnce, guardSaw, hookFor, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** How Codex offers a tool of the MCP server `zot` (a namespace), and names it to its hooks. */
@@ -64,17 +64,8 @@ test('Codex runs zot\'s MCP server and hooks: a guard\'s deny stops a shell call
   // The zot tool's result reached the model's next request.
   assert.match(callOutputs(asks[3]).get('call_fake_3') ?? '', /FROM CODEX/);
 
-  const saw = guardSaw(home);
-  assert.equal(interceptsOf(saw, 'Bash').length, 2, 'each shell call was put to the guard by the hook');
-  // The zot tool was guarded once: on the MCP path under its own name; the hook let Codex's name for it through.
-  assert.equal(interceptsOf(saw, 'echo_upper').length, 1, JSON.stringify(saw.filter((f) => f.event === 'tool_call')));
-  assert.equal(interceptsOf(saw, HOOK_NAME).length, 0);
-  // PostToolUse reached the tool_result event for the shell call; the zot tool's has one, from the MCP path, not a second from the hook.
-  const results = saw.filter((f) => f.type === 'event' && f.event === 'tool_result');
-  const bash = results.filter((f) => f.tool_name === 'Bash');
-  assert.equal(bash.length, 1, JSON.stringify(results));
-  assert.match(resultOf(bash[0]), /allowed-call/);
-  assert.deepEqual(results.filter((f) => f.tool_name !== 'Bash').map((f) => [f.tool_name, resultOf(f)]), [['echo_upper', 'FROM CODEX']]);
+  // The zot tool was guarded once, on the MCP path; PostToolUse reached the tool_result event.
+  assertGuardedOnce(home, { preShell: 'Bash', postShell: 'Bash', zotName: HOOK_NAME, zotResult: 'FROM CODEX' });
 
   // The prompt guard refuses a prompt: the model never sees it.
   const before = model.requests.length;

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
-import { guardSaw, hookFor, interceptsOf, resultOf, runHarness, scene } from './scene.mjs';
+import { assertGuardedOnce, hookFor, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** Copilot CLI's name for a tool of the plugin's server `zot`. */
@@ -71,19 +71,9 @@ for (const format of ['copilot', 'claude']) {
     // The zot tool's result reached the model's next request.
     assert.equal(toolResults(asks[3]).get('toolu_fake_3'), 'FROM COPILOT');
 
-    const saw = guardSaw(home);
+    // The zot tool was guarded once, on the MCP path; postToolUse (the user's settings: camelCase input) reached the tool_result event.
     // Copilot's own hook shape names the shell tool as it is (bash); the Claude-compatible one maps it to Bash.
-    const shell = format === 'copilot' ? 'bash' : 'Bash';
-    assert.equal(interceptsOf(saw, shell).length, 2, 'each shell call was put to the guard by the hook');
-    // The zot tool was guarded once: on the MCP path under its own name; the hook let Copilot CLI's name for it through.
-    assert.equal(interceptsOf(saw, 'echo_upper').length, 1, JSON.stringify(saw.filter((f) => f.event === 'tool_call')));
-    assert.equal(interceptsOf(saw, ZOT_TOOL).length, 0);
-    // postToolUse reached the tool_result event for the shell call; the zot tool's has one, from the MCP path, not a second from the hook.
-    const results = saw.filter((f) => f.type === 'event' && f.event === 'tool_result');
-    const bash = results.filter((f) => f.tool_name === 'bash');
-    assert.equal(bash.length, 1, JSON.stringify(results));
-    assert.match(resultOf(bash[0]), /allowed-call/);
-    assert.deepEqual(results.filter((f) => f.tool_name !== 'bash').map((f) => [f.tool_name, resultOf(f)]), [['echo_upper', 'FROM COPILOT']]);
+    assertGuardedOnce(home, { preShell: format === 'copilot' ? 'bash' : 'Bash', postShell: 'bash', zotName: ZOT_TOOL, zotResult: 'FROM COPILOT' });
 
     // The prompt guard refuses a prompt: Copilot CLI says so, and the model never sees it.
     const before = model.requests.length;

@@ -2,6 +2,7 @@
 // test/fixtures/compat/guard) and a tool extension (echo_upper), a project
 // and a user folder of their own, the plugin `zot-host plugin` writes, and a
 // way to read what the guard extension was sent.
+import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -72,4 +73,25 @@ export function runHarness(file, args, { cwd, env }) {
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * What the guard must have been sent in a session of the scripted model (two shell calls, one of them
+ * refused, then the zot tool): each shell call asked of it by the hook, under the harness's name for the
+ * shell (`preShell`); the zot tool asked once, on the MCP path, never under the harness's name for it
+ * (`zotName`); PostToolUse as the tool_result event of the allowed shell call (named `postShell`), and the
+ * zot tool's one tool_result, from the MCP path, with `zotResult`.
+ * @param {string} home
+ * @param {{ preShell: string, postShell: string, zotName: string, zotResult: string }} names
+ */
+export function assertGuardedOnce(home, { preShell, postShell, zotName, zotResult }) {
+  const saw = guardSaw(home);
+  assert.equal(interceptsOf(saw, preShell).length, 2, 'each shell call was put to the guard by the hook');
+  assert.equal(interceptsOf(saw, 'echo_upper').length, 1, JSON.stringify(saw.filter((f) => f.event === 'tool_call')));
+  assert.equal(interceptsOf(saw, zotName).length, 0, 'the hook let the harness\'s name for the zot tool through');
+  const results = saw.filter((f) => f.type === 'event' && f.event === 'tool_result');
+  const shell = results.filter((f) => f.tool_name === postShell);
+  assert.equal(shell.length, 1, JSON.stringify(results));
+  assert.match(resultOf(shell[0]), /allowed-call/);
+  assert.deepEqual(results.filter((f) => f.tool_name !== postShell).map((f) => [f.tool_name, resultOf(f)]), [['echo_upper', zotResult]]);
 }
