@@ -184,6 +184,7 @@ const MUTANTS = [
   ['hook-guards-plugin-tools-twice', 'src/host/hooks/mcpNames.ts', '  for (const prefix of [CLAUDE_MCP_PREFIX, ...PLUGIN_MCP_PREFIXES]) {', '  for (const prefix of [CLAUDE_MCP_PREFIX]) {', 'a zot tool of the agent plugin\'s server in Claude Code or Copilot CLI is guarded twice (by the hook and on the MCP path), each guard asked twice', ['test/cli/hook.test.mjs', 'test/host/mcp-names.test.mjs']],
   ['hook-skips-plugin-prefix', 'src/host/hooks/mcpNames.ts', "    return tool !== '' && host.servesOverMcp(tool);\n  }\n  const servers", "    return true;\n  }\n  const servers", 'any tool whose name starts like the plugin server\'s (zot-anything) passes every zot guard, whether zot serves it or not', ['test/cli/hook.test.mjs', 'test/host/mcp-names.test.mjs']],
   ['hook-copilot-args-object-refused', 'src/host/hooks/hookInput.ts', "  const given = typeof raw === 'object' && raw !== null && !Array.isArray(raw);", '  const given = false;', 'Copilot CLI 1.0.102 sends toolArgs as an object: every tool call of every agent there is refused as unreadable input', ['test/cli/hook.test.mjs']],
+  ['plugin-deletes-added-meanwhile', 'src/host/hooks/plugin.ts', '      if (!(await stillReplaceable(old, replacing))) {', '      if (false) {', 'a file the user puts into the plugin\'s folder while it is being written again is deleted with the old plugin', ['test/cli/plugin.test.mjs']],
 ].map(([name, file, find, replace, description, tests]) => ({ name, file, find, replace, description, tests }));
 
 const args = process.argv.slice(2);

@@ -380,3 +380,21 @@ test('--format copilot writes Copilot CLI\'s own plugin: a root plugin.json nami
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
   assert.ok(fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && !fs.existsSync(path.join(dir, 'plugin.json')) && !fs.existsSync(path.join(dir, 'hooks.json')));
 });
+
+test('a file added to its own plugin while it is being written again is not deleted: the old folder is checked again once moved aside', async () => {
+  const home = tmpdir('zot-home-');
+  const parent = tmpdir('zot-plugin-');
+  const dir = path.join(parent, 'p');
+  const source = installation();
+  // A large file to copy keeps the new plugin in the making for a while.
+  fs.writeFileSync(path.join(source, 'media', 'panel', 'large.bin'), Buffer.alloc(64 * 1024 * 1024));
+  await lib.writePlugin(dir, { runtime: process.execPath, source, zotHome: home });
+  const writing = lib.writePlugin(dir, { runtime: process.execPath, source, zotHome: home });
+  // As soon as the new plugin is being made beside it, a file of the user's lands in the old one.
+  while (!fs.readdirSync(parent).some((f) => f.endsWith('.tmp'))) await new Promise((resolve) => setImmediate(resolve));
+  fs.writeFileSync(path.join(dir, 'mine.txt'), 'mine');
+  await assert.rejects(writing, new RegExp(`^Error: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} changed while the plugin was being written; it is left as it is$`));
+  assert.equal(fs.readFileSync(path.join(dir, 'mine.txt'), 'utf8'), 'mine');
+  assert.deepEqual(fs.readdirSync(parent), ['p'], 'no temporary folder left');
+  assert.equal(fs.readdirSync(path.join(home, 'agent-plugins')).length, 1, 'the new plugin\'s record is gone with it');
+});

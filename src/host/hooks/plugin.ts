@@ -118,6 +118,11 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
       // Moved aside rather than removed first: when the new one cannot take its place, the old one goes back.
       const old = path.join(parent, `.${path.basename(dir)}.${tag}.old`);
       await fsp.rename(dir, old);
+      // Checked again once moved aside: what was added in the meantime is not deleted with it.
+      if (!(await stillReplaceable(old, replacing))) {
+        await fsp.rename(old, dir);
+        throw new Error(`${dir} changed while the plugin was being written; it is left as it is`);
+      }
       try {
         await fsp.rename(temp, dir);
       } catch (e) {
@@ -139,6 +144,13 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
 export async function isOurPlugin(dir: string): Promise<boolean> {
   const st = await fsp.lstat(dir).catch(() => undefined);
   return st?.isDirectory() === true && 'ours' in (await ownPlugin(dir));
+}
+
+/** Whether the folder moved aside still holds only what `existing` found replaceable: nothing, or the same plugin of ours as zot-host wrote it. */
+async function stillReplaceable(old: string, found: PluginId | true): Promise<boolean> {
+  if (found === true) return (await fsp.readdir(old)).length === 0;
+  const own = await ownPlugin(old);
+  return 'ours' in own && own.ours.id === found.id;
 }
 
 /** What is at `dir` that the new plugin replaces (a plugin of ours: its identity); throws for what it must not replace. */
