@@ -37,10 +37,11 @@ usage:
                    under the server name zot (claude mcp add zot -- zot-host
                    mcp), and as the agent plugin's server (Claude Code,
                    Copilot CLI)
-  zot-host plugin  <dir> [--format claude|copilot] [--home <dir>] [--fail-closed]
+  zot-host plugin  <dir> [--format claude|copilot|codex] [--home <dir>]
+                   [--fail-closed]
                    write zot as an agent plugin into <dir>, in Claude's plugin
-                   format (the default) or Copilot CLI's own: the MCP server
-                   zot and the PreToolUse and UserPromptSubmit hooks, run by
+                   format (the default), Copilot CLI's own, or as a Codex
+                   plugin marketplace: the MCP server zot and the PreToolUse and UserPromptSubmit hooks, run by
                    the plugin's own copy of this zot-host with the global
                    extensions of the zot home; prints how to enable it in
                    VS Code, Claude Code and Copilot CLI
@@ -225,7 +226,7 @@ function parseSecrets(positional: string[], json: boolean, home: string | undefi
 function parsePlugin(positional: string[], home: string | undefined, failClosed: boolean, format: string | undefined, flags: string[]): Parsed {
   const other = flags.find((f) => f !== '--home' && f !== '--fail-closed' && f !== '--format');
   if (other !== undefined) throw new UsageError(`plugin takes only --format, --home and --fail-closed (got ${other})`);
-  if (format !== undefined && !(PLUGIN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${PLUGIN_FORMATS.join(' or ')}, got "${format}"`);
+  if (format !== undefined && !(PLUGIN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${PLUGIN_FORMATS.join(', ')}, got "${format}"`);
   if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'plugin needs the folder to write the plugin into' : `plugin takes one folder (got "${positional[1]}" too)`);
   const parsed: Parsed = { verb: 'plugin', positional: [path.resolve(positional[0]!)], json: false, host: { cwd: process.cwd() } };
   if (home !== undefined) parsed.host.zotHome = home;

@@ -138,7 +138,7 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
     [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home and --fail-closed (got --ext)'],
     [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home and --fail-closed (got --name)'],
-    [['plugin', 'a', '--format', 'codex'], '--format takes claude or copilot, got "codex"'],
+    [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, got "cursor"'],
     [['plugin', 'a', '--format'], '--format needs a value'],
     [['mcp', '--format', 'claude'], '--format is an option of plugin'],
   ];
@@ -397,4 +397,26 @@ test('a file added to its own plugin while it is being written again is not dele
   assert.equal(fs.readFileSync(path.join(dir, 'mine.txt'), 'utf8'), 'mine');
   assert.deepEqual(fs.readdirSync(parent), ['p'], 'no temporary folder left');
   assert.equal(fs.readdirSync(path.join(home, 'agent-plugins')).length, 1, 'the new plugin\'s record is gone with it');
+});
+
+test('--format codex writes a Codex plugin marketplace: its catalog names the plugin, in Claude\'s format in zot-extensions/, with its own zot-host there; says how to add it', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'm');
+  const r = await runCli(['plugin', dir, '--home', home, '--format', 'codex']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^wrote the agent plugin zot-extensions \(a Codex plugin marketplace\) in /);
+  assert.ok(r.stdout.includes(`codex plugin marketplace add ${dir}\n`) && r.stdout.includes('codex plugin add zot-extensions@zot\n'), r.stdout);
+  assert.match(r.stdout, /zot-extensions\/dist\/, zot-extensions\/media\/panel\//);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['.claude-plugin', '.zot-plugin.json', 'README.md', 'zot-extensions']);
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, '.claude-plugin', 'marketplace.json'), 'utf8')).plugins.map((/** @type {{ name: string, source: string }} */ p) => [p.name, p.source]), [['zot-extensions', './zot-extensions']]);
+  const plugin = readPlugin(path.join(dir, 'zot-extensions'));
+  assert.equal(plugin.manifest.name, 'zot-extensions');
+  const cli = path.join(dir, 'zot-extensions', 'dist', 'cli.js');
+  assert.deepEqual(plugin.mcp.mcpServers.zot.args, [cli, 'mcp', '--no-project', '--home', home]);
+  assert.ok(fs.existsSync(cli) && fs.existsSync(path.join(dir, 'zot-extensions', 'media', 'panel', 'panel.js')));
+  assert.match(plugin.hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /for Codex: a plugin marketplace[\s\S]*zot-host plugin .* --format codex/);
+  // Written again in another format over it: it is zot-host's, so it is replaced whole.
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  assert.ok(!fs.existsSync(path.join(dir, 'zot-extensions')) && fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')));
 });

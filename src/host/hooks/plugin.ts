@@ -29,10 +29,15 @@ export { PLUGIN_FORMATS, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '.
 const DESCRIPTION = 'zot extensions for agents: their tools and commands through the MCP server "zot", and zot guards in front of every tool call and prompt (agent hooks).';
 
 /** What the plugin is made of, relative to its folder (and, for the copied parts, to the installation it comes from). */
-const LAYOUT: Record<PluginFormat, { manifest: readonly string[]; hooks: readonly string[] }> = {
-  claude: { manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
-  copilot: { manifest: ['plugin.json'], hooks: ['hooks.json'] },
+// Codex takes plugins from a marketplace: the folder is one (its catalog in Claude's marketplace.json), the plugin, in Claude's format, in a folder of it.
+const LAYOUT: Record<PluginFormat, { root: readonly string[]; manifest: readonly string[]; hooks: readonly string[] }> = {
+  claude: { root: [], manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
+  copilot: { root: [], manifest: ['plugin.json'], hooks: ['hooks.json'] },
+  codex: { root: [PLUGIN_NAME], manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
 };
+/** The Codex marketplace's catalog, and its name (`codex plugin add zot-extensions@zot`). */
+const MARKETPLACE_FILE = ['.claude-plugin', 'marketplace.json'] as const;
+export const CODEX_MARKETPLACE = 'zot';
 const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'mcp.js']] as const;
 const PANEL = ['media', 'panel'] as const;
 
@@ -63,18 +68,22 @@ export interface WrittenPlugin {
   readme: string;
   /** The plugin's copy of zot-host. */
   cli: string;
+  /** The Codex marketplace's catalog (format codex). */
+  marketplace?: string;
 }
 
 /** The files of a plugin of `format` whose folder is `dir`. */
 export function pluginFiles(dir: string, format: PluginFormat = 'claude'): WrittenPlugin {
+  const root = path.join(dir, ...LAYOUT[format].root);
   return {
     dir,
     format,
-    manifest: path.join(dir, ...LAYOUT[format].manifest),
-    mcp: path.join(dir, '.mcp.json'),
-    hooks: path.join(dir, ...LAYOUT[format].hooks),
+    manifest: path.join(root, ...LAYOUT[format].manifest),
+    mcp: path.join(root, '.mcp.json'),
+    hooks: path.join(root, ...LAYOUT[format].hooks),
     readme: path.join(dir, 'README.md'),
-    cli: path.join(dir, 'dist', 'cli.js'),
+    cli: path.join(root, 'dist', 'cli.js'),
+    ...(format === 'codex' && { marketplace: path.join(dir, ...MARKETPLACE_FILE) }),
   };
 }
 
@@ -170,11 +179,12 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   const format = i.format ?? 'claude';
   const final = pluginFiles(dir, format);
   const at = (file: string): string => path.join(temp, path.relative(dir, file));
+  const root = at(path.join(dir, ...LAYOUT[format].root));
   for (const parts of COPIED_FILES) {
-    await fsp.mkdir(path.join(temp, ...parts.slice(0, -1)), { recursive: true, mode: PRIVATE_DIR });
-    await copyNew(path.join(source, ...parts), path.join(temp, ...parts));
+    await fsp.mkdir(path.join(root, ...parts.slice(0, -1)), { recursive: true, mode: PRIVATE_DIR });
+    await copyNew(path.join(source, ...parts), path.join(root, ...parts));
   }
-  await copyFolder(path.join(source, ...PANEL), path.join(temp, ...PANEL));
+  await copyFolder(path.join(source, ...PANEL), path.join(root, ...PANEL));
   const env = { ...i.env };
   for (const name of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" cannot be the name of an environment variable`);
   const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION, ...(format === 'copilot' && { hooks: 'hooks.json', mcpServers: '.mcp.json' }) };
@@ -197,6 +207,11 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   await writeNew(at(final.mcp), json(mcp));
   await writeNew(at(final.hooks), json(hooks));
   await writeNew(at(final.readme), readme(dir, i));
+  if (final.marketplace) {
+    await fsp.mkdir(path.dirname(at(final.marketplace)), { recursive: true, mode: PRIVATE_DIR });
+    const catalog = { name: CODEX_MARKETPLACE, owner: { name: 'zot-host' }, plugins: [{ name: PLUGIN_NAME, source: `./${PLUGIN_NAME}`, version: HOST_VERSION, description: DESCRIPTION }] };
+    await writeNew(at(final.marketplace), json(catalog));
+  }
 }
 
 /** Copilot CLI's names of the hooks zot installs. */
@@ -245,7 +260,9 @@ function isInside(inner: string, outer: string): boolean {
 function readme(dir: string, i: PluginInputs): string {
   const what = i.format === 'copilot'
     ? 'in Copilot CLI\'s own plugin format (`plugin.json`, `.mcp.json`, `hooks.json`), for `copilot plugin install`'
-    : 'in the Claude plugin format (`.claude-plugin/plugin.json`, `.mcp.json`,\n`hooks/hooks.json`), read by VS Code\'s Agent Plugins, Claude Code and Copilot CLI';
+    : i.format === 'codex'
+      ? `for Codex: a plugin marketplace (\`.claude-plugin/marketplace.json\`, named ${CODEX_MARKETPLACE}) holding the plugin in\nClaude's format in \`${PLUGIN_NAME}/\`, for \`codex plugin marketplace add\` and \`codex plugin add ${PLUGIN_NAME}@${CODEX_MARKETPLACE}\``
+      : 'in the Claude plugin format (`.claude-plugin/plugin.json`, `.mcp.json`,\n`hooks/hooks.json`), read by VS Code\'s Agent Plugins, Claude Code and Copilot CLI';
   return `# zot extensions: agent plugin
 
 An agent plugin ${what}. Written by
@@ -264,7 +281,7 @@ only while it holds just what zot-host wrote, so keep your own files elsewhere.
 
 To write it again (a newer zot-host, another zot home, failing closed or not), over this folder:
 
-    zot-host plugin ${dir}${i.format === 'copilot' ? ' --format copilot' : ''} [--home <dir>] [--fail-closed]
+    zot-host plugin ${dir}${i.format && i.format !== 'claude' ? ` --format ${i.format}` : ''} [--home <dir>] [--fail-closed]
 
 or, in VS Code, the command **Zot: Create Agent Plugin**.
 `;

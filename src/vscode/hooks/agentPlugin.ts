@@ -4,7 +4,8 @@
  * ~/.copilot/installed-plugins/zot/zot-extensions, where VS Code finds
  * plugins with no setting (Copilot CLI keeps the plugins it installs there
  * too, but loads only those it installed itself); Copilot CLI's own goes to
- * <zot home>/copilot-plugin/zot-extensions, for `copilot plugin install`. Like
+ * <zot home>/copilot-plugin/zot-extensions, for `copilot plugin install`;
+ * Codex's (a marketplace) to <zot home>/codex-marketplace. Like
  * the hook file for every workspace, it is the user's: it names the user's
  * own zot home (never one a workspace set) and zot.hooks.failClosed, and runs
  * a copy of this installation's zot-host with VS Code's own runtime.
@@ -24,6 +25,7 @@ const MARKETPLACE = 'zot';
 /** Where the command writes the plugin of a format. */
 export function agentPluginDir(format: PluginFormat = 'claude'): string {
   if (format === 'copilot') return path.join(userZotHome(), 'copilot-plugin', PLUGIN_NAME);
+  if (format === 'codex') return path.join(userZotHome(), 'codex-marketplace');
   return path.join(os.homedir(), '.copilot', 'installed-plugins', MARKETPLACE, PLUGIN_NAME);
 }
 
@@ -32,6 +34,7 @@ async function pickFormat(): Promise<PluginFormat | undefined> {
   const items: (vscode.QuickPickItem & { format: PluginFormat })[] = [
     { label: t('Claude plugin format'), detail: t('Read by VS Code (written where it loads plugins with no setting), Claude Code and Copilot CLI'), format: 'claude' },
     { label: t('Copilot CLI\'s own plugin format'), detail: t('Its hooks in Copilot CLI\'s shape; install it with copilot plugin install'), format: 'copilot' },
+    { label: t('Codex plugin marketplace'), detail: t('The plugin in Claude\'s format, in a marketplace; add it with codex plugin marketplace add'), format: 'codex' },
   ];
   return (await vscode.window.showQuickPick(items, { title: t('Create Agent Plugin: in which format?') }))?.format;
 }
@@ -76,7 +79,9 @@ export async function createAgentPlugin(d: AgentPluginDeps, where?: unknown, for
   const open = t('Open Folder');
   const said = chosen === 'copilot'
     ? t('zot\'s agent plugin for Copilot CLI (its MCP server and agent hooks) is in {0}; install it with copilot plugin install.', dir)
-    : t('zot\'s agent plugin (its MCP server and agent hooks) is in {0}, where VS Code loads it; Claude Code loads it with claude --plugin-dir.', dir);
+    : chosen === 'codex'
+      ? t('zot\'s agent plugin for Codex (its MCP server and agent hooks) is in the marketplace {0}; add it with codex plugin marketplace add, then codex plugin add zot-extensions@zot.', dir)
+      : t('zot\'s agent plugin (its MCP server and agent hooks) is in {0}, where VS Code loads it; Claude Code loads it with claude --plugin-dir.', dir);
   void vscode.window.showInformationMessage(said, open)
     .then((c) => (c === open ? revealFolder(dir, d.trace, t('zot\'s agent plugin: {0}', dir)) : undefined));
   return written;
