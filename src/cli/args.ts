@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 // From the host's light face, not its index: `--help` and a usage error load no more of the host than
 // this (see main.ts).
-import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf, HOST_VERSION, type HostOptions, SCAFFOLD_LANGUAGES, type ScaffoldLanguage, type TraceSink } from '../host/names.js';
+import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf, HOST_VERSION, type HostOptions, PLUGIN_FORMATS, type PluginFormat, SCAFFOLD_LANGUAGES, type ScaffoldLanguage, type TraceSink } from '../host/names.js';
 import { deeperThan, MAX_VALUE_DEPTH } from '../protocol/index.js';
 import { err } from './output.js';
 
@@ -33,15 +33,18 @@ usage:
                    named in the answer; --fail-closed refuses the call or
                    prompt then, and when a guard does not answer in time
                    (without it that allows, as in zot); zot's own tools over
-                   MCP are guarded there, once: in Claude Code only under the
-                   server name zot (claude mcp add zot -- zot-host mcp)
-  zot-host plugin  <dir> [--home <dir>] [--fail-closed]
-                   write zot as an agent plugin (Claude's plugin format) into
-                   <dir>: the MCP server zot and the PreToolUse and
-                   UserPromptSubmit hooks, run by the plugin's own copy of
-                   this zot-host with the global extensions of the zot home;
-                   prints how to enable it in VS Code, Claude Code and
-                   Copilot CLI
+                   MCP are guarded there, once: in Claude Code and Codex
+                   under the server name zot (claude mcp add zot -- zot-host
+                   mcp), and as the agent plugin's server (Claude Code,
+                   Copilot CLI)
+  zot-host plugin  <dir> [--format claude|copilot|codex] [--home <dir>]
+                   [--fail-closed]
+                   write zot as an agent plugin into <dir>, in Claude's plugin
+                   format (the default), Copilot CLI's own, or as a Codex
+                   plugin marketplace: the MCP server zot and the PreToolUse and UserPromptSubmit hooks, run by
+                   the plugin's own copy of this zot-host with the global
+                   extensions of the zot home; prints how to enable it in
+                   VS Code, Claude Code and Copilot CLI
   zot-host secrets list <extension> [--json] [--home <dir>]
                    the names of the secrets an extension stored while running
                    here (never their values); they are kept in
@@ -85,6 +88,8 @@ export interface Parsed {
   /** init's --language and --name. */
   language?: ScaffoldLanguage;
   name?: string;
+  /** plugin's --format. */
+  format?: PluginFormat;
   host: HostOptions;
 }
 
@@ -110,6 +115,7 @@ export function parseArgs(argv: string[]): Parsed {
   let trace: TraceSink['level'] | undefined;
   let language: string | undefined;
   let name: string | undefined;
+  let format: string | undefined;
   /** Options other than init's own, to refuse them on init. */
   const hostFlags: string[] = [];
   const value = (i: number, flag: string): string => {
@@ -127,6 +133,7 @@ export function parseArgs(argv: string[]): Parsed {
       case '--trace=messages': trace = 'messages'; break;
       case '--language': language = value(i, a); i++; break;
       case '--name': name = value(i, a); i++; break;
+      case '--format': format = value(i, a); i++; break;
       case '--json': json = true; break;
       case '--no-discover': discover = false; break;
       case '--no-project': project = false; break;
@@ -159,7 +166,8 @@ export function parseArgs(argv: string[]): Parsed {
   }
   if (verb === 'init') return parseInit(positional, language, name, hostFlags);
   if (verb === 'secrets') return parseSecrets(positional, json, home, hostFlags);
-  if (verb === 'plugin') return parsePlugin(positional, home, failClosed, [...hostFlags, ...(language !== undefined ? ['--language'] : []), ...(name !== undefined ? ['--name'] : [])]);
+  if (verb === 'plugin') return parsePlugin(positional, home, failClosed, format, [...hostFlags, ...(language !== undefined ? ['--language'] : []), ...(name !== undefined ? ['--name'] : [])]);
+  if (format !== undefined) throw new UsageError('--format is an option of plugin');
   if (language !== undefined || name !== undefined) throw new UsageError(`${language !== undefined ? '--language' : '--name'} is an option of init`);
   if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
@@ -215,13 +223,15 @@ function parseSecrets(positional: string[], json: boolean, home: string | undefi
   return parsed;
 }
 
-function parsePlugin(positional: string[], home: string | undefined, failClosed: boolean, flags: string[]): Parsed {
-  const other = flags.find((f) => f !== '--home' && f !== '--fail-closed');
-  if (other !== undefined) throw new UsageError(`plugin takes only --home and --fail-closed (got ${other})`);
+function parsePlugin(positional: string[], home: string | undefined, failClosed: boolean, format: string | undefined, flags: string[]): Parsed {
+  const other = flags.find((f) => f !== '--home' && f !== '--fail-closed' && f !== '--format');
+  if (other !== undefined) throw new UsageError(`plugin takes only --format, --home and --fail-closed (got ${other})`);
+  if (format !== undefined && !(PLUGIN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${PLUGIN_FORMATS.join(', ')}, got "${format}"`);
   if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'plugin needs the folder to write the plugin into' : `plugin takes one folder (got "${positional[1]}" too)`);
   const parsed: Parsed = { verb: 'plugin', positional: [path.resolve(positional[0]!)], json: false, host: { cwd: process.cwd() } };
   if (home !== undefined) parsed.host.zotHome = home;
   if (failClosed) parsed.failClosed = true;
+  if (format !== undefined) parsed.format = format as PluginFormat;
   return parsed;
 }
 

@@ -4,7 +4,7 @@
  * zot-host and copied from this installation, and how to enable it in each.
  */
 import * as path from 'node:path';
-import { defaultZotHome, writePlugin } from '../host/index.js';
+import { CODEX_MARKETPLACE, defaultZotHome, PLUGIN_NAME, writePlugin } from '../host/index.js';
 import type { Parsed } from './args.js';
 import { commandWord } from './init.js';
 import { err, out } from './output.js';
@@ -22,6 +22,7 @@ export async function plugin(p: Parsed): Promise<number> {
       source: path.dirname(__dirname),
       zotHome,
       ...(p.failClosed && { failClosed: true }),
+      ...(p.format && { format: p.format }),
     });
   } catch (e) {
     err(`zot-host plugin: ${(e as Error).message}`);
@@ -29,11 +30,22 @@ export async function plugin(p: Parsed): Promise<number> {
   }
   const dir = written.dir;
   const word = commandWord(dir, process.platform);
-  out(`wrote the agent plugin zot-extensions in ${dir}:`);
-  for (const file of [written.manifest, written.mcp, written.hooks, written.readme]) out(`  ${path.relative(dir, file)}`);
-  out(`  dist/, media/panel/ (its own copy of zot-host)`);
+  const as = { claude: '', copilot: ' (Copilot CLI\'s format)', codex: ' (a Codex plugin marketplace)' }[written.format];
+  out(`wrote the agent plugin zot-extensions${as} in ${dir}:`);
+  for (const file of [...(written.marketplace ? [written.marketplace] : []), written.manifest, written.mcp, written.hooks, written.readme]) out(`  ${path.relative(dir, file)}`);
+  const root = path.relative(dir, path.dirname(path.dirname(written.cli)));
+  out(`  ${root ? `${root}/` : ''}dist/, ${root ? `${root}/` : ''}media/panel/ (its own copy of zot-host)`);
   out(`its MCP server "zot" and its hooks run the global extensions of ${zotHome}${p.failClosed ? '; the hooks fail closed' : ''}`);
   out('\nto enable it:');
+  if (written.format === 'copilot') {
+    out(`  Copilot CLI   copilot plugin install ${word}`);
+    return 0;
+  }
+  if (written.format === 'codex') {
+    out(`  Codex         codex plugin marketplace add ${word}`);
+    out(`                codex plugin add ${PLUGIN_NAME}@${CODEX_MARKETPLACE}`);
+    return 0;
+  }
   out(`  VS Code       in your user settings: "chat.pluginLocations": { ${JSON.stringify(dir)}: true }`);
   out(`                or write it into ~/.copilot/installed-plugins/<marketplace>/<name>/ (read with no setting)`);
   out(`  Claude Code   claude --plugin-dir ${word}`);

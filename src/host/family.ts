@@ -11,6 +11,7 @@ import type { FoundExtension } from './discovery/discover.js';
 import type { ExtensionView } from './extension/view.js';
 import type { ContextCard } from './extension/family.js';
 import { resolveConfig } from './discovery/settings.js';
+import { PLUGIN_MCP_PREFIXES } from './harnessNames.js';
 import type { SettingsSource } from './options.js';
 
 export type { ContextCard, FamilyChange } from './extension/family.js';
@@ -94,9 +95,10 @@ export function statusSegments(exts: readonly ExtensionView[]): StatusEntry[] {
 /** Names VS Code's agent and Claude Code give the tools of zot's own MCP servers (hooks/mcpNames.ts). */
 const ZOT_MCP_NAME = /^mcp_{1,2}zot/i;
 
-/** Whether a tool name is one of zot's own, by its name or a name an MCP bridge gives it: never a host tool. */
+/** Whether a tool name is one of zot's own, by its name or a name an MCP bridge or harness gives it: never a host tool. */
 export function isZotTool(name: string, registry: { tool(name: string): unknown }): boolean {
-  return registry.tool(name) !== undefined || ZOT_MCP_NAME.test(name);
+  const lower = name.toLowerCase();
+  return registry.tool(name) !== undefined || ZOT_MCP_NAME.test(name) || PLUGIN_MCP_PREFIXES.some((p) => lower.startsWith(p));
 }
 
 /** An extension's resolved settings (docs/TERVA.md 17.1); each secret value read is handed to `keep`, which hides it from traces and logs. */

@@ -130,6 +130,9 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
   assert.deepEqual(json(denied), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
   assert.deepEqual(guardSaw(denied.home), [['event', 'tool_call', 'bash'], ['event_intercept', 'tool_call', 'bash'], ['event', 'tool_result', 'bash']]);
   assert.deepEqual(json(await hook('preToolUse', pre('bash', { command: 'ls' }))), {});
+  // Copilot CLI 1.0.102 sends toolArgs as the object itself.
+  const asObject = await hook('preToolUse', { timestamp: 1764662400000, cwd: process.cwd(), toolName: 'bash', toolArgs: { command: 'rm -rf dist' } });
+  assert.deepEqual(json(asObject), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf dist)' });
   // Copilot CLI applies no changed args: the call is refused, and the reason carries what the guard wants.
   assert.deepEqual(json(await hook('preToolUse', pre('rewrite', { path: 'a' }))), {
     permissionDecision: 'deny',
@@ -149,7 +152,7 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
   assert.deepEqual(json(start), {});
   assert.deepEqual(guardSaw(start.home), [['event', 'session_start', '']]);
   // toolArgs that is not a JSON string fails closed, like any unreadable input.
-  for (const [toolArgs, message] of /** @type {[unknown, RegExp][]} */ ([['{"command": ', /"toolArgs" is not valid JSON: /], ['[1]', /"toolArgs" must hold a JSON object in PreToolUse input, not an array/], [42, /"toolArgs" must be a string of JSON in PreToolUse input, not a number/]])) {
+  for (const [toolArgs, message] of /** @type {[unknown, RegExp][]} */ ([['{"command": ', /"toolArgs" is not valid JSON: /], ['[1]', /"toolArgs" must hold a JSON object in PreToolUse input, not an array/], [42, /"toolArgs" must be a JSON object, or a string of one, in PreToolUse input, not a number/], [[1], /"toolArgs" must be a JSON object, or a string of one, in PreToolUse input, not an array/]])) {
     const r = await hook('preToolUse', { timestamp: 1, toolName: 'bash', toolArgs });
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, '');
@@ -159,11 +162,21 @@ test('Copilot CLI\'s shapes: toolArgs as a JSON string, the decision at the top 
 
 test('a zot tool the agent calls through zot\'s MCP server is not intercepted by the hook (the MCP path does it, once)', async () => {
   const tools = makeExt(tmpdir(), 'tools-ext', { tools: [{ name: 'rewrite', behaviour: 'echo' }] });
-  // VS Code: the server's label "zot: tools-ext" cut to 13 characters; the single server of zot-host mcp; Claude Code.
-  for (const name of ['mcp_zot_tools-ext_rewrite', 'mcp_zot_extension_rewrite', 'mcp__zot__rewrite']) {
+  // VS Code: the server's label "zot: tools-ext" cut to 13 characters; the single server of zot-host mcp; Claude Code and Codex
+  // (a server named zot); the agent plugin's server in Claude Code and in Copilot CLI.
+  for (const name of ['mcp_zot_tools-ext_rewrite', 'mcp_zot_extension_rewrite', 'mcp__zot__rewrite', 'mcp__plugin_zot-extensions_zot__rewrite', 'zot-rewrite']) {
     const r = await hook('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'rm -rf /' } }, { exts: [GUARD, tools] });
     assert.deepEqual(json(r), {}, name);
     assert.deepEqual(guardSaw(r.home), [], `${name}: the guard was not asked`);
+  }
+  // Copilot CLI's own input (camelCase) for the plugin's server; and PostToolUse of a zot tool is not a second tool_result (the MCP path sent one).
+  const copilot = await hook('preToolUse', { timestamp: 1764662400000, cwd: process.cwd(), toolName: 'zot-rewrite', toolArgs: '{"command":"rm -rf /"}' }, { exts: [GUARD, tools] });
+  assert.deepEqual(json(copilot), {});
+  assert.deepEqual(guardSaw(copilot.home), []);
+  for (const name of ['mcp__plugin_zot-extensions_zot__rewrite', 'zot-rewrite']) {
+    const post = await hook('PostToolUse', { hook_event_name: 'PostToolUse', tool_name: name, tool_input: {}, tool_response: 'done' }, { exts: [GUARD, tools] });
+    assert.deepEqual(json(post), {});
+    assert.deepEqual(guardSaw(post.home), [], `${name}: no tool_result from the hook`);
   }
   // Another server's tool of the same name, and a zot-named server's tool zot does not serve, are intercepted.
   for (const name of ['mcp_github_rewrite', 'mcp_zot_extensions_unknown']) {
@@ -321,6 +334,11 @@ test('only the exact names of zot\'s own MCP servers skip the hook: another serv
     'mcp_zot_reference-manager_delete_items', // the extension's server, but not cut as VS Code cuts its name
     'mcp_zot_guard_delete_items', // the server of an extension that does not hold the tool
     'mcp_zot_extensio2_delete_items', // a second server whose name VS Code cut the same: not known to be zot's
+    'mcp__plugin_zot-extensions_zotero__delete_items', // Claude Code: another server of the plugin
+    'mcp__plugin_other_zot__delete_items', // Claude Code: a server named zot of another plugin
+    'zotero-delete_items', // Copilot CLI: a server named zotero
+    'zot_delete_items', // no harness's name for the plugin's server
+    'zot-', // Copilot CLI's prefix with no tool
   ]) {
     const r = await hook('PreToolUse', input(name), { exts: [GUARD, library] });
     assert.equal(json(r).hookSpecificOutput?.permissionDecision, 'deny', name);

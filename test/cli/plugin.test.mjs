@@ -7,7 +7,7 @@
 // zot-host: the installation it was written from is removed first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
@@ -136,8 +136,11 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   const usage = [
     [['plugin'], 'plugin needs the folder to write the plugin into'],
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
-    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --home and --fail-closed (got --ext)'],
-    [['plugin', 'a', '--name', 'x'], 'plugin takes only --home and --fail-closed (got --name)'],
+    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home and --fail-closed (got --ext)'],
+    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home and --fail-closed (got --name)'],
+    [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, got "cursor"'],
+    [['plugin', 'a', '--format'], '--format needs a value'],
+    [['mcp', '--format', 'claude'], '--format is an option of plugin'],
   ];
   for (const [args, message] of usage) {
     const r = await runCli(args);
@@ -150,7 +153,7 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   fs.writeFileSync(path.join(theirs, '.claude-plugin', 'plugin.json'), '{"name":"someone-else"}');
   const refused = await runCli(['plugin', theirs]);
   assert.equal(refused.code, 1);
-  assert.equal(refused.stderr, `zot-host plugin: ${theirs} exists and is not a zot-extensions plugin (no ${path.join('.claude-plugin', 'plugin.json')} naming "zot-extensions"); it is left as it is (name a new or empty folder)\n`);
+  assert.equal(refused.stderr, `zot-host plugin: ${theirs} is not a plugin that zot-host wrote as it is now (no .zot-plugin.json of zot-host's in it); it is left as it is (name a new or empty folder, or remove it yourself)\n`);
   assert.deepEqual(fs.readdirSync(theirs), ['.claude-plugin']);
   const file = path.join(parent, 'file');
   fs.writeFileSync(file, 'x');
@@ -174,21 +177,109 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   assert.deepEqual(fs.readdirSync(parent).sort(), ['file', 'link-ours', 'link-theirs', 'ours', 'theirs'], 'no temporary folder left');
 });
 
-test('zot-host plugin writes again over its own plugin, whole (what was added there goes), and into an empty folder', async () => {
+test('zot-host plugin writes again over its own plugin, whole, and into an empty folder; the zot home keeps a record of the one plugin there', async () => {
   const parent = tmpdir('zot-plugin-');
   const dir = path.join(parent, 'p');
   fs.mkdirSync(dir);
   const home = tmpdir('zot-home-');
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0, 'an empty folder is taken');
-  fs.writeFileSync(path.join(dir, 'stray.txt'), 'x');
+  const first = fs.readdirSync(path.join(home, 'agent-plugins'));
+  assert.equal(first.length, 1);
+  // Written again for another zot home: the plugin's marker names the home that recorded it.
+  const other = tmpdir('zot-home-');
+  assert.equal((await runCli(['plugin', dir, '--home', other])).code, 0);
+  assert.deepEqual(fs.readdirSync(path.join(home, 'agent-plugins')), [], 'the replaced plugin\'s record is gone');
   const again = await runCli(['plugin', dir, '--home', home, '--fail-closed']);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /the hooks fail closed/);
-  assert.ok(!fs.existsSync(path.join(dir, 'stray.txt')), 'the old folder was replaced, not merged into');
   const { hooks } = readPlugin(dir);
   for (const event of ['PreToolUse', 'UserPromptSubmit']) assert.match(hooks.hooks[event][0].hooks[0].command, new RegExp(` hook ${event} --no-project --fail-closed --home `));
   assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /a call or prompt whose guards could not all run is refused/);
   assert.deepEqual(fs.readdirSync(parent), ['p'], 'neither the old folder nor a temporary one is left');
+  const marker = JSON.parse(fs.readFileSync(path.join(dir, '.zot-plugin.json'), 'utf8'));
+  assert.deepEqual(Object.keys(marker), ['id', 'home']);
+  assert.equal(marker.home, home);
+  assert.deepEqual(fs.readdirSync(path.join(home, 'agent-plugins')), [`${marker.id}.json`]);
+  assert.deepEqual(fs.readdirSync(path.join(other, 'agent-plugins')), []);
+});
+
+test('zot-host plugin never replaces a folder holding what it did not write: a git work tree whose manifest says zot-extensions, its own plugin with a file added or changed, a forged marker', async () => {
+  const parent = tmpdir('zot-plugin-');
+  const home = tmpdir('zot-home-');
+  /** Every path under a folder, with its content (files) or '/' (folders). @param {string} dir */
+  const snapshot = (dir) => fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), e.isDirectory() ? '/' : fs.readFileSync(path.join(e.parentPath, e.name), 'latin1')].join('\0')).sort();
+  /** @param {string} dir @param {RegExp} why */
+  const refusedLeft = async (dir, why) => {
+    const before = snapshot(dir);
+    const r = await runCli(['plugin', dir, '--home', home]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, new RegExp(`^zot-host plugin: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a plugin that zot-host wrote as it is now \\(`));
+    assert.match(r.stderr, why);
+    assert.deepEqual(snapshot(dir), before, `${dir} is left as it was`);
+  };
+  // Someone's clone of a plugin that names itself zot-extensions: notes, code and .git.
+  const tree = path.join(parent, 'clone');
+  fs.mkdirSync(path.join(tree, '.claude-plugin'), { recursive: true });
+  fs.writeFileSync(path.join(tree, '.claude-plugin', 'plugin.json'), '{"name":"zot-extensions","version":"0.1.0"}');
+  fs.writeFileSync(path.join(tree, 'NOTES.md'), 'my notes\n');
+  const git = (/** @type {string[]} */ ...a) => execFileSync('git', ['-C', tree, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'mine');
+  await refusedLeft(tree, /no \.zot-plugin\.json of zot-host's in it/);
+  assert.equal(git('status', '--porcelain').toString(), '', 'the work tree is as it was');
+
+  // Its own plugin, with a file of the user's added, or one of its files changed.
+  const dir = path.join(parent, 'p');
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  fs.writeFileSync(path.join(dir, 'stray.txt'), 'mine');
+  await refusedLeft(dir, /\(it holds stray\.txt, which zot-host did not write\)/);
+  fs.rmSync(path.join(dir, 'stray.txt'));
+  fs.mkdirSync(path.join(dir, 'hooks', 'mine'));
+  await refusedLeft(dir, /\(it holds hooks\/mine, which zot-host did not write\)/);
+  fs.rmdirSync(path.join(dir, 'hooks', 'mine'));
+  fs.appendFileSync(path.join(dir, 'README.md'), 'my edit\n');
+  await refusedLeft(dir, /\(README\.md was changed after zot-host wrote it\)/);
+
+  // The marker copied into the clone: the id is recorded, but the clone holds files zot-host did not write.
+  fs.copyFileSync(path.join(dir, '.zot-plugin.json'), path.join(tree, '.zot-plugin.json'));
+  await refusedLeft(tree, /\(\.claude-plugin\/plugin\.json was changed after zot-host wrote it\)/);
+  // A made-up id, and a marker whose record is inside the folder itself (the folder vouching for itself).
+  fs.writeFileSync(path.join(tree, '.zot-plugin.json'), JSON.stringify({ id: 'ab'.repeat(16), home }));
+  await refusedLeft(tree, /its \.zot-plugin\.json names a plugin that zot home .* has no record of/);
+  const self = path.join(parent, 'self');
+  fs.mkdirSync(path.join(self, 'h', 'agent-plugins'), { recursive: true });
+  fs.writeFileSync(path.join(self, '.zot-plugin.json'), JSON.stringify({ id: 'cd'.repeat(16), home: path.join(self, 'h') }));
+  fs.writeFileSync(path.join(self, 'h', 'agent-plugins', `${'cd'.repeat(16)}.json`), JSON.stringify({ dir: self, files: {} }));
+  await refusedLeft(self, /no \.zot-plugin\.json of zot-host's in it/);
+  assert.equal(await lib.isOurPlugin(tree), false);
+  assert.equal(await lib.isOurPlugin(dir), false, 'changed since it was written');
+});
+
+test('under umask 000 the folders zot-host plugin creates, above the plugin and in it, and its record in the zot home are private; its files are not writable by others', async () => {
+  const root = tmpdir('zot-plugin-');
+  const dir = path.join(root, 'a', 'b', 'installed-plugins', 'p');
+  const home = path.join(tmpdir('zot-home-'), 'new-home');
+  const r = await new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, CLI, 'plugin', dir, '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  assert.deepEqual(r, { code: 0, stderr: '' });
+  /** @param {string[]} paths @param {boolean} created */
+  const check = (paths, created) => {
+    for (const p of paths) {
+      const mode = fs.statSync(p).mode & 0o777;
+      assert.equal(mode & 0o022, 0, `${p} is ${mode.toString(8)}: writable by group or others`);
+      if (created && fs.statSync(p).isDirectory()) assert.equal(mode, 0o700, `${p} is ${mode.toString(8)}`);
+    }
+  };
+  check([path.join(root, 'a'), path.join(root, 'a', 'b'), path.dirname(dir), dir], true);
+  check(fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, String(f))), false);
+  const records = path.join(home, 'agent-plugins');
+  check([home, records, ...fs.readdirSync(records).map((f) => path.join(records, f))], true);
 });
 
 test('the plugin runs on its own: its MCP server, started as .mcp.json says with the MCP SDK\'s client, lists a global extension\'s tool and calls it; its hooks, run as hooks.json says, are answered by a global guard', async (t) => {
@@ -236,7 +327,7 @@ test('a plugin for VS Code\'s runtime: ELECTRON_RUN_AS_NODE reaches its server a
   const runtime = path.join(path.dirname(seen), 'node runtime.sh');
   fs.writeFileSync(runtime, `#!/bin/sh\nprintf '%s|%s\\n' "$ELECTRON_RUN_AS_NODE" "$ZOT_HOOK_WINDOWS" >> '${seen}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
   const written = await lib.writePlugin(dir, { runtime, env: { ELECTRON_RUN_AS_NODE: '1' }, source: ROOT, zotHome: home, windows, failClosed: true });
-  assert.deepEqual(written, { dir, manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js') });
+  assert.deepEqual(written, { dir, format: 'claude', manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js') });
   const { mcp, hooks } = readPlugin(dir);
   assert.deepEqual(mcp.mcpServers.zot.env, { ELECTRON_RUN_AS_NODE: '1' });
   const pre = hooks.hooks.PreToolUse[0].hooks[0];
@@ -252,4 +343,80 @@ test('a plugin for VS Code\'s runtime: ELECTRON_RUN_AS_NODE reaches its server a
   await assert.rejects(lib.writePlugin(path.join(ROOT, 'media', 'panel', 'p'), { runtime, source: ROOT, zotHome: home }), /media\/panel\/p is inside .*media\/panel, which the plugin copies/);
   assert.equal(await lib.isOurPlugin(dir), true);
   assert.equal(await lib.isOurPlugin(path.dirname(dir)), false);
+});
+
+test('--format copilot writes Copilot CLI\'s own plugin: a root plugin.json naming hooks.json (Copilot\'s shape and event names) and .mcp.json; its hooks run as written, in Copilot\'s input and answer; it replaces a Claude-format plugin of ours, and is replaced by one', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const claude = await runCli(['plugin', dir, '--home', home]);
+  assert.equal(claude.code, 0, claude.stderr);
+  const r = await runCli(['plugin', dir, '--home', home, '--format', 'copilot', '--fail-closed']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^wrote the agent plugin zot-extensions \(Copilot CLI's format\) in /);
+  assert.ok(r.stdout.includes(`copilot plugin install ${dir}\n`), r.stdout);
+  assert.ok(!r.stdout.includes('claude --plugin-dir'), 'only Copilot CLI is named');
+  assert.ok(!fs.existsSync(path.join(dir, '.claude-plugin')), 'the Claude-format plugin was replaced whole');
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['.mcp.json', '.zot-plugin.json', 'README.md', 'dist', 'hooks.json', 'media', 'plugin.json']);
+  /** @type {(f: string) => any} */
+  const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+  const manifest = read('plugin.json');
+  assert.deepEqual(manifest, { name: 'zot-extensions', version: VERSION, description: manifest.description, hooks: 'hooks.json', mcpServers: '.mcp.json' });
+  const cli = path.join(dir, 'dist', 'cli.js');
+  assert.deepEqual(read('.mcp.json'), { mcpServers: { zot: { command: process.execPath, args: [cli, 'mcp', '--no-project', '--home', home], env: {} } } });
+  const hooks = read('hooks.json');
+  assert.equal(hooks.version, 1);
+  assert.deepEqual(Object.keys(hooks.hooks), ['preToolUse', 'userPromptSubmitted']);
+  const q = (/** @type {string} */ s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  for (const [event, verb] of [['preToolUse', 'PreToolUse'], ['userPromptSubmitted', 'UserPromptSubmit']]) {
+    assert.deepEqual(hooks.hooks[event], [{ type: 'command', bash: `${q(process.execPath)} ${q(cli)} hook ${verb} --no-project --fail-closed --home ${q(home)}`, env: {}, timeoutSec: 15 }]);
+  }
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /Copilot CLI's own plugin format[\s\S]*zot-host plugin .* --format copilot/);
+  // Run as Copilot CLI runs them (bash, its camelCase input): the guard answers in Copilot's shape.
+  /** @param {string} event @param {unknown} input */
+  const run = (event, input) => runHook({ type: 'command', command: hooks.hooks[event][0].bash, env: {}, timeout: 15 }, input);
+  assert.deepEqual(answer(await run('preToolUse', { timestamp: 1, cwd: process.cwd(), toolName: 'bash', toolArgs: { command: 'rm -rf build' } })), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' });
+  assert.deepEqual(answer(await run('userPromptSubmitted', { timestamp: 1, cwd: process.cwd(), prompt: 'do the forbidden thing' })), { decision: 'block', reason: 'this prompt asks for something forbidden' });
+  // And back: a Claude-format plugin replaces it whole.
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  assert.ok(fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && !fs.existsSync(path.join(dir, 'plugin.json')) && !fs.existsSync(path.join(dir, 'hooks.json')));
+});
+
+test('a file added to its own plugin while it is being written again is not deleted: the old folder is checked again once moved aside', async () => {
+  const home = tmpdir('zot-home-');
+  const parent = tmpdir('zot-plugin-');
+  const dir = path.join(parent, 'p');
+  const source = installation();
+  // A large file to copy keeps the new plugin in the making for a while.
+  fs.writeFileSync(path.join(source, 'media', 'panel', 'large.bin'), Buffer.alloc(64 * 1024 * 1024));
+  await lib.writePlugin(dir, { runtime: process.execPath, source, zotHome: home });
+  const writing = lib.writePlugin(dir, { runtime: process.execPath, source, zotHome: home });
+  // As soon as the new plugin is being made beside it, a file of the user's lands in the old one.
+  while (!fs.readdirSync(parent).some((f) => f.endsWith('.tmp'))) await new Promise((resolve) => setImmediate(resolve));
+  fs.writeFileSync(path.join(dir, 'mine.txt'), 'mine');
+  await assert.rejects(writing, new RegExp(`^Error: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} changed while the plugin was being written; it is left as it is$`));
+  assert.equal(fs.readFileSync(path.join(dir, 'mine.txt'), 'utf8'), 'mine');
+  assert.deepEqual(fs.readdirSync(parent), ['p'], 'no temporary folder left');
+  assert.equal(fs.readdirSync(path.join(home, 'agent-plugins')).length, 1, 'the new plugin\'s record is gone with it');
+});
+
+test('--format codex writes a Codex plugin marketplace: its catalog names the plugin, in Claude\'s format in zot-extensions/, with its own zot-host there; says how to add it', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'm');
+  const r = await runCli(['plugin', dir, '--home', home, '--format', 'codex']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^wrote the agent plugin zot-extensions \(a Codex plugin marketplace\) in /);
+  assert.ok(r.stdout.includes(`codex plugin marketplace add ${dir}\n`) && r.stdout.includes('codex plugin add zot-extensions@zot\n'), r.stdout);
+  assert.match(r.stdout, /zot-extensions\/dist\/, zot-extensions\/media\/panel\//);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['.claude-plugin', '.zot-plugin.json', 'README.md', 'zot-extensions']);
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, '.claude-plugin', 'marketplace.json'), 'utf8')).plugins.map((/** @type {{ name: string, source: string }} */ p) => [p.name, p.source]), [['zot-extensions', './zot-extensions']]);
+  const plugin = readPlugin(path.join(dir, 'zot-extensions'));
+  assert.equal(plugin.manifest.name, 'zot-extensions');
+  const cli = path.join(dir, 'zot-extensions', 'dist', 'cli.js');
+  assert.deepEqual(plugin.mcp.mcpServers.zot.args, [cli, 'mcp', '--no-project', '--home', home]);
+  assert.ok(fs.existsSync(cli) && fs.existsSync(path.join(dir, 'zot-extensions', 'media', 'panel', 'panel.js')));
+  assert.match(plugin.hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /for Codex: a plugin marketplace[\s\S]*zot-host plugin .* --format codex/);
+  // Written again in another format over it: it is zot-host's, so it is replaced whole.
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  assert.ok(!fs.existsSync(path.join(dir, 'zot-extensions')) && fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')));
 });

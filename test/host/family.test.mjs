@@ -224,13 +224,16 @@ test('host tool calls go to the front end\'s tools with the extension named, nev
     { type: 'host_tool_call', id: 'r4', name: 'mcp_zot_extension_ledger_own', args: {} },
     { type: 'host_tool_call', id: 'r5', name: 'mcp__zot__ledger_own', args: {} },
     { type: 'host_tool_call', id: 'r6', name: 'explode', args: {} },
+    { type: 'host_tool_call', id: 'r7', name: 'mcp__plugin_zot-extensions_zot__ledger_own', args: {} },
+    { type: 'host_tool_call', id: 'r8', name: 'zot-ledger_own', args: {} },
   ];
   const dir = makeTervaExt(tmpdir(), 'ledger', { burst: [{ type: 'register_tool', name: 'ledger_own', description: '', schema: { type: 'object' } }], afterAck: frames });
   const host = await startHost(t, [dir], { services: { hostTools } });
-  await waitFor('every answer', () => ['req-7', 'r2', 'r3', 'r4', 'r5', 'r6'].every((id) => answerFor(host, 'ledger', id)));
+  await waitFor('every answer', () => ['req-7', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8'].every((id) => answerFor(host, 'ledger', id)));
   assert.deepEqual(answerFor(host, 'ledger', 'req-7'), { type: 'host_tool_result', id: 'req-7', content: [{ type: 'text', text: 'src/money.go:88: // rounding: half to even' }, { type: 'image', mime_type: 'image/png', data: 'iVBORw0KGgo=' }] });
   assert.deepEqual(answerFor(host, 'ledger', 'r2'), { type: 'host_tool_result', id: 'r2', content: [{ type: 'text', text: 'bash was not run: the user declined' }], is_error: true });
-  for (const [id, name] of [['r3', 'ledger_own'], ['r4', 'mcp_zot_extension_ledger_own'], ['r5', 'mcp__zot__ledger_own']]) {
+  // Its own name, VS Code's, Claude Code's (a server named zot, and the agent plugin's server), Copilot CLI's (the plugin's server).
+  for (const [id, name] of [['r3', 'ledger_own'], ['r4', 'mcp_zot_extension_ledger_own'], ['r5', 'mcp__zot__ledger_own'], ['r7', 'mcp__plugin_zot-extensions_zot__ledger_own'], ['r8', 'zot-ledger_own']]) {
     assert.deepEqual(answerFor(host, 'ledger', id), { type: 'host_tool_result', id, content: [{ type: 'text', text: `"${name}" is a zot extension's tool; host tool calls reach only the host's own tools` }], is_error: true });
   }
   assert.deepEqual(answerFor(host, 'ledger', 'r6'), { type: 'host_tool_result', id: 'r6', content: [{ type: 'text', text: 'the host could not answer: the tool service is down' }], is_error: true });

@@ -101,12 +101,13 @@ export function hookInputOf(event: HookEvent, value: unknown): HookParse {
   return { ok: true, input };
 }
 
-/** Copilot CLI's `toolArgs`: a JSON object, written as a string. */
+/** Copilot CLI's `toolArgs`: a JSON object, written as a string as its reference documents it, or the object itself as 1.0.102 sends it. */
 function copilotArgs(raw: unknown, event: HookEvent): { ok: true; args: unknown } | { ok: false; error: string } {
-  if (typeof raw !== 'string') return { ok: false, error: `"toolArgs" must be a string of JSON in ${event} input, not ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : `a ${typeof raw}`}` };
-  if (!raw.trim()) return { ok: true, args: {} };
+  const given = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+  if (typeof raw !== 'string' && !given) return { ok: false, error: `"toolArgs" must be a JSON object, or a string of one, in ${event} input, not ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : `a ${typeof raw}`}` };
+  if (typeof raw === 'string' && !raw.trim()) return { ok: true, args: {} };
   try {
-    const args: unknown = JSON.parse(raw);
+    const args: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: `"toolArgs" must hold a JSON object in ${event} input, not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : `a ${typeof args}`}` };
     if (deeperThan(args, MAX_VALUE_DEPTH)) return { ok: false, error: `"toolArgs" is nested deeper than ${MAX_VALUE_DEPTH} levels` };
     return { ok: true, args };

@@ -9,3 +9,5 @@ export * from './agentHooks.js';
 export * from './windows.js';
 export * from './hookCommand.js';
 export * from './plugin.js';
+export { zotMcpTool } from './mcpNames.js';
+export { PLUGIN_MCP_PREFIXES } from '../harnessNames.js';

@@ -3,6 +3,7 @@
  * hook lets exactly those through (the MCP path intercepts them), and guards
  * every other name, however like zot's.
  */
+import { PLUGIN_MCP_PREFIXES } from '../harnessNames.js';
 
 /** What the name check needs of a host: whether a server of zot serves a tool, and the extensions with a server of their own. */
 export interface McpToolNames {
@@ -51,13 +52,15 @@ export function vsCodeToolName(server: string, tool: string): string {
 /**
  * Whether the agent names a tool of zot's own MCP servers: exactly the name
  * VS Code gives a tool of the one server, or of an extension's own server that
- * this extension holds, or Claude Code's `mcp__zot__<tool>`; and a tool that
+ * this extension holds, Claude Code's (and Codex's) `mcp__zot__<tool>`, or a
+ * harness's name for the agent plugin's server (PLUGIN_MCP_PREFIXES); and a tool that
  * server serves. A name only like these (`mcp__zotero__…`,
  * `mcp_github_zot_…`, a cut VS Code did not make) is not zot's.
  */
 export function zotMcpTool(name: string, host: McpToolNames): boolean {
-  if (name.startsWith(CLAUDE_MCP_PREFIX)) {
-    const tool = name.slice(CLAUDE_MCP_PREFIX.length);
+  for (const prefix of [CLAUDE_MCP_PREFIX, ...PLUGIN_MCP_PREFIXES]) {
+    if (!name.startsWith(prefix)) continue;
+    const tool = name.slice(prefix.length);
     return tool !== '' && host.servesOverMcp(tool);
   }
   const servers: [string, string | undefined][] = [[ONE_SERVER, undefined], ...(host.extensionNames ?? []).map((e): [string, string] => [serverOf(e), e])];

@@ -21,15 +21,23 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
+import { PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
+import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
-/** The plugin's name: its manifest says it, and that is how a folder is known to be ours. */
-export const PLUGIN_NAME = 'zot-extensions';
-/** The name of its MCP server. */
-export const PLUGIN_SERVER = 'zot';
+/** The plugin's name (a folder is known to be ours by its marker: pluginOwner.ts), and its MCP server's: the hook knows the server's tools by them. */
+export { PLUGIN_FORMATS, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
 const DESCRIPTION = 'zot extensions for agents: their tools and commands through the MCP server "zot", and zot guards in front of every tool call and prompt (agent hooks).';
 
 /** What the plugin is made of, relative to its folder (and, for the copied parts, to the installation it comes from). */
-const MANIFEST = ['.claude-plugin', 'plugin.json'] as const;
+// Codex takes plugins from a marketplace: the folder is one (its catalog in Claude's marketplace.json), the plugin, in Claude's format, in a folder of it.
+const LAYOUT: Record<PluginFormat, { root: readonly string[]; manifest: readonly string[]; hooks: readonly string[] }> = {
+  claude: { root: [], manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
+  copilot: { root: [], manifest: ['plugin.json'], hooks: ['hooks.json'] },
+  codex: { root: [PLUGIN_NAME], manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
+};
+/** The Codex marketplace's catalog, and its name (`codex plugin add zot-extensions@zot`). */
+const MARKETPLACE_FILE = ['.claude-plugin', 'marketplace.json'] as const;
+export const CODEX_MARKETPLACE = 'zot';
 const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'mcp.js']] as const;
 const PANEL = ['media', 'panel'] as const;
 
@@ -46,37 +54,47 @@ export interface PluginInputs {
   windows?: string;
   /** The hooks refuse a call or prompt whose guards could not all run. */
   failClosed?: boolean;
+  /** The package's format; default claude. */
+  format?: PluginFormat;
 }
 
 /** The plugin written: its folder and its files. */
 export interface WrittenPlugin {
   dir: string;
+  format: PluginFormat;
   manifest: string;
   mcp: string;
   hooks: string;
   readme: string;
   /** The plugin's copy of zot-host. */
   cli: string;
+  /** The Codex marketplace's catalog (format codex). */
+  marketplace?: string;
 }
 
-/** The files of a plugin whose folder is `dir`. */
-export function pluginFiles(dir: string): WrittenPlugin {
+/** The files of a plugin of `format` whose folder is `dir`. */
+export function pluginFiles(dir: string, format: PluginFormat = 'claude'): WrittenPlugin {
+  const root = path.join(dir, ...LAYOUT[format].root);
   return {
     dir,
-    manifest: path.join(dir, ...MANIFEST),
-    mcp: path.join(dir, '.mcp.json'),
-    hooks: path.join(dir, 'hooks', 'hooks.json'),
+    format,
+    manifest: path.join(root, ...LAYOUT[format].manifest),
+    mcp: path.join(root, '.mcp.json'),
+    hooks: path.join(root, ...LAYOUT[format].hooks),
     readme: path.join(dir, 'README.md'),
-    cli: path.join(dir, 'dist', 'cli.js'),
+    cli: path.join(root, 'dist', 'cli.js'),
+    ...(format === 'codex' && { marketplace: path.join(dir, ...MARKETPLACE_FILE) }),
   };
 }
 
 /**
  * Writes the plugin into `target`: made whole in a folder beside it, then
  * renamed into place, so an agent never reads half a plugin. What is at
- * `target` already must be nothing, an empty folder or a plugin of ours (its
- * manifest names zot-extensions), which is replaced; anything else is left
- * as it is and refused, a symbolic link above all (never written through).
+ * `target` already must be nothing, an empty folder or a plugin zot-host
+ * wrote and nobody added to or changed since (pluginOwner.ts), which is
+ * replaced; anything else is left as it is and refused, a symbolic link above
+ * all (never written through). Folders it creates on the way are private
+ * (0700), whatever the umask.
  */
 export async function writePlugin(target: string, inputs: PluginInputs): Promise<WrittenPlugin> {
   const dir = path.resolve(target);
@@ -92,18 +110,28 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
   }
   const replacing = await existing(dir);
   const parent = path.dirname(dir);
-  await fsp.mkdir(parent, { recursive: true });
+  await fsp.mkdir(parent, { recursive: true, mode: PRIVATE_DIR });
   const tag = randomBytes(6).toString('hex');
   const temp = path.join(parent, `.${path.basename(dir)}.${tag}.tmp`);
-  await fsp.mkdir(temp, { mode: 0o700 });
+  await fsp.mkdir(temp, { mode: PRIVATE_DIR });
+  const id = newPluginId(inputs.zotHome);
+  let recorded = false;
   try {
     await fill(temp, dir, source, inputs);
+    await fsp.writeFile(path.join(temp, MARKER), markerText(id), { flag: 'wx', mode: 0o600 });
+    await recordPlugin(id, dir, temp);
+    recorded = true;
     if (!replacing) {
       await fsp.rename(temp, dir);
     } else {
       // Moved aside rather than removed first: when the new one cannot take its place, the old one goes back.
       const old = path.join(parent, `.${path.basename(dir)}.${tag}.old`);
       await fsp.rename(dir, old);
+      // Checked again once moved aside: what was added in the meantime is not deleted with it.
+      if (!(await stillReplaceable(old, replacing))) {
+        await fsp.rename(old, dir);
+        throw new Error(`${dir} changed while the plugin was being written; it is left as it is`);
+      }
       try {
         await fsp.rename(temp, dir);
       } catch (e) {
@@ -111,59 +139,55 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
         throw e;
       }
       await fsp.rm(old, { recursive: true, force: true });
+      if (typeof replacing === 'object') await forgetPlugin(replacing).catch(() => undefined);
     }
   } catch (e) {
     await fsp.rm(temp, { recursive: true, force: true });
+    if (recorded) await forgetPlugin(id).catch(() => undefined);
     throw e;
   }
-  return pluginFiles(dir);
+  return pluginFiles(dir, inputs.format);
 }
 
-/** Whether `dir` is a folder (not a link to one) holding a plugin of ours. */
+/** Whether `dir` is a folder (not a link to one) holding a plugin zot-host wrote, as it wrote it. */
 export async function isOurPlugin(dir: string): Promise<boolean> {
-  let text: string;
-  try {
-    let at = dir;
-    for (const part of MANIFEST) {
-      at = path.join(at, part);
-      const st = await fsp.lstat(at);
-      if (st.isSymbolicLink()) return false;
-    }
-    text = await fsp.readFile(at, 'utf8');
-  } catch {
-    return false;
-  }
-  try {
-    const manifest = JSON.parse(text) as { name?: unknown } | null;
-    return manifest?.name === PLUGIN_NAME;
-  } catch {
-    return false;
-  }
+  const st = await fsp.lstat(dir).catch(() => undefined);
+  return st?.isDirectory() === true && 'ours' in (await ownPlugin(dir));
 }
 
-/** Whether something is at `dir` that the new plugin replaces; throws for what it must not replace. */
-async function existing(dir: string): Promise<boolean> {
+/** Whether the folder moved aside still holds only what `existing` found replaceable: nothing, or the same plugin of ours as zot-host wrote it. */
+async function stillReplaceable(old: string, found: PluginId | true): Promise<boolean> {
+  if (found === true) return (await fsp.readdir(old)).length === 0;
+  const own = await ownPlugin(old);
+  return 'ours' in own && own.ours.id === found.id;
+}
+
+/** What is at `dir` that the new plugin replaces (a plugin of ours: its identity); throws for what it must not replace. */
+async function existing(dir: string): Promise<PluginId | boolean> {
   const st = await fsp.lstat(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
   if (!st) return false;
   if (st.isSymbolicLink()) throw new Error(`${dir} is a symbolic link; the plugin is not written through it (remove the link, or name another folder)`);
   if (!st.isDirectory()) throw new Error(`${dir} exists and is not a folder; it is left as it is (name another folder)`);
-  if (await isOurPlugin(dir)) return true;
   if ((await fsp.readdir(dir)).length === 0) return true;
-  throw new Error(`${dir} exists and is not a zot-extensions plugin (no ${path.join(...MANIFEST)} naming "${PLUGIN_NAME}"); it is left as it is (name a new or empty folder)`);
+  const own = await ownPlugin(dir);
+  if ('ours' in own) return own.ours;
+  throw new Error(`${dir} is not a plugin that zot-host wrote as it is now (${own.why}); it is left as it is (name a new or empty folder, or remove it yourself)`);
 }
 
 /** Writes the plugin's files into `temp`, naming the paths they will have in `dir`. */
 async function fill(temp: string, dir: string, source: string, i: PluginInputs): Promise<void> {
-  const final = pluginFiles(dir);
+  const format = i.format ?? 'claude';
+  const final = pluginFiles(dir, format);
   const at = (file: string): string => path.join(temp, path.relative(dir, file));
+  const root = at(path.join(dir, ...LAYOUT[format].root));
   for (const parts of COPIED_FILES) {
-    await fsp.mkdir(path.join(temp, ...parts.slice(0, -1)), { recursive: true });
-    await fsp.copyFile(path.join(source, ...parts), path.join(temp, ...parts), constants.COPYFILE_EXCL);
+    await fsp.mkdir(path.join(root, ...parts.slice(0, -1)), { recursive: true, mode: PRIVATE_DIR });
+    await copyNew(path.join(source, ...parts), path.join(root, ...parts));
   }
-  await copyFolder(path.join(source, ...PANEL), path.join(temp, ...PANEL));
+  await copyFolder(path.join(source, ...PANEL), path.join(root, ...PANEL));
   const env = { ...i.env };
   for (const name of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" cannot be the name of an environment variable`);
-  const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION };
+  const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION, ...(format === 'copilot' && { hooks: 'hooks.json', mcpServers: '.mcp.json' }) };
   const mcp = { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, 'mcp', '--no-project', '--home', i.zotHome], env } } };
   const hookEnv: Record<string, string> = { ...env, ...(i.windows !== undefined && { [WINDOWS_VAR]: i.windows }) };
   const command = (event: InstalledHook): { type: 'command'; command: string; env: Record<string, string>; timeout: number } => ({
@@ -173,14 +197,25 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     timeout: HOOK_TIMEOUT_S,
   });
   // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
-  const hooks = { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
-  await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true });
-  await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true });
+  // Copilot's: version 1, its own event names, the command as `bash` with its timeout in `timeoutSec`.
+  const hooks = format === 'copilot'
+    ? { version: 1, hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [COPILOT_EVENT[e], [{ type: 'command', bash: command(e).command, env: hookEnv, timeoutSec: HOOK_TIMEOUT_S }]])) }
+    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
+  await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true, mode: PRIVATE_DIR });
+  await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true, mode: PRIVATE_DIR });
   await writeNew(at(final.manifest), json(manifest));
   await writeNew(at(final.mcp), json(mcp));
   await writeNew(at(final.hooks), json(hooks));
   await writeNew(at(final.readme), readme(dir, i));
+  if (final.marketplace) {
+    await fsp.mkdir(path.dirname(at(final.marketplace)), { recursive: true, mode: PRIVATE_DIR });
+    const catalog = { name: CODEX_MARKETPLACE, owner: { name: 'zot-host' }, plugins: [{ name: PLUGIN_NAME, source: `./${PLUGIN_NAME}`, version: HOST_VERSION, description: DESCRIPTION }] };
+    await writeNew(at(final.marketplace), json(catalog));
+  }
 }
+
+/** Copilot CLI's names of the hooks zot installs. */
+const COPILOT_EVENT: Record<InstalledHook, string> = { PreToolUse: 'preToolUse', UserPromptSubmit: 'userPromptSubmitted' };
 
 /**
  * The hook's environment as assignments before the command, on POSIX shells:
@@ -195,17 +230,23 @@ function assignments(env: Record<string, string>, platform: NodeJS.Platform = pr
 
 /** Copies the regular files and folders of `from` into `to`; links and what the VSIX leaves out (sources, maps) are not copied. */
 async function copyFolder(from: string, to: string): Promise<void> {
-  await fsp.mkdir(to, { recursive: true });
+  await fsp.mkdir(to, { recursive: true, mode: PRIVATE_DIR });
   for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
     const src = path.join(from, entry.name);
     const dst = path.join(to, entry.name);
     if (entry.isDirectory()) await copyFolder(src, dst);
-    else if (entry.isFile() && !/\.(ts|map)$/.test(entry.name)) await fsp.copyFile(src, dst, constants.COPYFILE_EXCL);
+    else if (entry.isFile() && !/\.(ts|map)$/.test(entry.name)) await copyNew(src, dst);
   }
 }
 
+/** Copies a file, writable by its owner alone whatever the source's mode. */
+async function copyNew(from: string, to: string): Promise<void> {
+  await fsp.copyFile(from, to, constants.COPYFILE_EXCL);
+  await fsp.chmod(to, (await fsp.stat(to)).mode & 0o755);
+}
+
 function writeNew(file: string, text: string): Promise<void> {
-  return fsp.writeFile(file, text, { flag: 'wx' });
+  return fsp.writeFile(file, text, { flag: 'wx', mode: 0o600 });
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -217,24 +258,30 @@ function isInside(inner: string, outer: string): boolean {
 }
 
 function readme(dir: string, i: PluginInputs): string {
+  const what = i.format === 'copilot'
+    ? 'in Copilot CLI\'s own plugin format (`plugin.json`, `.mcp.json`, `hooks.json`), for `copilot plugin install`'
+    : i.format === 'codex'
+      ? `for Codex: a plugin marketplace (\`.claude-plugin/marketplace.json\`, named ${CODEX_MARKETPLACE}) holding the plugin in\nClaude's format in \`${PLUGIN_NAME}/\`, for \`codex plugin marketplace add\` and \`codex plugin add ${PLUGIN_NAME}@${CODEX_MARKETPLACE}\``
+      : 'in the Claude plugin format (`.claude-plugin/plugin.json`, `.mcp.json`,\n`hooks/hooks.json`), read by VS Code\'s Agent Plugins, Claude Code and Copilot CLI';
   return `# zot extensions: agent plugin
 
-An agent plugin in the Claude plugin format (\`.claude-plugin/plugin.json\`, \`.mcp.json\`,
-\`hooks/hooks.json\`), read by VS Code's Agent Plugins, Claude Code and Copilot CLI. Written by
+An agent plugin ${what}. Written by
 zot-host ${HOST_VERSION}. It gives an agent:
 
 - the MCP server \`${PLUGIN_SERVER}\`: the tools of the global zot extensions of your zot home
   (${i.zotHome}) and their commands as prompts;
 - zot guards in front of every tool call (PreToolUse) and prompt (UserPromptSubmit): extensions that
-  intercept \`tool_call\` or \`before_agent_start\` can refuse them${i.failClosed ? ', and a call or prompt whose guards could not all run is refused' : ''}.
+  intercept \`tool_call\` (a call) or \`user_message\` (a prompt) can refuse them${i.failClosed ? ', and a call or prompt whose guards could not all run is refused' : ''}.
 
 Both run this folder's own copy of zot-host (\`dist/\`) with ${i.runtime}, so the plugin keeps working after
 the installation it came from is updated or removed; neither loads a project's own extensions
 (\`--no-project\`). Every path in it is absolute: move the folder and write it again instead.
+\`${MARKER}\` and a record in the zot home say zot-host wrote it: zot-host writes over this folder
+only while it holds just what zot-host wrote, so keep your own files elsewhere.
 
 To write it again (a newer zot-host, another zot home, failing closed or not), over this folder:
 
-    zot-host plugin ${dir} [--home <dir>] [--fail-closed]
+    zot-host plugin ${dir}${i.format && i.format !== 'claude' ? ` --format ${i.format}` : ''} [--home <dir>] [--fail-closed]
 
 or, in VS Code, the command **Zot: Create Agent Plugin**.
 `;

@@ -161,7 +161,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   context.subscriptions.push(hooks,
     vscode.commands.registerCommand('zot.installAgentHooks', (scope?: unknown) => hooks.install(scope)),
     vscode.commands.registerCommand('zot.removeAgentHooks', () => hooks.remove()),
-    vscode.commands.registerCommand('zot.createAgentPlugin', (where?: unknown) => hooks.createPlugin(where)));
+    vscode.commands.registerCommand('zot.createAgentPlugin', (where?: unknown, format?: unknown) => hooks.createPlugin(where, format)));
   void hooks.start().catch((err: unknown) => logs.hostLog(`agent hooks: ${(err as Error).message}`, 'error'));
 
   let settingsTimer: NodeJS.Timeout | undefined;

@@ -174,8 +174,8 @@ export class AgentHooks implements vscode.Disposable {
   }
 
   /** Zot: Create Agent Plugin (agentPlugin.ts); this window then answers the plugin's hooks, as a hook file's. */
-  async createPlugin(where?: unknown): Promise<WrittenPlugin | undefined> {
-    const written = await createAgentPlugin({ extensionPath: this.d.context.extensionPath, windows: this.windowsDir(), log: this.d.log, trace: this.d.trace }, where);
+  async createPlugin(where?: unknown, format?: unknown): Promise<WrittenPlugin | undefined> {
+    const written = await createAgentPlugin({ extensionPath: this.d.context.extensionPath, windows: this.windowsDir(), log: this.d.log, trace: this.d.trace }, where, format);
     if (written) await this.serve().catch((e: Error) => this.d.log(`this window does not answer the agent plugin's hooks: ${e.message}`));
     return written;
   }

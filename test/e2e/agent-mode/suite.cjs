@@ -183,7 +183,7 @@ test('agent hooks: a zot guard stops the agent\'s own terminal tool from running
 test('zot as an agent plugin: Zot: Create Agent Plugin writes it where VS Code finds plugins with no setting; VS Code starts its MCP server, whose tools the agent calls, and runs its PreToolUse hook, whose guard stops rm -rf', async () => {
   // Without the hook file, the plugin's hook alone guards the calls below, answered by this window.
   await exec('zot.removeAgentHooks');
-  const written = await exec('zot.createAgentPlugin');
+  const written = await exec('zot.createAgentPlugin', undefined, 'claude');
   assert.equal(written.dir, path.join(os.homedir(), '.copilot', 'installed-plugins', 'zot', 'zot-extensions'));
   const server = JSON.parse(fs.readFileSync(written.mcp, 'utf8')).mcpServers.zot;
   assert.deepEqual(server, { command: process.execPath, args: [written.cli, 'mcp', '--no-project', '--home', process.env.ZOT_HOME], env: { ELECTRON_RUN_AS_NODE: '1' } });

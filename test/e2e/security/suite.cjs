@@ -37,7 +37,7 @@ test('agent hooks for every workspace name the user\'s own zot home, never the o
 });
 
 test('the agent plugin, like the hook file for every workspace, names the user\'s own zot home, never the one this workspace set', async () => {
-  const written = await vscode.commands.executeCommand('zot.createAgentPlugin');
+  const written = await vscode.commands.executeCommand('zot.createAgentPlugin', undefined, 'claude');
   assert.equal(written.dir, path.join(os.homedir(), '.copilot', 'installed-plugins', 'zot', 'zot-extensions'));
   const server = JSON.parse(fs.readFileSync(written.mcp, 'utf8')).mcpServers.zot;
   assert.deepEqual(server.args.slice(1), ['mcp', '--no-project', '--home', process.env.ZOT_HOME]);
@@ -45,6 +45,14 @@ test('the agent plugin, like the hook file for every workspace, names the user\'
   assert.match(hooks, / hook PreToolUse --no-project --home /);
   assert.ok(!`${JSON.stringify(server)}${hooks}`.includes('.zh'), 'the workspace\'s zot home is not in the plugin');
   fs.rmSync(written.dir, { recursive: true });
+  // Copilot CLI's own format, named: into the user's zot home, for copilot plugin install; the same zot home in it.
+  const copilot = await vscode.commands.executeCommand('zot.createAgentPlugin', undefined, 'copilot');
+  assert.equal(copilot.dir, path.join(process.env.ZOT_HOME, 'copilot-plugin', 'zot-extensions'));
+  assert.equal(copilot.format, 'copilot');
+  assert.deepEqual(JSON.parse(fs.readFileSync(copilot.manifest, 'utf8')).hooks, 'hooks.json');
+  assert.deepEqual(JSON.parse(fs.readFileSync(copilot.mcp, 'utf8')).mcpServers.zot.args.slice(1), ['mcp', '--no-project', '--home', process.env.ZOT_HOME]);
+  assert.match(fs.readFileSync(copilot.hooks, 'utf8'), /"preToolUse"/);
+  fs.rmSync(copilot.dir, { recursive: true });
 });
 
 test('agent hooks for this workspace replace a link the repository put in their place, and write nothing through it', async () => {
