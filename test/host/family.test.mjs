@@ -254,7 +254,8 @@ test('a host tool call goes through the same guards as every call: a guard that 
   const asks = [
     { type: 'host_tool_call', id: 'h1', name: 'run_in_terminal', args: { command: 'rm -rf build' } },
   ];
-  const caller = makeTervaExt(root, 'caller', { afterAck: asks });
+  // Asked once the guard surely runs (both start side by side).
+  const caller = makeTervaExt(root, 'caller', { afterAck: asks, afterAckDelayMs: 2000 });
   const host = await startHost(t, [guard, caller], { services: { hostTools } });
   await waitFor('the answer', () => answerFor(host, 'caller', 'h1'));
   assert.deepEqual(answerFor(host, 'caller', 'h1'), { type: 'host_tool_result', id: 'h1', content: [{ type: 'text', text: 'blocked by extension "guard": refusing to run rm -rf' }], is_error: true });
