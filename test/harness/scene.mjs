@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, COMPAT, lib, tmpdir } from '../helpers.mjs';
 
-/** @typedef {{ type: string, event: string, tool_name?: string, text?: string, result?: unknown, content?: unknown, tool_id?: string }} GuardFrame */
+/** @typedef {{ type: string, event: string, tool_name?: string, text?: string, result?: unknown, content?: unknown, tool_id?: string, status?: string, executed?: boolean }} GuardFrame */
 
 /**
  * A fresh scene, with the plugin written in `format`.
