@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { builtinsLoadedBy, CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir } from '../helpers.mjs';
+import { builtinsLoadedBy, CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('../../out/types/mcp/transport/http.js')} */
@@ -273,7 +273,9 @@ test('with an editor window that has the project open, the window\'s running gua
   // No extension of its own: a deny can only come from the window.
   const r = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: path.join(project, 'sub') }), { exts: [], env: w.env });
   assert.deepEqual(json(r), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
-  const seen = w.host.stderrOf('guard').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => /** @type {GuardFrame} */ (JSON.parse(l.slice(l.indexOf(' ') + 1))));
+  // The block's tool_result event follows the answer: its line in the guard's log may come a moment later.
+  const heard = () => w.host.stderrOf('guard').filter((l) => /^(EVENT|INTERCEPT) /.test(l)).map((l) => /** @type {GuardFrame} */ (JSON.parse(l.slice(l.indexOf(' ') + 1))));
+  const seen = await waitFor('the guard\'s log of the call', () => heard().length >= 3 && heard());
   assert.deepEqual(seen.map((f) => [f.type, f.event, f.tool_args?.command]), [['event', 'tool_call', 'rm -rf build'], ['event_intercept', 'tool_call', 'rm -rf build'], ['event', 'tool_result', 'rm -rf build']], 'the window\'s guard was asked');
   // A project no window has open: the hook runs on its own (here without guards: allowed).
   const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
