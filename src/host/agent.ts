@@ -9,6 +9,7 @@ import { blocksText } from './content.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ExtensionRuntime } from './extension/runtime.js';
 import type { GuardEnding } from './extension/calls.js';
+import type { GuardedHostCall } from './extension/familyServices.js';
 import type { PanelUI } from './port.js';
 import type { CallOptions, Timing } from './options.js';
 import { toolEnding, toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
@@ -114,6 +115,9 @@ export interface ToolCallOptions extends CallOptions {
 }
 
 export class AgentPath {
+  /** The lifecycle's emit, for helpers that take one (reportBlocked). */
+  private readonly emitEvent: Emit = (event, payload, origin) => this.lifecycle.emit(event, payload, origin);
+
   constructor(
     private readonly registry: Registry,
     private readonly lifecycle: Lifecycle,
@@ -188,7 +192,7 @@ export class AgentPath {
         this.lifecycle.emit('tool_result', toolResultEvent(toolId, name, args, refused), origin);
         return refused;
       }
-      reportBlocked(this.lifecycle.emit.bind(this.lifecycle) as Emit, toolId, name, cleared.args ?? (args as JsonObject) ?? {}, cleared.reason, origin);
+      reportBlocked(this.emitEvent, toolId, name, cleared.args ?? (args as JsonObject) ?? {}, cleared.reason, origin);
       return { ...toolOutcome('not_run', owner, `blocked by extension "${cleared.by}": ${cleared.reason}`), content: [{ type: 'text', text: cleared.reason }], ending: { status: 'blocked', executed: false } };
     }
     // As zot's headless modes: a call its guards let through is approved by policy of the mode; an unknown tool gets no decision.
@@ -206,12 +210,12 @@ export class AgentPath {
    * intercepts with the caller as its origin, and on a block zot's report;
    * what runs is what the guards leave, and `ended` sends its `tool_result`.
    */
-  async guardHostCall(name: string, args: JsonObject, origin: string): Promise<{ run: true; args: JsonObject; ended(isError: boolean, content: readonly ContentBlock[]): void } | { run: false; reason: string }> {
+  async guardHostCall(name: string, args: JsonObject, origin: string): Promise<GuardedHostCall> {
     const toolId = `host-call-${nextId()}`;
     const clearing = clearToolCall(this, toolId, name, args, false, origin);
     const cleared = clearing instanceof Promise ? await clearing : clearing;
     if (!cleared.cleared) {
-      if (cleared.by !== undefined) reportBlocked(this.lifecycle.emit.bind(this.lifecycle) as Emit, toolId, name, cleared.args ?? args, cleared.reason, origin);
+      if (cleared.by !== undefined) reportBlocked(this.emitEvent, toolId, name, cleared.args ?? args, cleared.reason, origin);
       else this.lifecycle.emit('tool_result', toolResultEvent(toolId, name, args, toolOutcome('not_run', null, cleared.reason)), origin);
       return { run: false, reason: cleared.by === undefined ? cleared.reason : `blocked by extension "${cleared.by}": ${cleared.reason}` };
     }

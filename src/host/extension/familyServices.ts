@@ -68,8 +68,11 @@ export interface AnswerContext {
    * `tool_call` event and intercepts (`origin_extension` the caller), then
    * the arguments the guards leave, or why the call must not run.
    */
-  guard(name: string, args: JsonObject, origin: string): Promise<{ run: true; args: JsonObject; ended(isError: boolean, content: readonly ContentBlock[]): void } | { run: false; reason: string }>;
+  guard(name: string, args: JsonObject, origin: string): Promise<GuardedHostCall>;
 }
+
+/** A host tool call past its guards: the args to run and how to report its end, or why it must not run. */
+export type GuardedHostCall = { run: true; args: JsonObject; ended(isError: boolean, content: readonly ContentBlock[]): void } | { run: false; reason: string };
 
 /** The answer to one request: the service's, or section 20's when the front end has none. Never rejects. */
 export async function answerRequest(ext: ExtensionView, frame: RequestFromExt, ctx: AnswerContext): Promise<AnswerFromHost> {

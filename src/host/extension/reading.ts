@@ -48,9 +48,11 @@ export interface RuntimeCore {
   helloSaid(caps: readonly string[], version: string | undefined): void;
   /** Its launcher's last `bootstrap` line. */
   bootstrapped(text: string): void;
-  /** zot's `call_tool`, `call_tool_cancel`, and a `call_tool` that failed validation (by its id). */
-  callTool(frame: Extract<FrameFromExt, { type: 'call_tool' | 'call_tool_cancel' }> | { type: 'malformed'; id: string }): void;
+  callTool(frame: CallToolFrame): void;
 }
+
+/** zot's `call_tool`, `call_tool_cancel`, and a `call_tool` that failed validation (by its id). */
+export type CallToolFrame = Extract<FrameFromExt, { type: 'call_tool' | 'call_tool_cancel' }> | { type: 'malformed'; id: string };
 
 /**
  * The hello bound: quiet time, which each `bootstrap` line starts again,

@@ -6,7 +6,7 @@
  * reading.ts; the registry of all extensions lives in registry.ts.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { AnswerFromHost, CallToolFromExt, EventFrame, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
+import type { AnswerFromHost, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
 import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
@@ -18,7 +18,7 @@ import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
 import type { ContextCard, FamilyChange } from './family.js';
 import { FamilyLink } from './familyLink.js';
 import { Problems, type LogLevel } from './problems.js';
-import { armHello, onBadFrame, onFrame, type RuntimeCore, type Status } from './reading.js';
+import { armHello, onBadFrame, onFrame, type CallToolFrame, type RuntimeCore, type Status } from './reading.js';
 import { Registrations, type CommandRegistration, type ToolRegistration } from './registrations.js';
 import { afterCrash, restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
 import { canStart, initialStatus, isServing, isStartable, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type HoldReason, type StatusView } from './state.js';
@@ -69,7 +69,7 @@ export interface RuntimeDelegate {
   /** The answer to one of terva's requests; `token` is cancelled when the connection goes. Never rejects. */
   answer(rt: ExtensionRuntime, frame: RequestFromExt, token: CancellationToken): Promise<AnswerFromHost>;
   /** zot's `call_tool` and `call_tool_cancel` (`malformed`: a call_tool that failed validation, by its id). */
-  callTool(rt: ExtensionRuntime, frame: CallToolFromExt | { type: 'call_tool_cancel'; id: string } | { type: 'malformed'; id: string }): void;
+  callTool(rt: ExtensionRuntime, frame: CallToolFrame): void;
 }
 
 /** `onPanel`: a command's response that opens a panel was read; told its id at once, before any frame after it. */
@@ -269,7 +269,7 @@ export class ExtensionRuntime implements ExtensionView {
   lateReply(id: string, ms: number): Promise<boolean> { return this.live?.requests.lateReply(id, ms) ?? Promise.resolve(false); }
 
   /** One-way frames: events, panel keys and sizes, panel closes, answers to its `call_tool`. Never waits. */
-  send(frame: FrameFromHost | EventFrame): void { this.serving()?.transport.send(frame); }
+  send(frame: FrameFromHost): void { this.serving()?.transport.send(frame); }
 
   addProblem(message: string): void { this.problemList.add(message); }
 
