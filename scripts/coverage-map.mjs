@@ -9,7 +9,7 @@
 //   - bundleSources(dir, 'folder', ['name', ...]): the modules named and all
 //     they import, for that test file alone.
 // A module no unit test loads is reached by an end-to-end suite, if at all;
-// the README lists each with the suite that holds it.
+// CONTRIBUTING.md lists each with the suite that holds it.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,7 +122,7 @@ export function loads(map, test, file, root = ROOT) {
 }
 
 /**
- * The README's list of modules no unit test loads, between its two markers:
+ * CONTRIBUTING.md's list of modules no unit test loads, between its two markers:
  * lines `- <modules> — held by <tests>`; a module is a backticked `src/….ts`,
  * or a bare `name.ts` in the last backticked folder (`src/…/`) before it; the
  * tests are the backticked `test/e2e/…` after "held by".
@@ -132,7 +132,7 @@ export function loads(map, test, file, root = ROOT) {
 export function readmeUnloaded(readme) {
   const start = readme.indexOf('<!-- modules no unit test loads -->');
   const end = readme.indexOf('<!-- end of modules no unit test loads -->');
-  if (start < 0 || end < start) throw new Error('README: the list of modules no unit test loads is not marked');
+  if (start < 0 || end < start) throw new Error('CONTRIBUTING.md: the list of modules no unit test loads is not marked');
   /** @type {Map<string, string[]>} */
   const out = new Map();
   for (const line of readme.slice(start, end).split('\n')) {

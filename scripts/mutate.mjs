@@ -258,7 +258,7 @@ if (args.includes('--coverage-map')) {
   const { modules } = await coverageMap(ROOT);
   for (const [m, by] of modules) console.log(`${m.padEnd(48)} ${by.length ? by.join(', ') : '(no unit test loads it)'}`);
   const none = [...modules].filter(([, by]) => !by.length).map(([m]) => m);
-  console.log(`\n${modules.size} modules with code; ${none.length} loaded by no unit test (the README lists each with the end-to-end suite that holds it)`);
+  console.log(`\n${modules.size} modules with code; ${none.length} loaded by no unit test (CONTRIBUTING.md lists each with the end-to-end suite that holds it)`);
   process.exit(0);
 }
 if (args.includes('--check')) {

@@ -1,4 +1,4 @@
-// README.md's performance figures are those of the committed bench run
+// docs/PERFORMANCE.md's figures are those of the committed bench run
 // (bench/results.json), and that run still describes the bundle that is built
 // now. `npm run bench:readme` rewrites the figures; these tests fail, naming
 // the figure, when they drift.
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { differences, extract, README, RESULTS, render, ROOT, SIZE_MARGIN, sizeDrift } from '../../scripts/readme-perf.mjs';
+import { differences, extract, PAGE, RESULTS, render, ROOT, SIZE_MARGIN, sizeDrift } from '../../scripts/readme-perf.mjs';
 
 
 /** @type {import('../../scripts/readme-perf.mjs').BenchDoc} */
@@ -34,10 +34,10 @@ test('bench/results.json is a full run: every section measured, reference counts
   assert.deepEqual(doc.bars.filter((b) => b.status === 'SKIP').map((b) => b.name), [], 'bars not measured in bench/results.json');
 });
 
-test("README's performance figures are what bench/results.json gives", () => {
-  const readme = readFileSync(README, 'utf8');
+test("docs/PERFORMANCE.md's figures are what bench/results.json gives", () => {
+  const readme = readFileSync(PAGE, 'utf8');
   const diff = differences(extract(readme), render(doc));
-  assert.deepEqual(diff, [], `README.md differs from bench/results.json (npm run bench:readme rewrites it):\n${diff.join('\n')}`);
+  assert.deepEqual(diff, [], `docs/PERFORMANCE.md differs from bench/results.json (npm run bench:readme rewrites it):\n${diff.join('\n')}`);
 });
 
 test('a changed figure is named by its row and column', () => {
@@ -48,7 +48,7 @@ test('a changed figure is named by its row and column', () => {
   const diff = differences(render(doc), render(changed));
   assert.equal(diff.length, 2, diff.join('\n'));
   assert.match(diff[0], /row "cancel → the extension reads `tool_cancel`", column "figure"/);
-  assert.match(diff[1], /row "`activate\(\)` inside VS Code", column "4": README has "(met|missed)"/);
+  assert.match(diff[1], /row "`activate\(\)` inside VS Code", column "4": the page has "(met|missed)"/);
 });
 
 test(`the production dist/extension.js built now is within ${SIZE_MARGIN * 100}% of the size in bench/results.json`, () => {

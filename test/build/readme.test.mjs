@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CODE_SERVER_VERSION, OLDEST } from '../../scripts/vscode-test-env.mjs';
+import { allDocs, doc } from '../docs.mjs';
 
 /**
  * What is read here of package.json.
@@ -71,13 +72,13 @@ test('the settings table lists every setting of package.json with its default, a
   for (const [name, spec] of Object.entries(properties)) assert.equal(table[name], shown(spec.default), `${name}'s default`);
 });
 
-test('every command the README names is a command of package.json, by its title', () => {
+test('every command the README and the docs name is a command of package.json, by its title', () => {
   // Titles are %keys% of package.nls.json, the English the palette shows.
   /** @type {Record<string, string>} */
   const nls = JSON.parse(readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
   const titles = new Set(pkg.contributes.commands.map((c) => `${c.category}: ${nls[matched(/^%(.+)%$/, c.title)[1]]}`));
   // *Zot: Title* anywhere (a title may wrap), except the output channels' *Zot: <name>*.
-  const named = [...readme.matchAll(/\*Zot: ([^*<]+)\*/g)].map((m) => `Zot: ${m[1].replace(/\s+/g, ' ')}`);
+  const named = [...allDocs().map(doc).join('\n').matchAll(/\*Zot: ([^*<]+)\*/g)].map((m) => `Zot: ${m[1].replace(/\s+/g, ' ')}`);
   // The command palette list under "Using it" names them without the category; "A / B / C Extension" is three.
   const palette = matched(/- \*\*Command palette\*\*[\s\S]*?\n- \*\*/, section('Using it'))[0];
   for (const [, title] of palette.matchAll(/(?<!\*)\*([^*]+?)\*(?!\*)/g)) {
@@ -111,9 +112,9 @@ test('the view\'s inline actions are the ones the README lists, keyed to what th
   assert.match(section('Using it'), /the context menu adds \*Open Extension Manifest\*,\s+\*Watch Extension\* and \*Debug Extension\*/);
 });
 
-test('the prerequisite Node.js version is the one package.json declares', () => {
+test('the prerequisite Node.js version CONTRIBUTING.md gives is the one package.json declares', () => {
   const [, major] = matched(/^>=(\d+)$/, pkg.engines.node);
-  assert.match(readme, new RegExp(`Prerequisites: Node\\.js ${major} or later with npm`));
+  assert.match(doc('CONTRIBUTING.md'), new RegExp(`Prerequisites: Node\\.js ${major} or later with npm`));
 });
 
 test('Install: the VS Code version, where the extension runs, and the samples', () => {

@@ -1,6 +1,6 @@
 // Every src module with code is loaded by a unit test (protocol, host,
 // fidelity, vscode-unit, CLI, MCP: the tests a mutation pass runs), or it is
-// listed in the README's development part with the end-to-end suite that
+// listed in CONTRIBUTING.md with the end-to-end suite that
 // holds it; the list names no module a unit test loads now, none that is
 // gone, and only suites that exist (scripts/coverage-map.mjs).
 import assert from 'node:assert/strict';
@@ -12,11 +12,11 @@ import { bundlesOf, coverageMap, readmeUnloaded } from '../../scripts/coverage-m
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-test('each src module is loaded by a unit test or listed in the README with the end-to-end suite that holds it, and the list is exact', async () => {
+test('each src module is loaded by a unit test or listed in CONTRIBUTING.md with the end-to-end suite that holds it, and the list is exact', async () => {
   const { modules } = await coverageMap();
-  const listed = readmeUnloaded(readFileSync(path.join(repoRoot, 'README.md'), 'utf8'));
+  const listed = readmeUnloaded(readFileSync(path.join(repoRoot, 'CONTRIBUTING.md'), 'utf8'));
   const unloaded = [...modules].filter(([, by]) => by.length === 0).map(([m]) => m);
-  assert.deepEqual(unloaded.filter((m) => !listed.has(m)), [], 'loaded by no unit test and not in the README\'s list: write a unit test, or list it with its end-to-end suite');
+  assert.deepEqual(unloaded.filter((m) => !listed.has(m)), [], 'loaded by no unit test and not in CONTRIBUTING.md\'s list: write a unit test, or list it with its end-to-end suite');
   assert.deepEqual([...listed.keys()].filter((m) => !modules.has(m)), [], 'listed, but no such module (with code)');
   assert.deepEqual([...listed.keys()].filter((m) => (modules.get(m) ?? []).length > 0).map((m) => `${m}: ${modules.get(m)?.join(', ')}`), [], 'listed, but a unit test loads it now: take it off the list');
   for (const [m, suites] of listed) {

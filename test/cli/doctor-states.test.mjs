@@ -1,5 +1,5 @@
 // Every state `zot-host doctor --json` can print, each reached by a real run
-// at the default timings, and the README's list of them is exactly that set.
+// at the default timings, and docs/CLI.md's list of them is exactly that set.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -26,11 +26,11 @@ function doctor(dirs, onSpawn) {
   });
 }
 
-/** The states the README says doctor --json prints, in the order it lists them. */
+/** The states docs/CLI.md says doctor --json prints, in the order it lists them. */
 function readmeStates() {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(ROOT, 'docs', 'CLI.md'), 'utf8');
   const bullet = readme.split('\n- ').find((b) => b.startsWith('`doctor --json` prints'));
-  assert.ok(bullet, 'the README has the doctor --json bullet');
+  assert.ok(bullet, 'docs/CLI.md has the doctor --json bullet');
   return [...bullet.matchAll(/`([a-z_]+)`(?=\s+\()/g)].map((m) => m[1]);
 }
 
@@ -42,7 +42,7 @@ function reportStates() {
   return [...union.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
 }
 
-test('doctor --json prints each state the README lists, and no state it does not list', async () => {
+test('doctor --json prints each state docs/CLI.md lists, and no state it does not list', async () => {
   const root = tmpdir();
   const theme = path.join(root, 'theme');
   fs.mkdirSync(theme);
@@ -93,7 +93,7 @@ test('doctor --json prints each state the README lists, and no state it does not
   assert.deepEqual(c.states, [['mute', 'stopping']], c.stderr);
 
   const printed = new Set([...a.states, ...c.states].map(([, state]) => state));
-  assert.deepEqual(new Set(readmeStates()), printed, 'the README lists exactly the states doctor printed');
+  assert.deepEqual(new Set(readmeStates()), printed, 'docs/CLI.md lists exactly the states doctor printed');
   // The one state a report has that zot-host never shows: held is the editor's (trust, consent); the CLI has no gate.
   assert.deepEqual(new Set(reportStates()), new Set([...printed, 'held']));
 });

@@ -1,31 +1,20 @@
-// The README's zot-host and Development sections against what they describe:
-// the usage block is what --help prints, every script and path it names
-// exists, and the test scripts are bounded as it says.
+// docs/CLI.md and CONTRIBUTING.md against what they describe: the usage block
+// is what --help prints, every script and path they name exists, and the test
+// scripts are bounded as CONTRIBUTING.md says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { allDocs, doc, section } from '../docs.mjs';
 import { CLI, ROOT } from '../helpers.mjs';
 
-const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const scripts = /** @type {{ scripts: Record<string, string> }} */ (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))).scripts;
 
-/**
- * The text of a `## ` section, up to the next one.
- * @param {string} title
- */
-function section(title) {
-  const start = readme.indexOf(`\n## ${title}\n`);
-  assert.ok(start >= 0, `the README has a "${title}" section`);
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
-}
-
-test('the README\'s zot-host usage block is what zot-host --help prints', () => {
+test('the zot-host usage block of docs/CLI.md is what zot-host --help prints', () => {
   const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
-  const block = /```\n(usage:\n[\s\S]*?)```/.exec(section('The headless host: `zot-host`'))?.[1];
+  const block = /```\n(usage:\n[\s\S]*?)```/.exec(section('docs/CLI.md', 'Usage'))?.[1];
   assert.ok(block, 'the section has the usage block');
   assert.equal(block, help.stdout.slice(help.stdout.indexOf('usage:')));
   for (const verb of ['init', 'doctor', 'tool', 'command', 'mcp', 'watch']) assert.match(block, new RegExp(`zot-host ${verb} `));
@@ -34,14 +23,14 @@ test('the README\'s zot-host usage block is what zot-host --help prints', () => 
   }
 });
 
-test('every npm script the README names is in package.json', () => {
-  const named = new Set([...readme.matchAll(/npm (?:run ([a-z0-9-]+(?::[a-z0-9-]+)?)|(start|test)\b)/g)].map((m) => m[1] ?? m[2]));
-  for (const n of ['build', 'watch', 'test:host', 'test:e2e', 'test:desktop', 'screenshots', 'bench', 'package', 'package:test', 'soak']) assert.ok(named.has(n), `the README names npm run ${n}`);
+test('every npm script the documents name is in package.json', () => {
+  const named = new Set([...allDocs().map(doc).join('\n').matchAll(/npm (?:run ([a-z0-9-]+(?::[a-z0-9-]+)?)|(start|test)\b)/g)].map((m) => m[1] ?? m[2]));
+  for (const n of ['build', 'watch', 'test:host', 'test:e2e', 'test:desktop', 'screenshots', 'bench', 'package', 'package:test', 'soak']) assert.ok(named.has(n), `the documents name npm run ${n}`);
   for (const n of named) assert.ok(n in scripts, `npm run ${n} is not a script of package.json`);
 });
 
-test('every path the Development section names exists', () => {
-  const dev = section('Development');
+test('every path CONTRIBUTING.md names exists', () => {
+  const dev = doc('CONTRIBUTING.md');
   const layout = /```\n([\s\S]*?)```/.exec(dev)?.[1];
   assert.ok(layout, 'the section has the layout block');
   const paths = [
@@ -58,7 +47,7 @@ test('every path the Development section names exists', () => {
   assert.deepEqual(fs.readdirSync(path.join(ROOT, 'src', 'cli')).map((f) => f.replace(/\.ts$/, '')).sort(), modules.split(', ').sort());
 });
 
-test('the test scripts run what the README says, each test bounded', () => {
+test('the test scripts run what CONTRIBUTING.md says, each test bounded', () => {
   assert.match(scripts.build, /^node scripts\/check-layers\.mjs && npm run typecheck && node esbuild\.mjs$/, 'build: the layer check, the type check, the bundle');
   assert.equal(scripts.watch, 'node esbuild.mjs --watch');
   assert.deepEqual(scripts['test:host'].match(/test\/\S+\*\.test\.mjs/g), ['test/build/*.test.mjs', 'test/protocol/*.test.mjs', 'test/host/*.test.mjs', 'test/fidelity/*.test.mjs', 'test/vscode-unit/*.test.mjs', 'test/cli/*.test.mjs', 'test/mcp/*.test.mjs']);
@@ -77,8 +66,8 @@ test('the test scripts run what the README says, each test bounded', () => {
   assert.match(scripts['package:test'], /--test-instruments.*-o dist\/zot-extensions-test\.vsix/);
 });
 
-test('a virtual workspace is declared unsupported, as "How extensions are found and run" says', () => {
+test('a virtual workspace is declared unsupported, as docs/RUNNING.md says', () => {
   const pkg = /** @type {{ capabilities: { virtualWorkspaces: { supported: boolean } } }} */ (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
   assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
-  assert.match(section('How extensions are found and run'), /virtual workspace \(no files on disk\) is not supported/);
+  assert.match(section('docs/RUNNING.md', 'Load order'), /virtual workspace \(no files on disk\) is not supported/);
 });

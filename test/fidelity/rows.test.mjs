@@ -1,4 +1,4 @@
-// Rows of the README's "Fidelity to zot" table that no other test holds, each
+// Rows of docs/FIDELITY.md's "Fidelity to zot" table that no other test holds, each
 // over a real extension process: delivery order, a tool_call event without
 // args, an image with empty data, several panels of one extension.
 import { test } from 'node:test';

@@ -40,10 +40,10 @@ test('the cache folder: $ZOT_VSCODE_TEST_CACHE, else $XDG_CACHE_HOME/zot-extensi
   assert.ok(!cacheRoot({}).startsWith(repo), 'outside the clone');
 });
 
-test('system packages: the README names them all; apt-get installs them as root, otherwise the exact command is printed', () => {
-  const readme = readFileSync(path.join(repo, 'README.md'), 'utf8');
+test('system packages: CONTRIBUTING.md names them all; apt-get installs them as root, otherwise the exact command is printed', () => {
+  const readme = readFileSync(path.join(repo, 'CONTRIBUTING.md'), 'utf8');
   const apt = /\(Debian\/Ubuntu `([^`]+)`/.exec(readme);
-  assert.ok(apt, 'the README names the Debian packages');
+  assert.ok(apt, 'CONTRIBUTING.md names the Debian packages');
   const named = apt[1].split(' ');
   assert.deepEqual(named.sort(), Object.values(SYSTEM_PACKAGES).flatMap((p) => p.debian.split(' ')).sort());
   const missing = [SYSTEM_PACKAGES.chromium, SYSTEM_PACKAGES.kerberos];

@@ -283,7 +283,7 @@ describe('data is not code', () => {
   });
 
   test('which untracked files are code: every name and suffix of the rule, each beside a file that is data', () => {
-    // The rule as the README states it, entry by entry: each of these decides what runs.
+    // The rule as docs/SECURITY.md states it, entry by entry: each of these decides what runs.
     const names = ['extension.json', 'package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnp.cjs',
       'go.mod', 'go.sum', 'go.work', 'pyproject.toml', 'setup.cfg', 'requirements.txt', 'pyvenv.cfg', 'Pipfile', 'Pipfile.lock',
       'Makefile', 'Gemfile', 'Gemfile.lock', 'Cargo.toml', 'Cargo.lock', '.env', 'tsconfig.json', 'deno.json', 'bunfig.toml'];
