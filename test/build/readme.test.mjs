@@ -172,5 +172,14 @@ test('the VSIX ships exactly the screenshots the README shows (its details page)
   const shownInReadme = [...new Set([...readme.matchAll(/\]\((media\/screenshots\/[^)]+)\)/g)].map((m) => m[1]))].sort();
   assert.deepEqual(shipped, shownInReadme);
   for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/mcp.js', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) assert.ok(files.includes(f), `${f} is in the VSIX`);
-  for (const f of files) assert.doesNotMatch(f, /\.map$|\.ts$|^tsconfig|^src\/|^test\/|^bench\/|^docs\/|^dist\/host\.js$|node_modules/, `${f} is not for users`);
+  for (const f of files) assert.doesNotMatch(f, /\.map$|\.ts$|^tsconfig|^src\/|^test\/|^bench\/|^docs\/|^CONTRIBUTING\.md$|^dist\/host\.js$|node_modules/, `${f} is not for users`);
+  // The details page shows the README from the VSIX, whose relative links vsce leaves as they are: each
+  // reaches a file the VSIX ships, or is a page of the source named by its path, so a reader there knows where it is.
+  const links = [...readme.replace(/^```[\s\S]*?^```/gm, '').matchAll(/(!?)\[([^\]]*)\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].filter((m) => !/^[a-z]+:/i.test(m[3]));
+  assert.ok(links.length >= 10, `found ${links.length} relative links`);
+  for (const [, image, text, target] of links) {
+    if (files.includes(target)) continue;
+    assert.ok(!image && /^(docs\/[^/]+\.md|CONTRIBUTING\.md)$/.test(target), `${target}: neither in the VSIX nor a page of the source`);
+    assert.equal(text, target, `the link to ${target} is named by its path`);
+  }
 });
