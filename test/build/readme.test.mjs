@@ -132,6 +132,18 @@ test('Install: the VS Code version, where the extension runs, and the samples', 
   assert.match(readme.split('\n## ')[0], /three sample zot extensions/);
 });
 
+test('the README opens with the title, one product sentence, the two commands, then the screenshot', () => {
+  const head = readme.split('\n## ')[0];
+  const block = matched(/^```sh\n([\s\S]*?)^```$/m, head);
+  assert.deepEqual(block[1].split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, '')), ['npm start', 'npm test']);
+  // Before the commands: the title, the product sentence and the line that says what the commands are for.
+  const before = head.slice(0, block.index).trim().split(/\n\s*\n/);
+  assert.equal(before.length, 3, `title, sentence, label: ${JSON.stringify(before)}`);
+  assert.match(before[0], /^# Zot Extensions for VS Code$/);
+  assert.equal(before[1].replace(/\s+/g, ' ').match(/[.!?](\s|$)/g)?.length, 1, 'one sentence');
+  assert.match(head.slice(block.index + block[0].length).trimStart(), /^!\[[^\]]+\]\(media\/screenshots\/[^)]+\.png\)/);
+});
+
 test('the two commands: npm test runs every test folder after installing what is missing; npm start installs too', () => {
   const folders = readdirSync(path.join(repoRoot, 'test'), { withFileTypes: true })
     .filter((d) => d.isDirectory() && readdirSync(path.join(repoRoot, 'test', d.name)).some((f) => f.endsWith('.test.mjs')))
