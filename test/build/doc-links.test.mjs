@@ -69,3 +69,14 @@ test('every src/ and test/ path the documents name exists', () => {
   assert.deepEqual(missing, []);
   assert.ok(named >= 100, `found ${named} paths`);
 });
+
+test('one word per concept: the docs say terva, and name "the zot family" (zot and terva) once, in docs/FIDELITY.md', () => {
+  const uses = [];
+  for (const file of allDocs()) {
+    // Paths are the code's names, not the docs' words.
+    const text = doc(file).replace(/[\w./-]*family[\w./-]*\.(?:ts|mjs|cjs)|src\/vscode\/family\//gi, '');
+    for (const m of text.matchAll(/[^\n]*\bfamily\b[^\n]*/gi)) uses.push(`${file}: ${m[0].trim()}`);
+  }
+  assert.equal(uses.filter((u) => /the zot family/.test(u)).length, 1, uses.join('\n'));
+  assert.deepEqual(uses.filter((u) => !u.startsWith('docs/FIDELITY.md: ')), []);
+});
