@@ -73,9 +73,24 @@ const isVscodeLayer = (layer) => layer === 'vscode' || layer === 'vscode-testing
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0]);
 const isVscodeModule = (spec) => spec === 'vscode' || spec.startsWith('vscode/');
 
+/** @type {Map<string, ts.SourceFile>} */
+const sources = new Map();
+
+/**
+ * A file's syntax tree, parsed once per name and text: both checks read it,
+ * and a caller checking copies of one tree (the layer test's probes) parses
+ * only what differs.
+ */
+function parsed(fileName, text) {
+  const key = `${fileName}\0${text}`;
+  let sf = sources.get(key);
+  if (!sf) sources.set(key, (sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)));
+  return sf;
+}
+
 /** Every module specifier a source file names, with its 1-based line. */
 export function importsOf(fileName, text) {
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const sf = parsed(fileName, text);
   const found = [];
   const add = (node, spec) => found.push({ spec, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
   const literal = (n) => (n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) ? n.text : undefined);
@@ -107,7 +122,7 @@ function isStateRead(node) {
 
 /** The 1-based lines where a source file compares a `.state` or switches on one. */
 export function stateChecksOf(fileName, text) {
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const sf = parsed(fileName, text);
   const lines = [];
   const add = (node) => lines.push(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1);
   const visit = (node) => {

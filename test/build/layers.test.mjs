@@ -9,10 +9,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const script = path.join(repoRoot, 'scripts', 'check-layers.mjs');
+/** @type {{ checkLayers: (root: string) => string[] }} loaded by URL: the script is plain JavaScript, outside the tests' type check */
+const { checkLayers } = await import(pathToFileURL(script).href);
 /** @type {string} */
 let scratch;
 
@@ -21,8 +23,22 @@ before(() => {
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** @param {string} [root] */
-const check = (root) => spawnSync(process.execPath, [script, ...(root ? [root] : [])], { encoding: 'utf8' });
+/**
+ * The check as `npm run build` runs it, a process of its own.
+ * @param {string} [root]
+ */
+const checkProcess = (root) => spawnSync(process.execPath, [script, ...(root ? [root] : [])], { encoding: 'utf8' });
+
+/**
+ * The same check in this process (a probe's copy differs from the tree in
+ * one file, which is all it parses again), with the process's status and
+ * stderr: 1 and a line per broken rule, or 0.
+ * @param {string} root
+ */
+function check(root) {
+  const problems = checkLayers(root);
+  return { status: problems.length ? 1 : 0, stdout: '', stderr: problems.map((p) => `${p}\n`).join('') };
+}
 
 /**
  * A copy of src with one more file, checked.
@@ -38,8 +54,18 @@ function withProbe(file, text) {
 }
 
 test('the real tree keeps the rule', () => {
-  const r = check();
+  const r = check(repoRoot);
   assert.equal(r.status, 0, r.stderr);
+});
+
+test('a broken rule fails the check as a process: exit 1, each problem a line on stderr', () => {
+  const root = mkdtempSync(path.join(scratch, 'copy-'));
+  cpSync(path.join(repoRoot, 'src'), path.join(root, 'src'), { recursive: true });
+  writeFileSync(path.join(root, 'src/host/probe.ts'), "import type { Disposable } from 'vscode';\nexport type D = Disposable;\n");
+  const r = checkProcess(root);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /^src\/host\/probe\.ts:1: \[vscode-only-in-vscode-layer\] /m);
+  assert.match(r.stderr, /^check-layers: 1 broken rule \(rules: scripts\/check-layers\.mjs\)$/m);
 });
 
 test('npm run build and npm run package check the layers first', () => {
