@@ -56,6 +56,15 @@ const STATE_STORE = 'ItemTable';
 const TRUST_KEY = 'content.trust.model.key';
 // Where the web workbench keeps its other global state (same layout).
 const GLOBAL_STATE_DB = 'vscode-web-state-db-global';
+// The workbench's list of extensions the user disabled (GlobalExtensionEnablementService).
+const DISABLED_KEY = 'extensionsIdentifiers/disabled';
+// Built-in extensions no test uses and every window would start: git and
+// github (activated on '*', spawning git), the TypeScript and npm language
+// features, emmet and the task detectors. Disabled as a user can disable them,
+// they spare each file's window seconds of CPU; `npm run screenshots` keeps
+// them, so the README shows VS Code as users have it.
+const UNUSED_BUILTINS = ['vscode.git', 'vscode.git-base', 'vscode.github', 'vscode.npm', 'vscode.emmet', 'vscode.typescript-language-features',
+  'vscode.merge-conflict', 'vscode.debug-auto-launch', 'vscode.grunt', 'vscode.gulp', 'vscode.jake', 'vscode.ipynb', 'vscode.tunnel-forwarding'];
 
 /** @typedef {Awaited<ReturnType<typeof startCodeServer>>} CodeServer A running code-server (startCodeServer). */
 /** @typedef {Awaited<ReturnType<typeof openWorkbench>>} Workbench A browser on the workbench (openWorkbench). */
@@ -437,14 +446,15 @@ async function openFolder(page, server, folder, trusted, payload, globalState = 
   // One spelling of the folder for the URL and the trust entry, which the
   // workbench compares as URIs: its real path.
   const realFolder = folder === undefined ? undefined : realpathSync(folder);
-  // Global state the workbench reads at startup (agent mode needs one key: see VSCODE-TESTING.md).
-  for (const [key, value] of Object.entries(globalState)) {
-    await page.goto(`${server.url}healthz`);
+  // Any same-origin page that does not boot the workbench will do to seed the browser's storage.
+  await page.goto(`${server.url}healthz`);
+  // Global state the workbench reads at startup (agent mode needs one key: see VSCODE-TESTING.md),
+  // and the built-in extensions no test uses, disabled (see UNUSED_BUILTINS).
+  const state = process.env.ZOT_UPDATE_SCREENSHOTS ? globalState : { [DISABLED_KEY]: JSON.stringify(UNUSED_BUILTINS.map((id) => ({ id }))), ...globalState };
+  for (const [key, value] of Object.entries(state)) {
     await page.evaluate(seedTrustedFolder, { dbName: GLOBAL_STATE_DB, storeName: STATE_STORE, key, value });
   }
   if (trusted && realFolder !== undefined) {
-    // Any same-origin page that does not boot the workbench will do.
-    await page.goto(`${server.url}healthz`);
     await page.evaluate(seedTrustedFolder, {
       dbName: SHARED_STATE_DB,
       storeName: STATE_STORE,
