@@ -8,3 +8,4 @@ export * from './widgets.js';
 export * from './cursor.js';
 export * from './pageContract.js';
 export * from './events.js';
+export * from './panelPage.js';

@@ -13,6 +13,12 @@
  *
  * What the page sends is checked here before anything acts on it: a page is
  * another process, and a message of another shape is dropped.
+ *
+ * The inline view's side of it is here too: the names and parameters of the
+ * views' own tools (the server answers them, the page's bridge
+ * media/panel/app.js calls them) and the MCP Apps messages that bridge
+ * exchanges with the chat. What acts on the messages and builds the page is
+ * panelPage.ts.
  */
 import { CURSOR_MARK, cursorLine } from './cursor.js';
 import { PANEL_KEYS, type PanelKey } from './frames.js';
@@ -150,22 +156,100 @@ export interface ViewState {
   message?: string;
 }
 
-/**
- * The page's elements, the same in the webview and the inline view (the
- * scripts find them by id): `label` names the lines for a screen reader
- * until the panel has a title.
- */
-export function panelPageBody(label: string): string {
-  const l = escapeHtml(label);
-  return `<div id="title"></div>
-<div id="lines" tabindex="0" role="listbox" aria-label="${l}"></div>
-<div id="widgets" tabindex="0" role="region" aria-label="${l}" hidden></div>
-<div id="footer"></div>
-<div id="announce" class="sr-only" role="status" aria-live="polite"></div>
-<span id="measure" aria-hidden="true"></span>`;
+/** The view's tool that answers with the panel's render once it is newer than the one the view has. */
+export const VIEW_TOOL = 'zot_panel_view';
+/** The view's tool that gives the panel the view's messages (FromWebview). */
+export const INPUT_TOOL = 'zot_panel_input';
+/** Most messages one INPUT_TOOL call carries (a view sends what piled up while the last call was out). */
+export const MAX_MESSAGES = 256;
+
+/** VIEW_TOOL's arguments. */
+export interface ViewToolParams {
+  [key: string]: unknown;
+  /** The MCP name of the tool whose call shows this view. */
+  tool: string;
+  /** The arguments of that call, as the view was given them. */
+  arguments?: Record<string, unknown>;
+  /** The handle an earlier answer gave. */
+  call?: string;
+  /** The version the view shows; the answer waits for a newer one. */
+  after?: number;
 }
 
-/** Text as HTML text: the only way extension text goes into a page's markup. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** INPUT_TOOL's arguments. */
+export interface InputToolParams {
+  [key: string]: unknown;
+  call: string;
+  messages: FromWebview[];
+}
+
+/** INPUT_TOOL's structured answer. */
+export interface InputToolResult {
+  [key: string]: unknown;
+  /** How many of the messages reached the panel. */
+  taken: number;
+  phase: ViewState['phase'];
+}
+
+/** Each of the views' own tools: its arguments and its structured answer. */
+export interface ViewTools {
+  [VIEW_TOOL]: { params: ViewToolParams; result: ViewState };
+  [INPUT_TOOL]: { params: InputToolParams; result: InputToolResult };
+}
+
+/** What the server tells a view's page of itself (its `zot-view` meta, as JSON): the tool whose call it shows, and the names of the views' tools. */
+export interface ViewPageConfig {
+  tool: string;
+  view: typeof VIEW_TOOL;
+  input: typeof INPUT_TOOL;
+  maxMessages: number;
+}
+
+/** The page's config for `tool`. */
+export function viewPageConfig(tool: string): ViewPageConfig {
+  return { tool, view: VIEW_TOOL, input: INPUT_TOOL, maxMessages: MAX_MESSAGES };
+}
+
+/** A tool call as the view makes it through the chat: one of the views' own tools. */
+export type ViewToolCall = { [N in keyof ViewTools]: { name: N; arguments: ViewTools[N]['params'] } }[keyof ViewTools];
+
+/** A tool's result as the view reads it. */
+export interface AppToolResult {
+  isError?: boolean;
+  content?: { type?: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+/** The chat's theme and language as the view is told them (MCP Apps `hostContext`). */
+export interface AppHostContext {
+  locale?: unknown;
+  styles?: { variables?: Record<string, unknown> };
+}
+
+/** The MCP Apps revision the view speaks. */
+export const APPS_PROTOCOL = '2026-01-26';
+
+/** View → chat requests (MCP Apps, revision APPS_PROTOCOL): each method's params and result. */
+export interface AppRequests {
+  'ui/initialize': {
+    params: { appInfo: { name: string; version: string }; appCapabilities: Record<string, never>; protocolVersion: typeof APPS_PROTOCOL };
+    result: { hostContext?: AppHostContext } | undefined;
+  };
+  'tools/call': { params: ViewToolCall; result: AppToolResult | undefined };
+}
+
+/** View → chat notifications. */
+export interface AppNotifications {
+  'ui/notifications/initialized': Record<string, never>;
+  'ui/notifications/size-changed': { width: number; height: number };
+}
+
+/** Chat → view: the notifications and requests the view answers (any other request is answered "not handled"). */
+export interface AppHostMessages {
+  'ui/notifications/tool-input': { arguments?: unknown };
+  'ui/notifications/tool-result': { isError?: boolean; content?: unknown };
+  'ui/notifications/tool-cancelled': Record<string, unknown>;
+  'ui/notifications/host-context-changed': AppHostContext;
+  'ui/resource-teardown': Record<string, unknown>;
+  ping: Record<string, unknown>;
 }

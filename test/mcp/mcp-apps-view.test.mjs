@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { ROOT, waitFor } from '../helpers.mjs';
+import { ROOT, lib, waitFor } from '../helpers.mjs';
 
 const APP = readFileSync(path.join(ROOT, 'media', 'panel', 'app.js'), 'utf8');
 
@@ -33,7 +33,8 @@ function bridge() {
   };
   const element = { lang: '', style: { setProperty: () => undefined }, getBoundingClientRect: () => ({ width: 300, height: 80 }) };
   const document = {
-    querySelector: () => ({ getAttribute: () => 'confirm' }),
+    // The page's `zot-view` meta, as the server writes it for a tool `confirm`.
+    querySelector: (/** @type {string} */ s) => ({ getAttribute: () => (s === 'meta[name="zot-view"]' ? JSON.stringify(lib.viewPageConfig('confirm')) : null) }),
     body: { classList: { add: (/** @type {string} */ c) => classes.add(c) } },
     documentElement: element,
   };

@@ -28,6 +28,7 @@ const question = { question: 'Which database?', choices: ['SQLite', 'Postgres', 
 
 /** @typedef {import('../../out/types/protocol/pageContract.js').ViewState} ViewState */
 /** @typedef {import('../../out/types/protocol/pageContract.js').WholeRender & import('../../out/types/protocol/pageContract.js').RenderHead} WholeRender */
+/** @typedef {import('../../out/types/protocol/pageContract.js').ChangedRender & import('../../out/types/protocol/pageContract.js').RenderHead} ChangedRender */
 /** @typedef {{ isError?: boolean, content: { type: string, text: string }[], structuredContent?: Record<string, unknown> }} Result */
 
 /**
@@ -105,7 +106,10 @@ test('an Apps client sees the interactive tool\'s view, the views\' own tools fo
   assert.deepEqual(page._meta, { ui: { csp: {} } }, 'no domain: the view loads nothing and connects nowhere');
   assert.ok('text' in page, 'the page is text');
   const html = page.text;
-  assert.match(html, /<meta name="zot-tool" content="ask_user">/);
+  // The page learns its tool and the views' tools' names from the server, not from literals of its own.
+  const config = /<meta name="zot-view" content="([^"]+)">/.exec(html)?.[1];
+  assert.ok(config, 'the page has its zot-view meta');
+  assert.deepEqual(JSON.parse(config.replace(/&#(\d+);/g, (_m, c) => String.fromCharCode(Number(c)))), { tool: 'ask_user', view: 'zot_panel_view', input: 'zot_panel_input', maxMessages: 256 });
   assert.doesNotMatch(html, /\ssrc=|\shref=|<link/, 'everything is inline');
   const policy = /** @type {string} */ (/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]);
   assert.ok(policy, 'the page has its own policy');
@@ -136,10 +140,20 @@ test('the view follows a running call: its panel\'s render, a key that moves the
   const next = view(first.version, handle);
   const sent = await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'down', seq: 1 }] });
   assert.deepEqual(sent.structuredContent, { taken: 1, phase: 'open' });
-  const moved = whole(await next);
+  // The view has the render before: this one carries only the lines that changed, as the webview's do.
+  const after = await next;
+  assert.equal(after.phase, 'open');
+  assert.ok(after.render && !('lines' in after.render), `changed lines, not a whole render: ${JSON.stringify(after.render)}`);
+  const moved = /** @type {ChangedRender} */ (after.render);
   assert.equal(moved.cursor, 1);
   assert.equal(moved.seq, 1, 'the render says which key it answers');
-  assert.match(moved.lines[1], /^›\s*Postgres/);
+  assert.equal(moved.length, shown.lines.length);
+  assert.deepEqual(moved.changed.map(([i]) => i), [0, 1], 'the line the cursor left and the one it is on');
+  assert.match(moved.changed[1][1], /^›\s*Postgres/);
+  assert.ok(!moved.widgets, 'the tree it has does not cross again');
+  // A view that asks again from the start (reloaded) gets it whole.
+  const again = whole(await view(0, handle));
+  assert.match(again.lines[1], /^›\s*Postgres/);
 
   await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'enter', seq: 2 }] });
   assert.deepEqual((await running).content, [{ type: 'text', text: 'User chose: Postgres' }]);
