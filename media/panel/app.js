@@ -193,7 +193,8 @@
     value: () => ({
       /** @param {FromWebview} message */
       postMessage(message) {
-        if (finished) return;
+        // The page's start is the view's first request (it asks from version 0), which the server takes as its ready.
+        if (finished || message.type === 'ready') return;
         queue.push(message);
         void flush();
       },

@@ -54,6 +54,12 @@ export class PanelPage {
     this.shown = undefined;
   }
 
+  /** The page (re)loaded: it has nothing, and numbers its keys from 1 again. */
+  restart(): void {
+    this.shown = undefined;
+    this.lastKey = 0;
+  }
+
   /**
    * A message from the page, checked (one of another shape is dropped:
    * undefined) and applied to `panel`: a key, an action, a size; `ready`
@@ -65,8 +71,7 @@ export class PanelPage {
     if (!m) return undefined;
     switch (m.type) {
       case 'ready':
-        this.shown = undefined;
-        this.lastKey = 0;
+        this.restart();
         break;
       case 'close':
         close();

@@ -205,6 +205,8 @@ export class AppViews {
     }
     w.attached = true;
     stopWaiting(w);
+    // A view that has nothing is a page that (re)loaded: its `ready` (the bridge does not send it on).
+    if (after === 0) w.page.restart();
     const found = w;
     if (found.version <= after && found.phase !== 'ended') await this.until(signal, this.viewWaitMs, (wake) => found.wake.add(wake), (wake) => found.wake.delete(wake));
     return stateResult(snapshot(found, after));
