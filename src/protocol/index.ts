@@ -8,4 +8,3 @@ export * from './widgets.js';
 export * from './cursor.js';
 export * from './pageContract.js';
 export * from './events.js';
-export * from './panelPage.js';

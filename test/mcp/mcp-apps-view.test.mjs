@@ -14,7 +14,7 @@ import { CLI, ROOT, lib, tmpdir, waitFor } from '../helpers.mjs';
 
 const APP = readFileSync(path.join(ROOT, 'media', 'panel', 'app.js'), 'utf8');
 
-/** @typedef {{ jsonrpc: string, id?: number, method?: string, params?: Record<string, any>, result?: unknown }} Rpc */
+/** @typedef {{ jsonrpc: string, id?: number, method?: string, params?: Record<string, any>, result?: unknown, error?: { message: string } }} Rpc */
 
 /** The bridge in a window of its own; what it sent its parent and what it gave its page. */
 function bridge() {
@@ -93,6 +93,10 @@ test('a late render after the end is not applied either, nor a key sent for it',
 // through the client. Both revisions get the same page and the same renders: whole first, then changed lines.
 
 const require = createRequire(import.meta.url);
+const { Client: Client2025 } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport: Stdio2025 } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { Client: Client2026 } = require('@modelcontextprotocol/client');
+const { StdioClientTransport: Stdio2026 } = require('@modelcontextprotocol/client/stdio');
 const ASK = path.join(ROOT, 'samples', 'ask-user');
 const APPS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const question = { question: 'Which database?', choices: ['SQLite', 'Postgres', 'MySQL'] };
@@ -109,17 +113,13 @@ async function eraClient(t, era) {
   /** @type {any} */
   let client;
   if (era === '2025-11-25') {
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-    client = new Client({ name: 'apps-view', version: '1.0.0' }, { capabilities: { extensions: APPS } });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, env, stderr: 'ignore' }));
+    client = new Client2025({ name: 'apps-view', version: '1.0.0' }, { capabilities: { extensions: APPS } });
+    await client.connect(new Stdio2025({ command: process.execPath, args, env, stderr: 'ignore' }));
   } else {
-    const { Client } = require('@modelcontextprotocol/client');
-    const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio');
     // It can elicit too: the view, not a question, is what it is to get.
-    client = new Client({ name: 'apps-view', version: '1.0.0' }, { capabilities: { extensions: APPS, elicitation: { form: {} } }, versionNegotiation: { mode: { pin: era } } });
+    client = new Client2026({ name: 'apps-view', version: '1.0.0' }, { capabilities: { extensions: APPS, elicitation: { form: {} } }, versionNegotiation: { mode: { pin: era } } });
     client.setRequestHandler('elicitation/create', async () => assert.fail('asked a question though it shows the view'));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, env, stderr: 'ignore' }));
+    await client.connect(new Stdio2026({ command: process.execPath, args, env, stderr: 'ignore' }));
   }
   t.after(() => client.close());
   return client;

@@ -17,7 +17,7 @@
  * close (Esc), as the webview's messages. Their names and parameters are the
  * page contract's (src/protocol/pageContract.ts), and what the view is sent
  * and what its messages do is the room the webview shares
- * (src/protocol/panelPage.ts): a render after the first that the view has
+ * (PanelPage, src/protocol/pageContract.ts): a render after the first that the view has
  * carries only the lines that changed. The view knows its call by the tool's
  * name and arguments (all that an Apps client shares with it) and then by the
  * handle the first answer gives.
@@ -32,7 +32,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/server';
-import { INPUT_TOOL, MAX_MESSAGES, PanelPage, VIEW_TOOL, pageDocument, panelTitle, preview, viewPageConfig, type InputToolResult, type ViewState } from '../../protocol/index.js';
+import { INPUT_TOOL, MAX_MESSAGES, PanelPage, VIEW_TOOL, pageDocument, panelTitle, preview, viewPageConfig, type InputToolParams, type InputToolResult, type Unchecked, type ViewState, type ViewToolParams } from '../../protocol/index.js';
 import type { PanelHandle, PanelUI } from '../../host/index.js';
 
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -70,17 +70,21 @@ export function toolOfView(uri: string): string | undefined {
 /** The views' own tools, as an Apps client lists them (the model never sees them). */
 export function appTools(): Tool[] {
   const call = { type: 'string', maxLength: 64, description: 'the handle an earlier answer gave' };
-  const match = {
+  // The schemas name exactly the contract's parameters (ViewToolParams, InputToolParams): the compiler holds them together.
+  const view = {
     tool: { type: 'string', maxLength: 64, description: 'the MCP name of the tool whose call shows this view' },
     arguments: { type: 'object', description: 'the arguments of that call, as the view was given them' },
-  };
+    call,
+    after: { type: 'integer', minimum: 0 },
+  } satisfies Record<keyof ViewToolParams, unknown>;
+  const input = { call, messages: { type: 'array', maxItems: MAX_MESSAGES, items: { type: 'object' } } } satisfies Record<keyof InputToolParams, unknown>;
   const meta = { ui: { visibility: ['app'] } };
   return [
     {
       name: VIEW_TOOL,
       title: 'zot panel: view',
       description: 'The render of the zot panel a view shows, once it is newer than `after` (for the view; not for the model).',
-      inputSchema: { type: 'object', properties: { ...match, call, after: { type: 'integer', minimum: 0 } }, required: ['tool'] },
+      inputSchema: { type: 'object', properties: view, required: ['tool'] },
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: meta,
     },
@@ -88,7 +92,7 @@ export function appTools(): Tool[] {
       name: INPUT_TOOL,
       title: 'zot panel: input',
       description: 'Keys, actions, size and close from the view of a zot panel (for the view; not for the model).',
-      inputSchema: { type: 'object', properties: { call, messages: { type: 'array', maxItems: MAX_MESSAGES, items: { type: 'object' } } }, required: ['call', 'messages'] },
+      inputSchema: { type: 'object', properties: input, required: ['call', 'messages'] },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: meta,
     },
@@ -189,7 +193,7 @@ export class AppViews {
   }
 
   /** VIEW_TOOL: the view's call's state, once newer than `after`; a held request ends with the client's `signal`. */
-  async view(params: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  async view(params: Unchecked<ViewToolParams>, signal: AbortSignal): Promise<CallToolResult> {
     const tool = typeof params.tool === 'string' ? params.tool : undefined;
     if (tool === undefined || tool.length > 64) return badRequest('`tool` must be the MCP name of the tool whose call shows the view');
     const handle = typeof params.call === 'string' ? params.call : undefined;
@@ -213,7 +217,7 @@ export class AppViews {
   }
 
   /** INPUT_TOOL: the view's messages to its call's panel shown now, each checked as the webview's are. */
-  input(params: Record<string, unknown>): CallToolResult {
+  input(params: Unchecked<InputToolParams>): CallToolResult {
     const w = typeof params.call === 'string' ? this.calls.get(params.call) : undefined;
     if (!w) return badRequest('`call` names no call of this session; ask zot_panel_view first');
     if (!Array.isArray(params.messages)) return badRequest('`messages` must be an array');
