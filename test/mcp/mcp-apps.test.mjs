@@ -21,6 +21,8 @@ const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
+const { Client: Client2026 } = require('@modelcontextprotocol/client');
+const { StdioClientTransport: Stdio2026 } = require('@modelcontextprotocol/client/stdio');
 
 const ASK = path.join(ROOT, 'samples', 'ask-user');
 const APPS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
@@ -218,12 +220,24 @@ test('hostile input to the views\' tools and resources is refused with a reason;
   await running;
 });
 
-test('an Apps client that shows no view gets the panel as a form after the wait; one that cannot elicit either has the call closed; a client without Apps sees none of it', async (t) => {
-  // Both wait at once: the wait is ten seconds each.
+test('an Apps client that shows no view gets the panel as a form after the wait (on 2026-07-28 too, as its question); one that cannot elicit either has the call closed; a client without Apps sees none of it', async (t) => {
+  // A client of the stateless revision that declares Apps in its requests and can elicit, but shows no view.
+  const modern = new Client2026({ name: 'apps-test', version: '1.0.0' }, { capabilities: { extensions: APPS, elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  /** @type {string[]} */
+  const modernAsked = [];
+  modern.setRequestHandler('elicitation/create', async (req) => {
+    modernAsked.push(req.params.message);
+    return { action: 'accept', content: { choice: 'Postgres' } };
+  });
+  await modern.connect(new Stdio2026({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', '--ext', ASK], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'ignore' }));
+  t.after(() => modern.close());
+  // All wait at once: the wait is ten seconds each.
   const [answered, closed] = await Promise.all([connect(t, { elicits: true, answer: () => ({ action: 'accept', content: { choice: 'MySQL' } }) }), connect(t)]);
   const started = Date.now();
-  const [chosen, r] = await Promise.all([answered.call('ask_user', question), closed.call('ask_user', question)]);
+  const [chosen, r, modernChosen] = await Promise.all([answered.call('ask_user', question), closed.call('ask_user', question), modern.callTool({ name: 'ask_user', arguments: question })]);
   assert.deepEqual(chosen.content, [{ type: 'text', text: 'User chose: MySQL' }]);
+  assert.deepEqual(modernChosen.content, [{ type: 'text', text: 'User chose: Postgres' }]);
+  assert.equal(modernAsked.length, 1, 'asked once, after the wait');
   assert.ok(Date.now() - started >= 9_000, 'the form came only after the view was waited for');
   assert.equal(r.isError, true);
   await new Promise((resolve) => setTimeout(resolve, 100));
