@@ -3,6 +3,7 @@
 // bundled module is checked against what it calls. A module a test bundles is
 // named here once, by its path under src/.
 export interface BundledSources {
+  'protocol/pageContract': typeof import('../src/protocol/pageContract');
   'host/process/treeKill': typeof import('../src/host/process/treeKill');
   'host/extension/folderWatch': typeof import('../src/host/extension/folderWatch');
   'host/ui/panelBudget': typeof import('../src/host/ui/panelBudget');
@@ -30,7 +31,6 @@ export interface BundledSources {
   'vscode/chat/workspaceWatch': typeof import('../src/vscode/chat/workspaceWatch');
   'vscode/family/segmentText': typeof import('../src/vscode/family/segmentText');
   'vscode/family/secretStore': typeof import('../src/vscode/family/secretStore');
-  'vscode/panels/pageContract': typeof import('../src/vscode/panels/pageContract');
   'vscode/panels/panels': typeof import('../src/vscode/panels/panels');
   'vscode/panels/webviewPanels': typeof import('../src/vscode/panels/webviewPanels');
   'vscode/hooks/hookFile': typeof import('../src/vscode/hooks/hookFile');

@@ -2,21 +2,33 @@
 // (panel.js, widgets.js) run unchanged, and this bridge gives them what a
 // webview gives them, over the MCP Apps protocol with the client
 // (JSON-RPC by postMessage with the parent window, revision 2026-01-26):
-// - the page's messages (keys, actions, size, Esc) go to the server's
-//   zot_panel_input tool, in order, what piled up while one call was out
-//   going together in the next;
-// - renders come from its zot_panel_view tool, which answers when the panel
-//   changed (src/mcp/shared/apps.ts), and reach the page as a webview's
-//   messages would;
+// - the page's messages (keys, actions, size, Esc) go to the server's input
+//   tool, in order, what piled up while one call was out going together in
+//   the next;
+// - renders come from its view tool, which answers when the panel changed
+//   (src/mcp/shared/apps.ts), whole the first time and then the lines that
+//   changed, and reach the page as a webview's messages would;
 // - the view's height follows its content (ui/notifications/size-changed).
-// The view knows its call by the tool's name (in the page) and the arguments
-// the client gives it (ui/notifications/tool-input).
+// The tools' names and the tool whose call it shows are in the page (its
+// `zot-view` meta, from the server); the view knows its call by that tool
+// and the arguments the client gives it (ui/notifications/tool-input). Every
+// message both ways is typed by the page contract (src/protocol/pageContract.ts).
 // @ts-check
 (function () {
   /** @typedef {import('../../src/protocol/pageContract.js').FromWebview} FromWebview */
   /** @typedef {import('../../src/protocol/pageContract.js').PageState} PageState */
   /** @typedef {import('../../src/protocol/pageContract.js').ViewState} ViewState */
-  const tool = document.querySelector('meta[name="zot-tool"]')?.getAttribute('content') || '';
+  /** @typedef {import('../../src/protocol/pageContract.js').ViewTools} ViewTools */
+  /** @typedef {import('../../src/protocol/pageContract.js').AppRequests} AppRequests */
+  /** @typedef {import('../../src/protocol/pageContract.js').AppNotifications} AppNotifications */
+  /** @typedef {import('../../src/protocol/pageContract.js').AppHostMessages} AppHostMessages */
+  /** @typedef {import('../../src/protocol/pageContract.js').ToWebview} ToWebview */
+  /** @typedef {import('../../src/protocol/pageContract.js').WholeRender & import('../../src/protocol/pageContract.js').RenderHead} WholeRender */
+  // The server's own words for this page (apps.ts, viewPageConfig): no name of a tool is written here.
+  const { tool, view: VIEW_TOOL, input: INPUT_TOOL, maxMessages: MAX_MESSAGES } = /** @type {import('../../src/protocol/pageContract.js').ViewPageConfig} */ (
+    JSON.parse(document.querySelector('meta[name="zot-view"]')?.getAttribute('content') || '{}')
+  );
+  /** @type {AppRequests['ui/initialize']['params']['protocolVersion']} */
   const PROTOCOL = '2026-01-26';
   /** A held view request lasts at most 20 s on the server; the client is given longer before it gives up. */
   const VIEW_TIMEOUT_MS = 45_000;
@@ -26,10 +38,11 @@
   const pending = new Map();
 
   /**
-   * @param {string} method
-   * @param {Record<string, unknown>} params
+   * @template {keyof AppRequests} M
+   * @param {M} method
+   * @param {AppRequests[M]['params']} params
    * @param {number} [timeoutMs]
-   * @returns {Promise<unknown>}
+   * @returns {Promise<AppRequests[M]['result']>}
    */
   function request(method, params, timeoutMs = 30_000) {
     const id = nextId++;
@@ -38,30 +51,33 @@
         pending.delete(id);
         reject(new Error(`${method}: no answer within ${timeoutMs} ms`));
       }, timeoutMs);
-      pending.set(id, { resolve, reject, timer });
+      pending.set(id, { resolve: /** @type {(v: unknown) => void} */ (resolve), reject, timer });
       window.parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
     });
   }
 
   /**
-   * @param {string} method
-   * @param {Record<string, unknown>} params
+   * @template {keyof AppNotifications} M
+   * @param {M} method
+   * @param {AppNotifications[M]} params
    */
   function notify(method, params) {
     window.parent.postMessage({ jsonrpc: '2.0', method, params }, '*');
   }
 
   /**
-   * A tool of the server, through the client; its result's structured content.
-   * @param {string} name
-   * @param {Record<string, unknown>} args
+   * One of the views' tools of the server, through the client; its result's structured content.
+   * @template {keyof ViewTools} N
+   * @param {N} name
+   * @param {ViewTools[N]['params']} args
    * @param {number} [timeoutMs]
-   * @returns {Promise<Record<string, unknown>>}
+   * @returns {Promise<ViewTools[N]['result']>}
    */
   async function callTool(name, args, timeoutMs) {
-    const result = /** @type {{ isError?: boolean, content?: { text?: string }[], structuredContent?: Record<string, unknown> } | undefined} */ (await request('tools/call', { name, arguments: args }, timeoutMs));
+    const call = /** @type {AppRequests['tools/call']['params']} */ ({ name, arguments: args });
+    const result = await request('tools/call', call, timeoutMs);
     if (!result || result.isError || !result.structuredContent) throw new Error(result?.content?.[0]?.text || `${name} failed`);
-    return result.structuredContent;
+    return /** @type {ViewTools[N]['result']} */ (result.structuredContent);
   }
 
   /** The arguments of the call this view shows, once the client gave them. */
@@ -70,8 +86,23 @@
   let call = '';
   let version = 0;
   let finished = false;
-  /** The last render shown: kept on screen, dimmed, when the panel ends. */
-  let last = /** @type {import('../../src/protocol/pageContract.js').ToWebview | undefined} */ (undefined);
+  /** What the page shows, as a whole render: kept on screen, dimmed, when the panel ends. */
+  let last = /** @type {WholeRender | undefined} */ (undefined);
+
+  /**
+   * A render on top of what the page shows, as a whole one (a render of changed lines says only those).
+   * @param {ToWebview} r
+   * @returns {WholeRender}
+   */
+  function onTop(r) {
+    const { type, title, footer, cursor, seq } = r;
+    const widgets = r.widgets ?? last?.widgets;
+    if ('lines' in r) return { type, title, footer, cursor, seq, lines: r.lines, ...(widgets && { widgets }) };
+    const lines = (last?.lines ?? []).slice(0, r.length);
+    while (lines.length < r.length) lines.push('');
+    for (const [i, text] of r.changed) lines[i] = text;
+    return { type, title, footer, cursor, seq, lines, ...(widgets && { widgets }) };
+  }
 
   /** @param {unknown} data */
   function toPage(data) {
@@ -86,7 +117,8 @@
   function status(text, done = false) {
     // Once the call has ended, nothing moves the view back.
     if (finished && !done) return;
-    const base = last && 'lines' in last ? last : { type: /** @type {const} */ ('render'), title: tool, lines: /** @type {string[]} */ ([]), cursor: -1, seq: 0, footer: '' };
+    /** @type {WholeRender} */
+    const base = last ?? { type: 'render', title: tool, lines: [], cursor: -1, seq: 0, footer: '' };
     toPage({ ...base, footer: text, cursor: done ? -1 : base.cursor });
     if (done) document.body.classList.add('ended');
   }
@@ -106,7 +138,7 @@
       /** @type {ViewState} */
       let s;
       try {
-        s = /** @type {ViewState} */ (await callTool('zot_panel_view', { tool, arguments: args ?? {}, after: version, ...(call && { call }) }, VIEW_TIMEOUT_MS));
+        s = await callTool(VIEW_TOOL, { tool, arguments: args ?? {}, after: version, ...(call && { call }) }, VIEW_TIMEOUT_MS);
         failures = 0;
       } catch (e) {
         if (finished) return;
@@ -121,7 +153,7 @@
       switch (s.phase) {
         case 'open':
           if (s.render) {
-            last = s.render;
+            last = onTop(s.render);
             toPage(s.render);
           }
           flush();
@@ -145,9 +177,9 @@
   async function flush() {
     if (sending || !call || finished || !queue.length) return;
     sending = true;
-    const batch = queue.splice(0, 256);
+    const batch = queue.splice(0, MAX_MESSAGES);
     try {
-      await callTool('zot_panel_input', { call, messages: batch });
+      await callTool(INPUT_TOOL, { call, messages: batch });
     } catch {
       // The call ended meanwhile: its view says so.
     }
@@ -161,7 +193,8 @@
     value: () => ({
       /** @param {FromWebview} message */
       postMessage(message) {
-        if (finished) return;
+        // The page's start is the view's first request (it asks from version 0), which the server takes as its ready.
+        if (finished || message.type === 'ready') return;
         queue.push(message);
         void flush();
       },
@@ -185,7 +218,7 @@
 
   window.addEventListener('message', (event) => {
     if (event.source !== window.parent) return;
-    const m = /** @type {{ jsonrpc?: string, id?: number, method?: string, params?: Record<string, unknown>, result?: unknown, error?: { message?: string } } | null} */ (event.data);
+    const m = /** @type {{ jsonrpc?: string, id?: number, method?: keyof AppHostMessages, params?: Record<string, unknown>, result?: unknown, error?: { message?: string } } | null} */ (event.data);
     if (!m || m.jsonrpc !== '2.0') return;
     if (m.method === undefined) {
       const p = typeof m.id === 'number' ? pending.get(m.id) : undefined;
@@ -224,7 +257,7 @@
         if (m.method === 'ui/resource-teardown') finished = true;
         break;
       default:
-        if (typeof m.id === 'number') window.parent.postMessage({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `${m.method} is not handled here` } }, '*');
+        if (typeof m.id === 'number') window.parent.postMessage({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `${String(m.method)} is not handled here` } }, '*');
     }
   });
 
@@ -239,7 +272,7 @@
 
   request('ui/initialize', { appInfo: { name: 'zot panel', version: '1' }, appCapabilities: {}, protocolVersion: PROTOCOL }).then(
     (result) => {
-      applyContext(/** @type {{ hostContext?: unknown } | undefined} */ (result)?.hostContext);
+      applyContext(result?.hostContext);
       notify('ui/notifications/initialized', {});
     },
     () => finish('The chat did not answer this view.'),

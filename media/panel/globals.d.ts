@@ -1,8 +1,8 @@
 // What the panel page's scripts (panel.js, widgets.js) find as globals in
 // the webview, for their type check (tsconfig.media.json); not shipped, and
 // nothing of it runs. The messages are the contract's
-// (src/vscode/panels/pageContract.ts).
-import type { FromWebview, PageState, Widget } from '../../src/vscode/panels/pageContract.js';
+// (src/protocol/pageContract.ts).
+import type { FromWebview, PageState, Widget } from '../../src/protocol/pageContract.js';
 
 declare global {
   /** The page's handle on the extension; VS Code lets a page take it once. */

@@ -1,14 +1,14 @@
 // The script of a zot panel webview. Extension text only ever goes through
 // textContent: it is shown, never interpreted as HTML.
-// The messages, both ways, are those of src/vscode/panels/pageContract.ts
+// The messages, both ways, are those of src/protocol/pageContract.ts
 // (checked by tsconfig.media.json); the extension decides which line is the
 // cursor and which changed lines are read out, so the page has no rule of
 // its own about lines.
 // @ts-check
 (function () {
-  /** @typedef {import('../../src/vscode/panels/pageContract.js').ToWebview} ToWebview */
-  /** @typedef {import('../../src/vscode/panels/pageContract.js').PanelKey} PanelKey */
-  /** @typedef {import('../../src/vscode/panels/pageContract.js').Widget} Widget */
+  /** @typedef {import('../../src/protocol/pageContract.js').ToWebview} ToWebview */
+  /** @typedef {import('../../src/protocol/pageContract.js').PanelKey} PanelKey */
+  /** @typedef {import('../../src/protocol/pageContract.js').Widget} Widget */
   // eslint-disable-next-line no-undef
   const vscode = acquireVsCodeApi();
   const title = /** @type {HTMLElement} */ (document.getElementById('title'));

@@ -6,7 +6,7 @@
 // Actions are <button>s: Tab reaches them, Enter and Space press them.
 // @ts-check
 (function (root) {
-  /** @typedef {import('../../src/vscode/panels/pageContract.js').Widget} Widget */
+  /** @typedef {import('../../src/protocol/pageContract.js').Widget} Widget */
   const TONES = ['muted', 'danger', 'ok', 'warn'];
 
   /**

@@ -13,6 +13,13 @@
  *
  * What the page sends is checked here before anything acts on it: a page is
  * another process, and a message of another shape is dropped.
+ *
+ * The inline view's side of it is here too: the names and parameters of the
+ * views' own tools (the server answers them, the page's bridge
+ * media/panel/app.js calls them) and the MCP Apps messages that bridge
+ * exchanges with the chat. And the room both hosts of the page share
+ * (PanelPage, pageDocument): what acts on the messages and builds the page,
+ * written once.
  */
 import { CURSOR_MARK, cursorLine } from './cursor.js';
 import { PANEL_KEYS, type PanelKey } from './frames.js';
@@ -150,6 +157,132 @@ export interface ViewState {
   message?: string;
 }
 
+// The room: written once for the webview (src/vscode/panels/webviewPanels.ts) and the inline view (src/mcp/shared/apps.ts).
+
+/** A panel as its page needs it (the host's PanelHandle is one). */
+export interface PagePanel {
+  readonly title: string;
+  readonly lines: readonly string[];
+  readonly footer: string;
+  readonly widgets: readonly Widget[];
+  readonly extension: { readonly name: string };
+  readonly id: string;
+  key(key: PanelKey, text?: string): void;
+  action(actionId: string): void;
+  resize(width: number, height: number): void;
+}
+
+/** A panel's title, or where it has none, whose panel it is. */
+export function panelTitle(panel: Pick<PagePanel, 'title' | 'extension' | 'id'>): string {
+  return panel.title || `${panel.extension.name}: ${panel.id}`;
+}
+
+/**
+ * One page's side of one panel: what the page was sent and the last key it
+ * sent; the next render (changed lines after the first); the page's messages
+ * applied to the panel. The hosts differ only in how a message crosses and
+ * what Esc closes.
+ */
+export class PanelPage {
+  /** The lines the page has, to send only those that changed; undefined: send them all. */
+  private shown: readonly string[] | undefined;
+  /** The widget tree the page has, as JSON: it goes again only when it changed. */
+  private shownWidgets = '';
+  /** The number of the last key the page sent that went on to the extension (0 after the page loads). */
+  private lastKey = 0;
+
+  /** The render that brings the page to `panel` (titled `title`), and the page is taken to have it. */
+  render(panel: PagePanel, title = panel.title): ToWebview {
+    const shown = this.shown;
+    this.shown = [...panel.lines];
+    const widgets = JSON.stringify(panel.widgets);
+    const widgetsChanged = !shown || widgets !== this.shownWidgets;
+    this.shownWidgets = widgets;
+    return renderMessage({ title, footer: panel.footer, seq: this.lastKey, ...(widgetsChanged && { widgets: panel.widgets }) }, panel.lines, shown);
+  }
+
+  /** What the page has is not known (a render was not delivered): the next render is whole. */
+  forget(): void {
+    this.shown = undefined;
+  }
+
+  /** The page (re)loaded: it has nothing, and numbers its keys from 1 again. */
+  restart(): void {
+    this.shown = undefined;
+    this.lastKey = 0;
+  }
+
+  /**
+   * A message from the page, checked (one of another shape is dropped:
+   * undefined) and applied to `panel`: a key, an action, a size; `ready`
+   * starts the page afresh (its next render is whole); `close` (Esc) is the
+   * host's to do.
+   */
+  receive(raw: unknown, panel: PagePanel, close: () => void): FromWebview | undefined {
+    const m = fromWebview(raw);
+    if (!m) return undefined;
+    switch (m.type) {
+      case 'ready':
+        this.restart();
+        break;
+      case 'close':
+        close();
+        break;
+      case 'key':
+        this.lastKey = m.seq;
+        panel.key(m.key, m.text);
+        break;
+      case 'action':
+        panel.action(m.id);
+        break;
+      case 'resize':
+        panel.resize(m.width, m.height);
+        break;
+    }
+    return m;
+  }
+}
+
+/** A script of the page: loaded from its address under a nonce (the webview), or inline, allowed by its hash (a view, which loads nothing). */
+export type PageScript = { src: string; nonce: string } | { text: string };
+
+/** What differs between the page's documents. */
+export interface PageParts {
+  lang: string;
+  /** The Content-Security-Policy. */
+  policy: string;
+  title: string;
+  /** What a screen reader calls the lines until the panel has a title. */
+  label: string;
+  /** The stylesheets' addresses, or the style inline. */
+  style: { hrefs: readonly string[] } | { text: string };
+  scripts: readonly PageScript[];
+  /** Named values for the page's scripts (`<meta name content>`). */
+  meta?: Record<string, string>;
+  /** The page is inline in a chat (its body's class). */
+  inline?: boolean;
+}
+
+/** The page's document; every value in it escaped (a script's text and the style are the page's own files). */
+export function pageDocument(p: PageParts): string {
+  const style = 'text' in p.style ? [`<style>${p.style.text}</style>`] : p.style.hrefs.map((h) => `<link rel="stylesheet" href="${escapeHtml(h)}">`);
+  const scripts = p.scripts.map((s) => ('text' in s ? `<script>${s.text}</script>` : `<script nonce="${escapeHtml(s.nonce)}" src="${escapeHtml(s.src)}"></script>`));
+  const meta = Object.entries(p.meta ?? {}).map(([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`);
+  return `<!DOCTYPE html>
+<html lang="${escapeHtml(p.lang)}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${p.policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${[...meta, `<title>${escapeHtml(p.title)}</title>`, ...style].join('\n')}
+</head>
+<body${p.inline ? ' class="inline"' : ''}>
+${panelPageBody(p.label)}
+${scripts.join('\n')}
+</body>
+</html>`;
+}
+
 /**
  * The page's elements, the same in the webview and the inline view (the
  * scripts find them by id): `label` names the lines for a screen reader
@@ -168,4 +301,96 @@ export function panelPageBody(label: string): string {
 /** Text as HTML text: the only way extension text goes into a page's markup. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The view's tool that answers with the panel's render once it is newer than the one the view has. */
+export const VIEW_TOOL = 'zot_panel_view';
+/** The view's tool that gives the panel the view's messages (FromWebview). */
+export const INPUT_TOOL = 'zot_panel_input';
+/** Most messages one INPUT_TOOL call carries (a view sends what piled up while the last call was out). */
+export const MAX_MESSAGES = 256;
+
+/** VIEW_TOOL's arguments. */
+export interface ViewToolParams {
+  /** The MCP name of the tool whose call shows this view. */
+  tool: string;
+  /** The arguments of that call, as the view was given them. */
+  arguments?: Record<string, unknown>;
+  /** The handle an earlier answer gave. */
+  call?: string;
+  /** The version the view shows; the answer waits for a newer one. */
+  after?: number;
+}
+
+/** INPUT_TOOL's arguments. */
+export interface InputToolParams {
+  call: string;
+  messages: FromWebview[];
+}
+
+/** INPUT_TOOL's structured answer. */
+export interface InputToolResult {
+  [key: string]: unknown;
+  /** How many of the messages reached the panel. */
+  taken: number;
+  phase: ViewState['phase'];
+}
+
+/** A tool's arguments as they arrive, each unchecked: the server checks them by these names. */
+export type Unchecked<P> = { [K in keyof P]?: unknown };
+
+/** Each of the views' own tools: its arguments and its structured answer. */
+export interface ViewTools {
+  [VIEW_TOOL]: { params: ViewToolParams; result: ViewState };
+  [INPUT_TOOL]: { params: InputToolParams; result: InputToolResult };
+}
+
+/** What the server tells a view's page of itself (its `zot-view` meta, as JSON): the tool whose call it shows, and the names of the views' tools. */
+export interface ViewPageConfig {
+  tool: string;
+  view: typeof VIEW_TOOL;
+  input: typeof INPUT_TOOL;
+  maxMessages: number;
+}
+
+/** The page's config for `tool`. */
+export function viewPageConfig(tool: string): ViewPageConfig {
+  return { tool, view: VIEW_TOOL, input: INPUT_TOOL, maxMessages: MAX_MESSAGES };
+}
+
+/** A tool call as the view makes it through the chat: one of the views' own tools. */
+export type ViewToolCall = { [N in keyof ViewTools]: { name: N; arguments: ViewTools[N]['params'] } }[keyof ViewTools];
+
+/** A tool's result as the view reads it. */
+export type AppToolResult = { isError?: boolean; content?: { type?: string; text?: string }[]; structuredContent?: Record<string, unknown> };
+
+/** The chat's theme and language as the view is told them (MCP Apps `hostContext`). */
+export type AppHostContext = { locale?: unknown; styles?: { variables?: Record<string, unknown> } };
+
+/** The MCP Apps revision the view speaks. */
+export const APPS_PROTOCOL = '2026-01-26';
+
+/** View → chat requests (MCP Apps, revision APPS_PROTOCOL): each method's params and result. */
+export interface AppRequests {
+  'ui/initialize': {
+    params: { appInfo: { name: string; version: string }; appCapabilities: Record<string, never>; protocolVersion: typeof APPS_PROTOCOL };
+    result: { hostContext?: AppHostContext } | undefined;
+  };
+  'tools/call': { params: ViewToolCall; result: AppToolResult | undefined };
+}
+
+/** View → chat notifications. */
+export interface AppNotifications {
+  'ui/notifications/initialized': Record<string, never>;
+  'ui/notifications/size-changed': { width: number; height: number };
+}
+
+/** Chat → view: the notifications and requests the view answers (any other request is answered "not handled"). */
+export interface AppHostMessages {
+  'ui/notifications/tool-input': { arguments?: unknown };
+  'ui/notifications/tool-result': { isError?: boolean; content?: unknown };
+  'ui/notifications/tool-cancelled': Record<string, unknown>;
+  'ui/notifications/host-context-changed': AppHostContext;
+  'ui/resource-teardown': Record<string, unknown>;
+  ping: Record<string, unknown>;
 }

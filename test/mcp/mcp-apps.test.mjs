@@ -21,6 +21,8 @@ const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
+const { Client: Client2026 } = require('@modelcontextprotocol/client');
+const { StdioClientTransport: Stdio2026 } = require('@modelcontextprotocol/client/stdio');
 
 const ASK = path.join(ROOT, 'samples', 'ask-user');
 const APPS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
@@ -28,6 +30,7 @@ const question = { question: 'Which database?', choices: ['SQLite', 'Postgres', 
 
 /** @typedef {import('../../out/types/protocol/pageContract.js').ViewState} ViewState */
 /** @typedef {import('../../out/types/protocol/pageContract.js').WholeRender & import('../../out/types/protocol/pageContract.js').RenderHead} WholeRender */
+/** @typedef {import('../../out/types/protocol/pageContract.js').ChangedRender & import('../../out/types/protocol/pageContract.js').RenderHead} ChangedRender */
 /** @typedef {{ isError?: boolean, content: { type: string, text: string }[], structuredContent?: Record<string, unknown> }} Result */
 
 /**
@@ -105,7 +108,10 @@ test('an Apps client sees the interactive tool\'s view, the views\' own tools fo
   assert.deepEqual(page._meta, { ui: { csp: {} } }, 'no domain: the view loads nothing and connects nowhere');
   assert.ok('text' in page, 'the page is text');
   const html = page.text;
-  assert.match(html, /<meta name="zot-tool" content="ask_user">/);
+  // The page learns its tool and the views' tools' names from the server, not from literals of its own.
+  const config = /<meta name="zot-view" content="([^"]+)">/.exec(html)?.[1];
+  assert.ok(config, 'the page has its zot-view meta');
+  assert.deepEqual(JSON.parse(config.replace(/&#(\d+);/g, (_m, c) => String.fromCharCode(Number(c)))), { tool: 'ask_user', view: 'zot_panel_view', input: 'zot_panel_input', maxMessages: 256 });
   assert.doesNotMatch(html, /\ssrc=|\shref=|<link/, 'everything is inline');
   const policy = /** @type {string} */ (/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]);
   assert.ok(policy, 'the page has its own policy');
@@ -136,10 +142,20 @@ test('the view follows a running call: its panel\'s render, a key that moves the
   const next = view(first.version, handle);
   const sent = await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'down', seq: 1 }] });
   assert.deepEqual(sent.structuredContent, { taken: 1, phase: 'open' });
-  const moved = whole(await next);
+  // The view has the render before: this one carries only the lines that changed, as the webview's do.
+  const after = await next;
+  assert.equal(after.phase, 'open');
+  assert.ok(after.render && !('lines' in after.render), `changed lines, not a whole render: ${JSON.stringify(after.render)}`);
+  const moved = /** @type {ChangedRender} */ (after.render);
   assert.equal(moved.cursor, 1);
   assert.equal(moved.seq, 1, 'the render says which key it answers');
-  assert.match(moved.lines[1], /^›\s*Postgres/);
+  assert.equal(moved.length, shown.lines.length);
+  assert.deepEqual(moved.changed.map(([i]) => i), [0, 1], 'the line the cursor left and the one it is on');
+  assert.match(moved.changed[1][1], /^›\s*Postgres/);
+  assert.ok(!moved.widgets, 'the tree it has does not cross again');
+  // A view that asks again from the start (reloaded) gets it whole.
+  const again = whole(await view(0, handle));
+  assert.match(again.lines[1], /^›\s*Postgres/);
 
   await call('zot_panel_input', { call: handle, messages: [{ type: 'key', key: 'enter', seq: 2 }] });
   assert.deepEqual((await running).content, [{ type: 'text', text: 'User chose: Postgres' }]);
@@ -204,12 +220,24 @@ test('hostile input to the views\' tools and resources is refused with a reason;
   await running;
 });
 
-test('an Apps client that shows no view gets the panel as a form after the wait; one that cannot elicit either has the call closed; a client without Apps sees none of it', async (t) => {
-  // Both wait at once: the wait is ten seconds each.
+test('an Apps client that shows no view gets the panel as a form after the wait (on 2026-07-28 too, as its question); one that cannot elicit either has the call closed; a client without Apps sees none of it', async (t) => {
+  // A client of the stateless revision that declares Apps in its requests and can elicit, but shows no view.
+  const modern = new Client2026({ name: 'apps-test', version: '1.0.0' }, { capabilities: { extensions: APPS, elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  /** @type {string[]} */
+  const modernAsked = [];
+  modern.setRequestHandler('elicitation/create', async (req) => {
+    modernAsked.push(req.params.message);
+    return { action: 'accept', content: { choice: 'Postgres' } };
+  });
+  await modern.connect(new Stdio2026({ command: process.execPath, args: [CLI, 'mcp', '--no-discover', '--ext', ASK], env: { ...process.env, ZOT_HOME: tmpdir('zot-home-') }, stderr: 'ignore' }));
+  t.after(() => modern.close());
+  // All wait at once: the wait is ten seconds each.
   const [answered, closed] = await Promise.all([connect(t, { elicits: true, answer: () => ({ action: 'accept', content: { choice: 'MySQL' } }) }), connect(t)]);
   const started = Date.now();
-  const [chosen, r] = await Promise.all([answered.call('ask_user', question), closed.call('ask_user', question)]);
+  const [chosen, r, modernChosen] = await Promise.all([answered.call('ask_user', question), closed.call('ask_user', question), modern.callTool({ name: 'ask_user', arguments: question })]);
   assert.deepEqual(chosen.content, [{ type: 'text', text: 'User chose: MySQL' }]);
+  assert.deepEqual(modernChosen.content, [{ type: 'text', text: 'User chose: Postgres' }]);
+  assert.equal(modernAsked.length, 1, 'asked once, after the wait');
   assert.ok(Date.now() - started >= 9_000, 'the form came only after the view was waited for');
   assert.equal(r.isError, true);
   await new Promise((resolve) => setTimeout(resolve, 100));

@@ -16,7 +16,7 @@ const WIDGETS_JS = readFileSync(path.join(ROOT, 'media', 'panel', 'widgets.js'),
 const PANEL_JS = readFileSync(path.join(ROOT, 'media', 'panel', 'panel.js'), 'utf8');
 
 /** @typedef {import('../../out/types/protocol/index.js').Widget} Widget */
-/** @typedef {import('../../src/vscode/panels/pageContract.js').ToWebview} ToWebview */
+/** @typedef {import('../../src/protocol/pageContract.js').ToWebview} ToWebview */
 /** @typedef {{ target: FakeElement }} ClickEvent */
 /**
  * The stand-in document: what the page's scripts reach for.
@@ -296,7 +296,7 @@ const extensionUri = /** @type {import('vscode').Uri} */ ({ path: '/ext' });
 let scratch;
 /**
  * The bundled presenters and the page contract, and the stand-in API they were given.
- * @type {import('../bundled').Bundled<'vscode/panels', 'pageContract' | 'panels' | 'webviewPanels'> & { vscode: VscodeStandIn }}
+ * @type {import('../bundled').Bundled<'vscode/panels', 'panels' | 'webviewPanels'> & import('../bundled').Bundled<'protocol', 'pageContract'> & { vscode: VscodeStandIn }}
  */
 let m;
 before(async () => {
@@ -305,7 +305,7 @@ before(async () => {
   const standIn = path.join(scratch, 'node_modules', 'vscode');
   mkdirSync(standIn, { recursive: true });
   writeFileSync(path.join(standIn, 'index.js'), VSCODE_STUB);
-  m = { ...(await bundleSources(scratch, 'vscode/panels', ['pageContract', 'panels', 'webviewPanels'], { external: ['vscode'] })), vscode: require(standIn) };
+  m = { ...(await bundleSources(scratch, 'vscode/panels', ['panels', 'webviewPanels'], { external: ['vscode'] })), ...(await bundleSources(path.join(scratch, 'protocol'), 'protocol', ['pageContract'])), vscode: require(standIn) };
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -1,5 +1,5 @@
 // The panel webview's messages and the cursor rule, in plain Node (their
-// contract: src/vscode/panels/pageContract.ts): what the page may send is
+// contract: src/protocol/pageContract.ts): what the page may send is
 // checked before anything acts on it, and one rule says which line is the
 // cursor for the webview and the QuickPick alike.
 import assert from 'node:assert/strict';
@@ -11,11 +11,11 @@ import { bundleSources, lib } from '../helpers.mjs';
 
 /** @type {string} */
 let scratch;
-/** @type {import('../bundled').BundledSources['vscode/panels/pageContract']} */
+/** @type {import('../bundled').BundledSources['protocol/pageContract']} */
 let messages;
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-panels-unit-'));
-  ({ pageContract: messages } = await bundleSources(scratch, 'vscode/panels', ['pageContract']));
+  ({ pageContract: messages } = await bundleSources(scratch, 'protocol', ['pageContract']));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -53,7 +53,7 @@ test('a render for the page: whole, or the lines that changed with the cursor th
   // The cursor moved down and the line under it changed: the moved mark is not read out, the new text is.
   assert.deepEqual(messages.renderMessage(head, ['  a', '  b', '› c!'], ['  a', '› b', '  c']), { type: 'render', title: 'T', footer: 'F', cursor: 2, seq: 4, length: 3, changed: [[1, '  b'], [2, '› c!']], spoken: [2] });
   // Only the mark moved, with its indentation kept: nothing to hear. A line added is heard; one taken away changes nothing.
-  assert.deepEqual(/** @type {import('../../src/vscode/panels/pageContract.js').ChangedRender} */ (messages.renderMessage(head, ['\t> x', '  \t y'], ['\t  x', '  \t▸y'])).spoken, []);
+  assert.deepEqual(/** @type {import('../../src/protocol/pageContract.js').ChangedRender} */ (messages.renderMessage(head, ['\t> x', '  \t y'], ['\t  x', '  \t▸y'])).spoken, []);
   assert.deepEqual(messages.renderMessage(head, ['› a', 'new'], ['› a']), { type: 'render', title: 'T', footer: 'F', cursor: 0, seq: 4, length: 2, changed: [[1, 'new']], spoken: [1] });
   assert.deepEqual(messages.renderMessage(head, ['› a', '› b'], ['› a', '  b', 'c']), { type: 'render', title: 'T', footer: 'F', cursor: -1, seq: 4, length: 2, changed: [[1, '› b']], spoken: [] });
 });

@@ -18,17 +18,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { outcomeLabel, type PanelUI } from '../../host/index.js';
-import { APP_MIME, APP_TOOLS, AppViews, INPUT_TOOL, clientShowsApps, toolOfView, viewPage, viewResources } from '../shared/apps.js';
-import { NoteRouter, prepareCall } from '../shared/callPath.js';
+import { APP_TOOLS, AppViews, RESOURCE_NOT_FOUND, clientShowsApps, readView, viewResources } from '../shared/apps.js';
+import { NoteRouter, prepareCall, runViewed } from '../shared/callPath.js';
 import { ElicitingPanels } from '../shared/elicit.js';
 import { registerPrompts } from '../shared/prompts.js';
 import { Instructions } from '../shared/instructions.js';
 import { onListsChanged, withSignal, type HostSource } from '../shared/source.js';
 import { LOG_LEVEL, SERVER_CAPABILITIES, activateFrom, listTools, nameReporter, servedInteractive, structuredNote, toCallToolResult } from '../shared/tools.js';
-
-/** MCP's error for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
 
 /**
  * `log` hears, once per tool, each name that had to be mapped or was refused
@@ -60,34 +56,23 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
     const apps = clientApps();
     // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
     if (apps && APP_TOOLS.includes(request.params.name)) {
-      const params = request.params.arguments ?? {};
-      return request.params.name === INPUT_TOOL ? views.input(params) : views.view(params, extra.signal);
+      return views.serve(request.params.name, request.params.arguments ?? {}, extra.signal);
     }
     const call = await prepareCall(source, request.params, `mcp-${String(extra.requestId)}`, clientElicits() || apps, scope);
     if ('refused' in call) return call.refused;
     // A host without a UI of its own shows this call's panels as the client's forms, when the client has them.
     const forms = !source.host.interactive && clientElicits() ? new ElicitingPanels((r) => extra.sendRequest(r, ElicitResultSchema), views) : undefined;
-    // To a client that shows MCP Apps, an interactive tool's panels show in its view; the other way where none asks for them.
-    const watched = apps && source.host.findTool(call.name)?.interactive
-      ? views.watch(request.params.name, request.params.arguments ?? {}, forms ?? (source.host.interactive ? source.host.panelUi : undefined))
-      : undefined;
-    const panelUi: PanelUI | undefined = watched?.ui ?? forms;
     const progressToken = request.params._meta?.progressToken;
     let n = 0;
     const progress = progressToken === undefined
       ? undefined
       : (_level: unknown, message: string): void => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message } }).catch(() => undefined);
-    let how = 'failed';
-    try {
-      const outcome = await notes.hear(call.owner, progress, () => withSignal(extra.signal, (token) => call.run(token, panelUi)));
-      how = outcomeLabel(outcome.outcome);
-      const note = structuredNote(source.host.findTool(call.name), outcome);
-      if (note) log(note);
-      if (activateFrom(source.host, outcome, activated) && initialized) server.sendToolListChanged().catch(() => undefined);
-      return toCallToolResult(outcome);
-    } finally {
-      watched?.end(how);
-    }
+    // To a client that shows MCP Apps, an interactive tool's panels show in its view; the other way where none asks for them.
+    const outcome = await notes.hear(call.owner, progress, () => withSignal(extra.signal, (token) => runViewed(call, request.params, token, source, apps ? views : undefined, forms)));
+    const note = structuredNote(source.host.findTool(call.name), outcome);
+    if (note) log(note);
+    if (activateFrom(source.host, outcome, activated) && initialized) server.sendToolListChanged().catch(() => undefined);
+    return toCallToolResult(outcome);
   });
 
   // The views' pages, one per interactive tool served to a client that shows them.
@@ -97,10 +82,9 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     await source.host.whenLoaded();
-    const tool = toolOfView(request.params.uri);
-    if (tool === undefined || !servedInteractive(source.host, scope).includes(tool)) throw new McpError(RESOURCE_NOT_FOUND, `no resource ${request.params.uri.slice(0, 200)}`);
-    const page = viewPage(tool);
-    return { contents: [{ uri: request.params.uri, mimeType: APP_MIME, text: page.html, _meta: { ui: { csp: page.csp } } }] };
+    const view = readView(request.params.uri, servedInteractive(source.host, scope));
+    if (!view) throw new McpError(RESOURCE_NOT_FOUND, `no resource ${request.params.uri.slice(0, 200)}`);
+    return view;
   });
 
   registerPrompts(server, source, scope);

@@ -12,17 +12,23 @@
  *   a note outside any call has no stream to go to in this revision;
  * - an interactive tool's panel is a question the call answers with
  *   (`input_required`, rounds.ts), where a 2025 session is sent a request;
+ *   to a client whose requests declare MCP Apps it is the same inline view a
+ *   2025 session gets (apps.ts, through callPath.ts's runViewed), its
+ *   questions only where no view asks for the panel in time. With no session
+ *   in this revision, the views of one endpoint's calls are kept together,
+ *   each found by its handle (random) or its tool and arguments;
  * - a change of tools or prompts reaches the clients listening through
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { preview } from '../../protocol/index.js';
-import { NoteRouter, prepareCall, type NoteSender } from '../shared/callPath.js';
+import { APP_TOOLS, AppViews, RESOURCE_NOT_FOUND, clientShowsApps, readView, viewResources } from '../shared/apps.js';
+import { NoteRouter, prepareCall, runViewed, type NoteSender } from '../shared/callPath.js';
 import { getPrompt, listPrompts } from '../shared/prompts.js';
 import { Instructions } from '../shared/instructions.js';
 import { InteractiveCalls } from './rounds.js';
 import { withSignal, type HostSource } from '../shared/source.js';
-import { LOG_LEVEL, SERVER_CAPABILITIES, activateFrom, errorResult, listTools, nameReporter, structuredNote, toCallToolResult } from '../shared/tools.js';
+import { LOG_LEVEL, SERVER_CAPABILITIES, activateFrom, errorResult, listTools, nameReporter, servedInteractive, structuredNote, toCallToolResult } from '../shared/tools.js';
 import type { ToolOutcome } from '../../host/index.js';
 
 /** zot's deferred tools one connection's results activated, and how its client is told. */
@@ -65,6 +71,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
   const waitFor = waitMs >= 60_000 ? `${Math.round(waitMs / 60_000)} minutes` : waitMs >= 1000 ? `${Math.round(waitMs / 1000)} s` : `${waitMs} ms`;
   // A note outside any call has no response stream to go to in this revision.
   const notes = new NoteRouter(source, scope);
+  const views = new AppViews(log);
 
   /** Where this request sends its extension's notes: progress if it gave a token, else its log. */
   function sender(ctx: ServerContext, owner: string | undefined): NoteSender {
@@ -90,18 +97,21 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
     return toCallToolResult(outcome);
   }
 
-  async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean, activated?: Activation): Promise<CallToolResult | InputRequiredResult> {
-    const call = await prepareCall(source, params, `mcp-${String(ctx.mcpReq.id)}`, elicits, scope);
+  async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean, apps: boolean, activated?: Activation): Promise<CallToolResult | InputRequiredResult> {
+    // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
+    if (apps && APP_TOOLS.includes(params.name)) return views.serve(params.name, params.arguments ?? {}, ctx.mcpReq.signal);
+    const call = await prepareCall(source, params, `mcp-${String(ctx.mcpReq.id)}`, elicits || apps, scope);
     if ('refused' in call) return call.refused;
-    const { name, owner, run } = call;
+    const { name, owner } = call;
     const send = sender(ctx, owner);
-    // The editor's host shows panels itself; a host without a UI asks a client that can elicit.
-    if (source.host.interactive || !elicits) return notes.hear(owner, send, async () => finished(name, await withSignal(ctx.mcpReq.signal, (token) => run(token)), activated));
+    const viewing = apps ? views : undefined;
+    // The editor's host shows panels itself; a host without a UI asks a client that can elicit (where no view asks for the panel).
+    if (source.host.interactive || !elicits) return notes.hear(owner, send, async () => finished(name, await withSignal(ctx.mcpReq.signal, (token) => runViewed(call, params, token, source, viewing)), activated));
 
     const key = `${scope ?? ''}\0${name}`;
     const state = ctx.mcpReq.requestState<unknown>();
     let waiting;
-    if (state === undefined) waiting = calls.start(key, (panels, token) => run(token, panels));
+    if (state === undefined) waiting = calls.start(key, (panels, token) => runViewed(call, params, token, source, viewing, panels));
     else {
       waiting = typeof state === 'string' ? calls.resume(state, key, ctx.mcpReq.inputResponses, ANSWER) : undefined;
       if (!waiting) return errorResult(`this call of "${preview(params.name, 80)}" is no longer waiting for an answer (it was answered, cancelled, or not answered within ${waitFor}); call the tool again`);
@@ -115,7 +125,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
   return {
     create(connection = false) {
       const identity = instructions.identity(scope);
-      const server = new Server(identity.info, { capabilities: SERVER_CAPABILITIES, instructions: identity.instructions });
+      const server = new Server(identity.info, { capabilities: { ...SERVER_CAPABILITIES, resources: {} }, instructions: identity.instructions });
       if (connection) {
         const told = identity.told();
         const closed = server.onclose;
@@ -125,17 +135,29 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
         };
       }
       // What the client can do is said by each request of this revision.
-      const elicits = (ctx: ServerContext): boolean => {
-        const declared = (ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-        return (declared ?? server.getClientCapabilities())?.elicitation !== undefined;
-      };
+      const declared = (ctx: ServerContext): { elicitation?: unknown; extensions?: unknown } | undefined =>
+        (ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
+      const elicits = (ctx: ServerContext): boolean => declared(ctx)?.elicitation !== undefined;
+      /** Whether the client shows MCP Apps views, and they are wanted (the editor follows VS Code's own setting). */
+      const apps = (ctx: ServerContext): boolean => clientShowsApps(declared(ctx)) && (source.showsApps?.() ?? true);
       // zot's activation belongs to a conversation: here to one connection's server; one made per request keeps none.
       const activated: Activation | undefined = connection ? { names: new Set(), changed: () => void server.sendToolListChanged().catch(() => undefined) } : undefined;
       server.setRequestHandler('tools/list', async (_request, ctx) => {
         await source.host.whenLoaded();
-        return { tools: listTools(source.host, reportNames, elicits(ctx), scope, false, activated?.names) };
+        return { tools: listTools(source.host, reportNames, elicits(ctx), scope, apps(ctx), activated?.names) };
       });
-      server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, elicits(ctx), activated));
+      server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, elicits(ctx), apps(ctx), activated));
+      // The views' pages, one per interactive tool served to a client that shows them.
+      server.setRequestHandler('resources/list', async (_request, ctx) => {
+        await source.host.whenLoaded();
+        return { resources: apps(ctx) ? viewResources(servedInteractive(source.host, scope)) : [] };
+      });
+      server.setRequestHandler('resources/read', async (request) => {
+        await source.host.whenLoaded();
+        const view = readView(request.params.uri, servedInteractive(source.host, scope));
+        if (!view) throw new ProtocolError(RESOURCE_NOT_FOUND, `no resource ${request.params.uri.slice(0, 200)}`);
+        return view;
+      });
       server.setRequestHandler('prompts/list', async () => {
         await source.host.whenLoaded();
         return { prompts: listPrompts(source.host, scope) };
@@ -147,6 +169,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
     },
     dispose() {
       notes.dispose();
+      views.dispose();
       calls.dispose();
       ownInstructions?.dispose();
     },

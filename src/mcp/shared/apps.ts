@@ -5,16 +5,22 @@
  * (its `_meta.ui.resourceUri`), and the view's page is the panel page of the
  * editor's webview (media/panel: the same lines, cursor, widgets and keys),
  * with a bridge that speaks the Apps protocol to the client instead of
- * VS Code's webview API.
+ * VS Code's webview API. Clients of both MCP revisions get it (a 2025
+ * session's capabilities, or those each 2026-07-28 request carries), through
+ * the call path both share (callPath.ts: runViewed).
  *
  * The client shows the view while the call runs; the view reaches the call
  * through two tools only a view may call (`_meta.ui.visibility: ["app"]`):
  * VIEW_TOOL, which answers with the panel's render once it is newer than
  * the one the view has (a held request, at most VIEW_WAIT_MS), and
  * INPUT_TOOL, which gives the panel the view's keys, actions, size and its
- * close (Esc), as the webview's messages (pageContract.ts), checked the same
- * way. The view knows its call by the tool's name and arguments (all that an
- * Apps client shares with it) and then by the handle the first answer gives.
+ * close (Esc), as the webview's messages. Their names and parameters are the
+ * page contract's (src/protocol/pageContract.ts), and what the view is sent
+ * and what its messages do is the room the webview shares
+ * (PanelPage, src/protocol/pageContract.ts): a render after the first that the view has
+ * carries only the lines that changed. The view knows its call by the tool's
+ * name and arguments (all that an Apps client shares with it) and then by the
+ * handle the first answer gives.
  *
  * A client may declare the extension and still not show the view (VS Code
  * with `chat.mcp.apps.enabled` off): a panel that no view has asked for
@@ -26,14 +32,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/server';
-import { escapeHtml, fromWebview, panelPageBody, preview, renderMessage, type ViewState } from '../../protocol/index.js';
+import { INPUT_TOOL, MAX_MESSAGES, PanelPage, VIEW_TOOL, pageDocument, panelTitle, preview, viewPageConfig, type InputToolParams, type InputToolResult, type Unchecked, type ViewState, type ViewToolParams } from '../../protocol/index.js';
 import type { PanelHandle, PanelUI } from '../../host/index.js';
 
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME = 'text/html;profile=mcp-app';
 export const PANEL_URI = 'ui://zot/panel/';
-export const VIEW_TOOL = 'zot_panel_view';
-export const INPUT_TOOL = 'zot_panel_input';
 /** The names the host keeps for the views' tools: an extension's tool of that name is not served to an Apps client. */
 export const APP_TOOLS: readonly string[] = [VIEW_TOOL, INPUT_TOOL];
 /** How long an open panel waits for its view before it is shown another way. */
@@ -42,8 +46,8 @@ export const APP_WAIT_MS = 10_000;
 export const VIEW_WAIT_MS = 20_000;
 /** How long VIEW_TOOL waits for a call it matches to arrive (the client reads the view as it sends the call: they race). */
 export const ARRIVAL_WAIT_MS = 3_000;
-/** Most messages one INPUT_TOOL call carries (a view sends what piled up while the last call was out). */
-export const MAX_MESSAGES = 256;
+/** MCP's error for a resource that does not exist. */
+export const RESOURCE_NOT_FOUND = -32002;
 /** How long an ended call is still known to its view (to say how it ended, rather than nothing). */
 const ENDED_KEPT_MS = 60_000;
 
@@ -66,17 +70,21 @@ export function toolOfView(uri: string): string | undefined {
 /** The views' own tools, as an Apps client lists them (the model never sees them). */
 export function appTools(): Tool[] {
   const call = { type: 'string', maxLength: 64, description: 'the handle an earlier answer gave' };
-  const match = {
+  // The schemas name exactly the contract's parameters (ViewToolParams, InputToolParams): the compiler holds them together.
+  const view = {
     tool: { type: 'string', maxLength: 64, description: 'the MCP name of the tool whose call shows this view' },
     arguments: { type: 'object', description: 'the arguments of that call, as the view was given them' },
-  };
+    call,
+    after: { type: 'integer', minimum: 0 },
+  } satisfies Record<keyof ViewToolParams, unknown>;
+  const input = { call, messages: { type: 'array', maxItems: MAX_MESSAGES, items: { type: 'object' } } } satisfies Record<keyof InputToolParams, unknown>;
   const meta = { ui: { visibility: ['app'] } };
   return [
     {
       name: VIEW_TOOL,
       title: 'zot panel: view',
       description: 'The render of the zot panel a view shows, once it is newer than `after` (for the view; not for the model).',
-      inputSchema: { type: 'object', properties: { ...match, call, after: { type: 'integer', minimum: 0 } }, required: ['tool'] },
+      inputSchema: { type: 'object', properties: view, required: ['tool'] },
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: meta,
     },
@@ -84,7 +92,7 @@ export function appTools(): Tool[] {
       name: INPUT_TOOL,
       title: 'zot panel: input',
       description: 'Keys, actions, size and close from the view of a zot panel (for the view; not for the model).',
-      inputSchema: { type: 'object', properties: { call, messages: { type: 'array', maxItems: MAX_MESSAGES, items: { type: 'object' } } }, required: ['call', 'messages'] },
+      inputSchema: { type: 'object', properties: input, required: ['call', 'messages'] },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: meta,
     },
@@ -102,8 +110,10 @@ interface Watched {
   ended?: string;
   /** A view has asked for it: it stays here. */
   attached: boolean;
-  /** The number of the last key the view sent that went on to the extension. */
-  lastKey: number;
+  /** What the view was sent and the last key it sent (the room the webview shares). */
+  readonly page: PanelPage;
+  /** The version and panel of the render the view was sent last: a view that asks after it has its lines. */
+  sent?: { version: number; uid: string };
   timer?: NodeJS.Timeout;
   readonly wake: Set<() => void>;
 }
@@ -125,7 +135,7 @@ export class AppViews {
    * time. `end` when the call has settled, with how.
    */
   watch(tool: string, args: Record<string, unknown>, fallback: PanelUI | undefined): { ui: PanelUI; end(how: string): void } {
-    const w: Watched = { handle: randomUUID(), tool, args: argsKey(args), panels: [], version: 1, phase: 'open', attached: false, lastKey: 0, wake: new Set() };
+    const w: Watched = { handle: randomUUID(), tool, args: argsKey(args), panels: [], version: 1, phase: 'open', attached: false, page: new PanelPage(), wake: new Set() };
     this.calls.set(w.handle, w);
     for (const arrived of [...this.arrivals]) arrived();
     const bump = (): void => {
@@ -177,8 +187,13 @@ export class AppViews {
     };
   }
 
+  /** One of the views' own tools (APP_TOOLS), called by `name`. */
+  serve(name: string, params: Record<string, unknown>, signal: AbortSignal): CallToolResult | Promise<CallToolResult> {
+    return name === INPUT_TOOL ? this.input(params) : this.view(params, signal);
+  }
+
   /** VIEW_TOOL: the view's call's state, once newer than `after`; a held request ends with the client's `signal`. */
-  async view(params: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  async view(params: Unchecked<ViewToolParams>, signal: AbortSignal): Promise<CallToolResult> {
     const tool = typeof params.tool === 'string' ? params.tool : undefined;
     if (tool === undefined || tool.length > 64) return badRequest('`tool` must be the MCP name of the tool whose call shows the view');
     const handle = typeof params.call === 'string' ? params.call : undefined;
@@ -194,43 +209,27 @@ export class AppViews {
     }
     w.attached = true;
     stopWaiting(w);
+    // A view that has nothing is a page that (re)loaded: its `ready` (the bridge does not send it on).
+    if (after === 0) w.page.restart();
     const found = w;
     if (found.version <= after && found.phase !== 'ended') await this.until(signal, this.viewWaitMs, (wake) => found.wake.add(wake), (wake) => found.wake.delete(wake));
-    return stateResult(snapshot(found));
+    return stateResult(snapshot(found, after));
   }
 
   /** INPUT_TOOL: the view's messages to its call's panel shown now, each checked as the webview's are. */
-  input(params: Record<string, unknown>): CallToolResult {
+  input(params: Unchecked<InputToolParams>): CallToolResult {
     const w = typeof params.call === 'string' ? this.calls.get(params.call) : undefined;
     if (!w) return badRequest('`call` names no call of this session; ask zot_panel_view first');
     if (!Array.isArray(params.messages)) return badRequest('`messages` must be an array');
     if (params.messages.length > MAX_MESSAGES) return badRequest(`at most ${MAX_MESSAGES} messages at a time`);
     let taken = 0;
     for (const raw of params.messages) {
-      const m = fromWebview(raw);
       const panel = w.panels.at(-1);
-      if (!m || w.phase !== 'open' || !panel) continue;
-      taken++;
-      switch (m.type) {
-        case 'ready':
-          w.lastKey = 0;
-          break;
-        case 'key':
-          w.lastKey = m.seq;
-          panel.key(m.key, m.text);
-          break;
-        case 'action':
-          panel.action(m.id);
-          break;
-        case 'resize':
-          panel.resize(m.width, m.height);
-          break;
-        case 'close':
-          panel.dismiss();
-          break;
-      }
+      if (w.phase !== 'open' || !panel) continue;
+      if (w.page.receive(raw, panel, () => panel.dismiss())) taken++;
     }
-    return { content: [{ type: 'text', text: `${taken} of ${params.messages.length} taken` }], structuredContent: { taken, phase: w.phase } };
+    const result: InputToolResult = { taken, phase: w.phase };
+    return { content: [{ type: 'text', text: `${taken} of ${params.messages.length} taken` }], structuredContent: result };
   }
 
   /** Every held request answers. */
@@ -278,13 +277,16 @@ function stopWaiting(w: Watched): void {
   w.timer = undefined;
 }
 
-function snapshot(w: Watched): ViewState {
+/** The call's state for a view that has the render of version `after`: changed lines where it has the one sent last. */
+function snapshot(w: Watched, after: number): ViewState {
   const base = { call: w.handle, version: w.version };
   if (w.phase === 'ended') return { ...base, phase: 'ended', message: w.ended ?? 'ended' };
   if (w.phase === 'elsewhere') return { ...base, phase: 'elsewhere', message: 'the panel is shown another way' };
   const p = w.panels.at(-1);
   if (!p) return { ...base, phase: 'waiting' };
-  return { ...base, phase: 'open', render: renderMessage({ title: p.title || `${p.extension.name}: ${p.id}`, footer: p.footer, seq: w.lastKey, widgets: p.widgets }, p.lines, undefined) };
+  if (w.sent?.version !== after || w.sent.uid !== p.uid) w.page.forget();
+  w.sent = { version: w.version, uid: p.uid };
+  return { ...base, phase: 'open', render: w.page.render(p, panelTitle(p)) };
 }
 
 function stateResult(s: ViewState): CallToolResult {
@@ -307,6 +309,14 @@ export function viewResources(tools: readonly string[]): Resource[] {
   return tools.map((tool) => ({ uri: PANEL_URI + tool, name: `zot-panel-${tool}`, title: `zot panel of ${tool}`, mimeType: APP_MIME }));
 }
 
+/** The resource `uri` if it is the view of one of the interactive tools `served`; undefined: no such resource. */
+export function readView(uri: string, served: readonly string[]): { contents: { uri: string; mimeType: string; text: string; _meta: { ui: { csp: Record<string, never> } } }[] } | undefined {
+  const tool = toolOfView(uri);
+  if (tool === undefined || !served.includes(tool)) return undefined;
+  const page = viewPage(tool);
+  return { contents: [{ uri, mimeType: APP_MIME, text: page.html, _meta: { ui: { csp: page.csp } } }] };
+}
+
 /**
  * The view's page for `tool`: the panel page (media/panel) whole in one
  * document, its scripts and style inline and allowed by their hashes alone.
@@ -317,22 +327,17 @@ export function viewPage(tool: string, root = path.join(__dirname, '..')): { htm
   const scripts = [media('app.js'), media('widgets.js'), media('panel.js')];
   const style = `${media('panel.css')}\n${media('app.css')}`;
   const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-  const policy = `default-src 'none'; style-src ${hash(style)}; script-src ${scripts.map(hash).join(' ')}; img-src data:`;
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${policy}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<meta name="zot-tool" content="${escapeHtml(tool)}">
-<title>${escapeHtml(tool)}</title>
-<style>${style}</style>
-</head>
-<body class="inline">
-${panelPageBody('Panel')}
-${scripts.map((s) => `<script>${s}</script>`).join('\n')}
-</body>
-</html>`;
+  const html = pageDocument({
+    lang: 'en',
+    policy: `default-src 'none'; style-src ${hash(style)}; script-src ${scripts.map(hash).join(' ')}; img-src data:`,
+    title: tool,
+    label: 'Panel',
+    style: { text: style },
+    scripts: scripts.map((text) => ({ text })),
+    // The page's bridge (app.js) learns its call's tool and the views' tools' names from here.
+    meta: { 'zot-view': JSON.stringify(viewPageConfig(tool)) },
+    inline: true,
+  });
   // No domain of any kind: the page loads nothing and connects nowhere.
   return { html, csp: {} };
 }

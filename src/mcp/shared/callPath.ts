@@ -4,13 +4,15 @@
  * requested name resolved and checked (unknown, out of scope, withdrawn: an
  * error result before anything is announced), then the host's one door,
  * `runToolCall`, which checks the arguments, announces the call, runs the
- * intercepts and calls. And the one way an extension's notes find the
- * requests whose calls it is handling: NoteRouter.
+ * intercepts and calls; for a client that shows MCP Apps, an interactive
+ * call's panels in its inline view (runViewed). And the one way an
+ * extension's notes find the requests whose calls it is handling: NoteRouter.
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { preview } from '../../protocol/index.js';
-import type { NoteEvent, NotifyLevel, PanelUI, ToolOutcome } from '../../host/index.js';
+import { outcomeLabel, type NoteEvent, type NotifyLevel, type PanelUI, type ToolOutcome } from '../../host/index.js';
+import type { AppViews } from './apps.js';
 import type { HostSource } from './source.js';
 import { errorResult, resolveToolName, withdrawnResult } from './tools.js';
 
@@ -22,6 +24,8 @@ export type PreparedCall =
       name: string;
       /** The extension that offers it. */
       owner: string | undefined;
+      /** Whether it is an interactive tool (its panels ask the user). */
+      interactive: boolean;
       /** Through the host's door; `panelUi` shows this call's panels where the host has no UI of its own. */
       run(token: CancellationToken, panelUi?: PanelUI): Promise<ToolOutcome>;
     };
@@ -39,7 +43,8 @@ export async function prepareCall(source: HostSource, request: { name: string; a
   const withdrawn = withdrawnResult(host, name);
   if (withdrawn) return { refused: withdrawn };
   const args = request.arguments ?? {};
-  return { name, owner: host.findTool(name)?.extension, run: (token, panelUi) => host.runToolCall(name, args, { token, toolId, ...(panelUi && { panelUi }) }) };
+  const tool = host.findTool(name);
+  return { name, owner: tool?.extension, interactive: tool?.interactive === true, run: (token, panelUi) => host.runToolCall(name, args, { token, toolId, ...(panelUi && { panelUi }) }) };
 }
 
 /** Where one request sends a note of the extension whose call it runs. */
@@ -80,5 +85,32 @@ export class NoteRouter {
   dispose(): void {
     this.sub.dispose();
     this.listening.clear();
+  }
+}
+
+/**
+ * Runs a ready call of the MCP tool `request`. `views`: the client shows MCP
+ * Apps views (either revision); an interactive call's panels then show in
+ * its view, and in `otherwise` (else the host's own UI, where it has one)
+ * when no view asks for them in time. Any other call's panels go to
+ * `otherwise`, or the host's own UI.
+ */
+export async function runViewed(
+  call: Exclude<PreparedCall, { refused: CallToolResult }>,
+  request: { name: string; arguments?: Record<string, unknown> },
+  token: CancellationToken,
+  source: HostSource,
+  views: AppViews | undefined,
+  otherwise?: PanelUI,
+): Promise<ToolOutcome> {
+  const host = source.host;
+  const watched = views && call.interactive ? views.watch(request.name, request.arguments ?? {}, otherwise ?? (host.interactive ? host.panelUi : undefined)) : undefined;
+  let how = 'failed';
+  try {
+    const outcome = await call.run(token, watched?.ui ?? otherwise);
+    how = outcomeLabel(outcome.outcome);
+    return outcome;
+  } finally {
+    watched?.end(how);
   }
 }

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Panel } from '../../host/index.js';
-import { escapeHtml, fromWebview, panelPageBody, renderMessage } from './pageContract.js';
+import { PanelPage, pageDocument, panelTitle, type FromWebview } from '../../protocol/index.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';
@@ -21,13 +21,9 @@ const VIEW_TYPE = 'zot.panel';
 
 class WebviewPanelView implements vscode.Disposable {
   readonly webview: vscode.WebviewPanel;
-  /** The lines the page has, to send only those that changed; undefined: send them all. */
-  private shown: readonly string[] | undefined;
-  /** The widget tree the page has, as JSON: it goes again only when it changed. */
-  private shownWidgets = '';
+  /** What the page was sent and the last key it sent (the room the inline view shares). */
+  private readonly page = new PanelPage();
   private closedByUs = false;
-  /** The number of the last key the page sent that went on to the extension (0 after the page loads). */
-  private lastKey = 0;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -36,12 +32,12 @@ class WebviewPanelView implements vscode.Disposable {
     private readonly onClosedByUser: (view: WebviewPanelView) => void,
     private readonly trace: UiTrace,
   ) {
-    this.webview = vscode.window.createWebviewPanel(VIEW_TYPE, titleOf(panel), { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+    this.webview = vscode.window.createWebviewPanel(VIEW_TYPE, panelTitle(panel), { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [mediaRoot],
     });
     this.webview.iconPath = vscode.Uri.joinPath(mediaRoot, '..', 'zot.svg');
-    this.webview.webview.html = html(this.webview.webview, mediaRoot, titleOf(panel));
+    this.webview.webview.html = html(this.webview.webview, mediaRoot, panelTitle(panel));
     this.subs.push(
       this.webview.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       this.webview.onDidDispose(() => {
@@ -53,16 +49,10 @@ class WebviewPanelView implements vscode.Disposable {
 
   render(panel: Panel): void {
     this.panel = panel;
-    this.webview.title = titleOf(panel);
-    const lines = panel.lines;
-    const shown = this.shown;
-    this.shown = [...lines];
-    const widgets = JSON.stringify(panel.widgets);
-    const widgetsChanged = !shown || widgets !== this.shownWidgets;
-    this.shownWidgets = widgets;
-    const message = renderMessage({ title: panel.title, footer: panel.footer, seq: this.lastKey, ...(widgetsChanged && { widgets: panel.widgets }) }, lines, shown);
+    this.webview.title = panelTitle(panel);
+    const message = this.page.render(panel);
     // Not delivered (the page is gone or reloading): the next one is whole.
-    this.webview.webview.postMessage(message).then((ok) => ok || (this.shown = undefined), () => (this.shown = undefined));
+    this.webview.webview.postMessage(message).then((ok) => ok || this.page.forget(), () => this.page.forget());
   }
 
   /** Closed by the extension or the host: nothing goes back to the extension. */
@@ -72,31 +62,18 @@ class WebviewPanelView implements vscode.Disposable {
   }
 
   private onMessage(raw: unknown): void {
-    const m = fromWebview(raw);
+    const m = this.page.receive(raw, this.panel, () => this.webview.dispose());
     if (!m) return;
-    switch (m.type) {
-      case 'ready':
-        this.shown = undefined;
-        this.lastKey = 0;
-        this.render(this.panel);
-        return;
-      case 'close':
-        this.webview.dispose();
-        return;
-      case 'key':
-        this.trace.record('panel-key', () => ({ extension: this.panel.extension.name, panel: this.panel.id, key: m.key, ...(m.text !== undefined && { text: m.text }) }));
-        this.lastKey = m.seq;
-        this.panel.key(m.key, m.text);
-        return;
-      case 'action':
-        this.trace.record('panel-action', () => ({ extension: this.panel.extension.name, panel: this.panel.id, action: m.id }));
-        this.panel.action(m.id);
-        return;
-      case 'resize':
-        this.trace.record('panel-resize', () => ({ extension: this.panel.extension.name, panel: this.panel.id, width: m.width, height: m.height }));
-        this.panel.resize(m.width, m.height);
-        return;
-    }
+    this.traced(m);
+    // A page that (re)loaded gets the whole panel at once.
+    if (m.type === 'ready') this.render(this.panel);
+  }
+
+  private traced(m: FromWebview): void {
+    const at = { extension: this.panel.extension.name, panel: this.panel.id };
+    if (m.type === 'key') this.trace.record('panel-key', () => ({ ...at, key: m.key, ...(m.text !== undefined && { text: m.text }) }));
+    else if (m.type === 'action') this.trace.record('panel-action', () => ({ ...at, action: m.id }));
+    else if (m.type === 'resize') this.trace.record('panel-resize', () => ({ ...at, width: m.width, height: m.height }));
   }
 }
 
@@ -151,30 +128,17 @@ export class WebviewPanels implements PanelPresenter {
   }
 }
 
-function titleOf(panel: Panel): string {
-  return panel.title || `${panel.extension.name}: ${panel.id}`;
-}
-
 function html(webview: vscode.Webview, mediaRoot: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.css'));
-  const js = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'panel.js'));
-  const widgetsJs = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'widgets.js'));
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${css}">
-</head>
-<body>
-${panelPageBody(t('Panel'))}
-<script nonce="${nonce}" src="${widgetsJs}"></script>
-<script nonce="${nonce}" src="${js}"></script>
-</body>
-</html>`;
+  const uri = (name: string): string => webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, name)).toString();
+  return pageDocument({
+    lang: vscode.env.language,
+    policy: `default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';`,
+    title,
+    label: t('Panel'),
+    style: { hrefs: [uri('panel.css')] },
+    scripts: [{ src: uri('widgets.js'), nonce }, { src: uri('panel.js'), nonce }],
+  });
 }
 
 /**
