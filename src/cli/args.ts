@@ -37,11 +37,12 @@ usage:
                    under the server name zot (claude mcp add zot -- zot-host
                    mcp), and as the agent plugin's server (Claude Code,
                    Copilot CLI)
-  zot-host plugin  <dir> [--format claude|copilot|codex] [--home <dir>]
+  zot-host plugin  <dir> [--format claude|copilot|codex|agent-plugins]
+                   [--home <dir>]
                    [--fail-closed]
                    write zot as an agent plugin into <dir>, in Claude's plugin
-                   format (the default), Copilot CLI's own, or as a Codex
-                   plugin marketplace: the MCP server zot and the PreToolUse and UserPromptSubmit hooks, run by
+                   format (the default), Copilot CLI's own, as a Codex
+                   plugin marketplace, or in Agent Plugins 1.0: the MCP server zot and the PreToolUse and UserPromptSubmit hooks, run by
                    the plugin's own copy of this zot-host with the global
                    extensions of the zot home; prints how to enable it in
                    VS Code, Claude Code and Copilot CLI

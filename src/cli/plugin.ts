@@ -30,15 +30,16 @@ export async function plugin(p: Parsed): Promise<number> {
   }
   const dir = written.dir;
   const word = commandWord(dir, process.platform);
-  const as = { claude: '', copilot: ' (Copilot CLI\'s format)', codex: ' (a Codex plugin marketplace)' }[written.format];
+  const as = { claude: '', copilot: ' (Copilot CLI\'s format)', codex: ' (a Codex plugin marketplace)', 'agent-plugins': ' (Agent Plugins 1.0)' }[written.format];
   out(`wrote the agent plugin zot-extensions${as} in ${dir}:`);
-  for (const file of [...(written.marketplace ? [written.marketplace] : []), written.manifest, written.mcp, written.hooks, written.readme]) out(`  ${path.relative(dir, file)}`);
+  for (const file of [...(written.marketplace ? [written.marketplace] : []), written.manifest, written.mcp, written.hooks, ...(written.launcher ? [written.launcher] : []), written.readme]) out(`  ${path.relative(dir, file)}`);
   const root = path.relative(dir, path.dirname(path.dirname(written.cli)));
   out(`  ${root ? `${root}/` : ''}dist/, ${root ? `${root}/` : ''}media/panel/ (its own copy of zot-host)`);
   out(`its MCP server "zot" and its hooks run the global extensions of ${zotHome}${p.failClosed ? '; the hooks fail closed' : ''}`);
   out('\nto enable it:');
-  if (written.format === 'copilot') {
+  if (written.format === 'copilot' || written.format === 'agent-plugins') {
     out(`  Copilot CLI   copilot plugin install ${word}`);
+    if (written.format === 'agent-plugins') out('  other clients of Agent Plugins 1.0 read its plugin.json and mcp.json (its hooks are Copilot CLI\'s)');
     return 0;
   }
   if (written.format === 'codex') {

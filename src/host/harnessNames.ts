@@ -21,8 +21,8 @@ export const PLUGIN_MCP_PREFIXES = [`mcp__plugin_${PLUGIN_NAME}_${PLUGIN_SERVER}
  * The packages `zot-host plugin` writes (hooks/plugin.ts): Claude's plugin
  * format (read by VS Code's Agent Plugins, Claude Code and Copilot CLI),
  * Copilot CLI's own (a root plugin.json naming its hooks.json, in Copilot's
- * hook shape, and .mcp.json), and Codex's (a marketplace holding the plugin
- * in Claude's format).
+ * hook shape, and .mcp.json), Codex's (a marketplace holding the plugin
+ * in Claude's format), and the Agent Plugins 1.0 standard's (hooks/agentPlugins.ts).
  */
-export const PLUGIN_FORMATS = ['claude', 'copilot', 'codex'] as const;
+export const PLUGIN_FORMATS = ['claude', 'copilot', 'codex', 'agent-plugins'] as const;
 export type PluginFormat = (typeof PLUGIN_FORMATS)[number];

@@ -138,7 +138,7 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
     [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home and --fail-closed (got --ext)'],
     [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home and --fail-closed (got --name)'],
-    [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, got "cursor"'],
+    [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, agent-plugins, got "cursor"'],
     [['plugin', 'a', '--format'], '--format needs a value'],
     [['mcp', '--format', 'claude'], '--format is an option of plugin'],
   ];
@@ -419,4 +419,65 @@ test('--format codex writes a Codex plugin marketplace: its catalog names the pl
   // Written again in another format over it: it is zot-host's, so it is replaced whole.
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
   assert.ok(!fs.existsSync(path.join(dir, 'zot-extensions')) && fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')));
+});
+
+test('--format agent-plugins writes an Agent Plugins 1.0 package: root plugin.json and typed mcp.json naming their schemas, a launcher in the plugin, Copilot CLI\'s hooks in com.github.copilot/; its server runs from a copy as a client of the standard starts it, and its hooks as written', async (t) => {
+  const home = homeWith('node-nosdk', 'guard');
+  const source = installation();
+  const dir = path.join(tmpdir('zot-plugin-'), 'ap');
+  const r = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(source, 'dist', 'cli.js'), 'plugin', dir, '--home', home, '--format', 'agent-plugins'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /^wrote the agent plugin zot-extensions \(Agent Plugins 1\.0\) in /);
+  assert.ok(r.stdout.includes(`copilot plugin install ${dir}\n`), r.stdout);
+  fs.rmSync(path.dirname(source), { recursive: true });
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['.zot-plugin.json', 'README.md', 'bin', 'com.github.copilot', 'dist', 'mcp.json', 'media', 'plugin.json']);
+  /** @type {(...f: string[]) => any} */
+  const read = (...f) => JSON.parse(fs.readFileSync(path.join(dir, ...f), 'utf8'));
+  const manifest = read('plugin.json');
+  // The standard's manifest is closed: $schema, name and the metadata fields only.
+  assert.deepEqual(manifest, { $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json', name: 'zot-extensions', version: VERSION, description: manifest.description });
+  const mcp = read('mcp.json');
+  assert.deepEqual(mcp, {
+    $schema: 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json',
+    mcpServers: { zot: { type: 'stdio', command: './bin/zot-node', args: ['${PLUGIN_ROOT}/dist/cli.js', 'mcp', '--no-project', '--home', home], env: {}, cwd: '${PLUGIN_DATA}' } },
+  });
+  const hooks = read('com.github.copilot', 'hooks', 'hooks.json');
+  assert.equal(hooks.version, 1);
+  assert.deepEqual(Object.keys(hooks.hooks), ['preToolUse', 'userPromptSubmitted']);
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /Agent Plugins 1\.0 format[\s\S]*zot-host plugin .* --format agent-plugins/);
+
+  // A client copies the plugin where it keeps plugins (Copilot CLI does), and starts the server as the standard says:
+  // the command resolved in the plugin, ${PLUGIN_ROOT} and ${PLUGIN_DATA} expanded in args, env and cwd, both set in the environment.
+  const root = path.join(tmpdir('zot-client-'), 'installed');
+  fs.cpSync(dir, root, { recursive: true });
+  const data = tmpdir('zot-plugin-data-');
+  /** @param {string} s */
+  const expand = (s) => s.replaceAll('${PLUGIN_ROOT}', root).replaceAll('${PLUGIN_DATA}', data);
+  const server = mcp.mcpServers.zot;
+  const transport = new StdioClientTransport({
+    command: path.join(root, server.command), args: server.args.map(expand), cwd: expand(server.cwd),
+    env: { PATH: process.env.PATH ?? '', ...server.env, PLUGIN_ROOT: root, PLUGIN_DATA: data }, stderr: 'pipe',
+  });
+  const client = new Client({ name: 'agent-plugins-client', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const called = await client.callTool({ name: 'echo_upper', arguments: { text: 'from the standard' } });
+  assert.match(JSON.stringify(called.content), /FROM THE STANDARD/);
+  fs.rmSync(dir, { recursive: true });
+  // The copy runs its own zot-host: the folder written is gone, and the server still answers.
+  assert.match(JSON.stringify((await client.callTool({ name: 'echo_upper', arguments: { text: 'still' } })).content), /STILL/);
+
+  // Its hooks, in Copilot CLI's shape, as written (they name the folder written: write it again where the copy is).
+  assert.equal((await runCli(['plugin', dir, '--home', home, '--format', 'agent-plugins'])).code, 0);
+  const pre = read('com.github.copilot', 'hooks', 'hooks.json').hooks.preToolUse[0];
+  assert.deepEqual(answer(await runHook({ type: 'command', command: pre.bash, env: pre.env, timeout: 15 }, { timestamp: 1, cwd: process.cwd(), toolName: 'bash', toolArgs: { command: 'rm -rf build' } })), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' });
+  // A server env the standard keeps for the client is refused, saying so; a Claude-format plugin replaces this one whole.
+  await assert.rejects(lib.writePlugin(path.join(tmpdir('zot-plugin-'), 'x'), { runtime: process.execPath, env: { PLUGIN_ROOT: '/x' }, source: ROOT, zotHome: home, format: 'agent-plugins' }), /"PLUGIN_ROOT" is set by the client of an Agent Plugins package/);
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  assert.ok(fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && !fs.existsSync(path.join(dir, 'mcp.json')) && !fs.existsSync(path.join(dir, 'bin')));
 });
