@@ -136,8 +136,8 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   const usage = [
     [['plugin'], 'plugin needs the folder to write the plugin into'],
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
-    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home and --fail-closed (got --ext)'],
-    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home and --fail-closed (got --name)'],
+    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home, --fail-closed and --mcp-config (got --ext)'],
+    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home, --fail-closed and --mcp-config (got --name)'],
     [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, agent-plugins, got "cursor"'],
     [['plugin', 'a', '--format'], '--format needs a value'],
     [['mcp', '--format', 'claude'], '--format is an option of plugin'],
@@ -480,4 +480,50 @@ test('--format agent-plugins writes an Agent Plugins 1.0 package: root plugin.js
   await assert.rejects(lib.writePlugin(path.join(tmpdir('zot-plugin-'), 'x'), { runtime: process.execPath, env: { PLUGIN_ROOT: '/x' }, source: ROOT, zotHome: home, format: 'agent-plugins' }), /"PLUGIN_ROOT" is set by the client of an Agent Plugins package/);
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
   assert.ok(fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && !fs.existsSync(path.join(dir, 'mcp.json')) && !fs.existsSync(path.join(dir, 'bin')));
+});
+
+test('--mcp-config adds the server zot, run by the plugin\'s zot-host, to an MCP config file, keeping its other servers and fields; replaces only an entry zot-host wrote; a foreign zot, a file that is not a JSON object and a link are refused and left as they were', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const project = tmpdir('zot-project-');
+  const file = path.join(project, '.mcp.json');
+  const other = { command: 'other-server', args: ['--x'] };
+  fs.writeFileSync(file, JSON.stringify({ mcpServers: { other }, inputs: [1] }));
+  const r = await runCli(['plugin', dir, '--home', home, '--format', 'copilot', '--mcp-config', file]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.includes(`added the MCP server "zot" in ${file}, run by the plugin's zot-host\n`), r.stdout);
+  const entry = { type: 'stdio', command: process.execPath, args: [path.join(dir, 'dist', 'cli.js'), 'mcp', '--no-project', '--home', home], env: {}, tools: ['*'] };
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { mcpServers: { other, zot: entry }, inputs: [1] });
+  // Again, into Copilot CLI's user file that is not there yet: made, private.
+  const user = path.join(tmpdir('zot-user-'), '.copilot', 'mcp-config.json');
+  const again = await runCli(['plugin', dir, '--home', home, '--mcp-config', user]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.ok(again.stdout.includes(`added the MCP server "zot" in ${user}`), again.stdout);
+  assert.deepEqual(JSON.parse(fs.readFileSync(user, 'utf8')), { mcpServers: { zot: entry } });
+  assert.equal(fs.statSync(user).mode & 0o777, 0o600);
+  const replaced = await runCli(['plugin', dir, '--home', home, '--mcp-config', file]);
+  assert.ok(replaced.stdout.includes(`replaced the MCP server "zot" in ${file}`), replaced.stdout + replaced.stderr);
+  // What it must not change: each refused with exit 1, saying what and where, the file as it was.
+  const link = path.join(project, 'link.json');
+  fs.symlinkSync(file, link);
+  for (const [name, text, why] of [
+    ['foreign.json', JSON.stringify({ mcpServers: { zot: { command: 'zot', args: ['serve'] } } }), 'already has a server "zot" that zot-host did not write'],
+    ['broken.json', '{"mcpServers": {', 'is not JSON'],
+    ['array.json', '[]', 'does not hold a JSON object'],
+    ['servers.json', '{"mcpServers": []}', '"mcpServers" is not an object'],
+    ['link.json', undefined, 'is a symbolic link'],
+  ]) {
+    const f = path.join(project, /** @type {string} */ (name));
+    if (text !== undefined) fs.writeFileSync(f, text);
+    const before = fs.readFileSync(f, 'utf8');
+    const refused = await runCli(['plugin', dir, '--home', home, '--mcp-config', f]);
+    assert.equal(refused.code, 1, `${name}: ${refused.stdout}`);
+    assert.ok(refused.stderr.startsWith(`zot-host plugin: the plugin is written, the MCP config is not: ${f}`) && refused.stderr.includes(/** @type {string} */ (why)), refused.stderr);
+    assert.equal(fs.readFileSync(f, 'utf8'), before);
+    assert.ok(fs.lstatSync(link).isSymbolicLink());
+  }
+  assert.deepEqual(fs.readdirSync(project).filter((f) => f.endsWith('.tmp')), []);
+  const usage = await runCli(['mcp', '--mcp-config', file]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /^zot-host: --mcp-config is an option of plugin\n/);
 });

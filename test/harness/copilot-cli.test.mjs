@@ -13,7 +13,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
-import { assertGuardedOnce, hookFor, runHarness, scene } from './scene.mjs';
+import { execFileSync } from 'node:child_process';
+import { assertGuardedOnce, guardSaw, hookFor, interceptsOf, runHarness, scene } from './scene.mjs';
+import { CLI } from '../helpers.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** Copilot CLI's name for a tool of the plugin's server `zot`. */
@@ -92,3 +94,28 @@ for (const format of ['copilot', 'agent-plugins', 'claude']) {
     assert.equal(model.requests.length, before, 'the refused prompt never reached the model');
   });
 }
+
+test('Copilot CLI runs zot\'s server from the entry zot-host plugin --mcp-config adds to its mcp-config.json (no plugin installed): the zot tool\'s result reaches the model, guarded on the MCP path', {
+  skip: unsupported('copilot'), timeout: 600_000,
+}, async (t) => {
+  const { bin, xdgCache } = await ensureHarness('copilot');
+  const { home, project, user, root } = scene('zot-copilot-mcp-config-', 'claude');
+  const copilotHome = path.join(user, '.copilot');
+  const config = path.join(copilotHome, 'mcp-config.json');
+  execFileSync(process.execPath, [CLI, 'plugin', path.join(root, 'entry-plugin'), '--home', home, '--mcp-config', config]);
+  const model = await fakeAnthropic([
+    { tool: (names) => names.find((n) => n === ZOT_TOOL), input: { text: 'from mcp-config' } },
+    { text: 'FINAL: done' },
+  ]);
+  t.after(() => model.close());
+  const env = {
+    PATH: process.env.PATH ?? '', HOME: user, COPILOT_HOME: copilotHome, XDG_CACHE_HOME: xdgCache, COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: model.url, COPILOT_PROVIDER_TYPE: 'anthropic', COPILOT_PROVIDER_API_KEY: 'dummy', COPILOT_MODEL: 'claude-sonnet-4-5',
+  };
+  const run = await runHarness(process.execPath, [bin, '-p', 'call zot', '--allow-all-tools', '--no-auto-update', '--output-format', 'json'], { cwd: project, env });
+  assert.equal(run.code, 0, `${run.stdout.slice(-3000)}\n${run.stderr}`);
+  const asks = model.requests.filter((r) => (r.body.tools ?? []).length > 0);
+  assert.equal(asks.length, 2, `two model requests: ${asks.map((r) => r.url)}`);
+  assert.equal(toolResults(asks[1]).get('toolu_fake_1'), 'FROM MCP-CONFIG');
+  assert.equal(interceptsOf(guardSaw(home), 'echo_upper').length, 1, 'the zot tool was put to the guard on the MCP path');
+});
