@@ -24,6 +24,7 @@ export async function plugin(p: Parsed): Promise<number> {
       zotHome,
       ...(p.failClosed && { failClosed: true }),
       ...(p.format && { format: p.format }),
+      ...(p.guardHook && { guardHook: p.guardHook }),
     });
   } catch (e) {
     err(`zot-host plugin: ${(e as Error).message}`);

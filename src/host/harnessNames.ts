@@ -26,3 +26,14 @@ export const PLUGIN_MCP_PREFIXES = [`mcp__plugin_${PLUGIN_NAME}_${PLUGIN_SERVER}
  */
 export const PLUGIN_FORMATS = ['claude', 'copilot', 'codex', 'agent-plugins'] as const;
 export type PluginFormat = (typeof PLUGIN_FORMATS)[number];
+
+/**
+ * How the plugin's guards are hooked in: a command (`zot-host hook`, a
+ * process per call: every harness), or an `mcp_tool` hook calling the guard
+ * tool of the plugin's own server (Claude Code, Codex: no process per call).
+ */
+export const GUARD_HOOKS = ['command', 'mcp'] as const;
+export type GuardHook = (typeof GUARD_HOOKS)[number];
+/** The guard tool of zot's MCP server, and the environment variable that has the server serve it (src/mcp/hooks/guardTool.ts). */
+export const GUARD_TOOL = 'zot_agent_hook';
+export const GUARD_TOOL_ENV = 'ZOT_MCP_HOOK_GUARD';

@@ -136,10 +136,12 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   const usage = [
     [['plugin'], 'plugin needs the folder to write the plugin into'],
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
-    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home, --fail-closed and --mcp-config (got --ext)'],
-    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home, --fail-closed and --mcp-config (got --name)'],
+    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home, --fail-closed, --mcp-config and --guard-hook (got --ext)'],
+    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home, --fail-closed, --mcp-config and --guard-hook (got --name)'],
     [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, agent-plugins, got "cursor"'],
     [['plugin', 'a', '--format'], '--format needs a value'],
+    [['plugin', 'a', '--guard-hook', 'http'], '--guard-hook takes command or mcp, got "http"'],
+    [['hook', 'PreToolUse', '--guard-hook', 'mcp'], '--guard-hook is an option of plugin'],
     [['mcp', '--format', 'claude'], '--format is an option of plugin'],
   ];
   for (const [args, message] of usage) {
@@ -414,7 +416,15 @@ test('--format codex writes a Codex plugin marketplace: its catalog names the pl
   const cli = path.join(dir, 'zot-extensions', 'dist', 'cli.js');
   assert.deepEqual(plugin.mcp.mcpServers.zot.args, [cli, 'mcp', '--no-project', '--home', home]);
   assert.ok(fs.existsSync(cli) && fs.existsSync(path.join(dir, 'zot-extensions', 'media', 'panel', 'panel.js')));
-  assert.match(plugin.hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
+  // Codex alone reads it: its guards are mcp_tool calls of its server, which serves the guard tool.
+  assert.deepEqual(plugin.hooks.hooks.PreToolUse[0].hooks[0], {
+    type: 'mcp_tool', server: 'zot', tool: 'zot_agent_hook', onFailure: 'continue', timeout: 15,
+    input: { hook_event_name: '${hook_event_name}', tool_name: '${tool_name}', tool_input: '${tool_input}', tool_use_id: '${tool_use_id}', session_id: '${session_id}', cwd: '${cwd}', fail_closed: false },
+  });
+  assert.deepEqual(plugin.mcp.mcpServers.zot.env, { ZOT_MCP_HOOK_GUARD: '1' });
+  // With --guard-hook command, as zot-host hook (for a Codex before mcp_tool hooks).
+  assert.equal((await runCli(['plugin', dir, '--home', home, '--format', 'codex', '--guard-hook', 'command'])).code, 0);
+  assert.match(readPlugin(path.join(dir, 'zot-extensions')).hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
   assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /for Codex: a plugin marketplace[\s\S]*zot-host plugin .* --format codex/);
   // Written again in another format over it: it is zot-host's, so it is replaced whole.
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
@@ -526,4 +536,46 @@ test('--mcp-config adds the server zot, run by the plugin\'s zot-host, to an MCP
   const usage = await runCli(['mcp', '--mcp-config', file]);
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /^zot-host: --mcp-config is an option of plugin\n/);
+});
+
+test('--guard-hook mcp: the server serves the guard tool (only then), which answers a hook\'s interpolated input in the hook\'s output shape; Claude Code names the plugin\'s server plugin:zot-extensions:zot; formats other harnesses read take only command hooks', async (t) => {
+  const home = homeWith('node-nosdk', 'guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const r = await runCli(['plugin', dir, '--home', home, '--guard-hook', 'mcp', '--fail-closed']);
+  assert.equal(r.code, 0, r.stderr);
+  const { mcp, hooks } = readPlugin(dir);
+  /** @type {any} */
+  const pre = hooks.hooks.PreToolUse[0].hooks[0];
+  assert.deepEqual([pre.type, pre.server, pre.tool, pre.onFailure, pre.input.fail_closed], ['mcp_tool', 'plugin:zot-extensions:zot', 'zot_agent_hook', 'block', true]);
+  /** @param {Record<string, string>} env */
+  const connect = async (env) => {
+    const server = mcp.mcpServers.zot;
+    const client = new Client({ name: 'guard-tool-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'pipe' }));
+    t.after(() => client.close());
+    return client;
+  };
+  const client = await connect({ PATH: process.env.PATH ?? '', ...mcp.mcpServers.zot.env });
+  assert.ok((await client.listTools()).tools.some((/** @type {{ name: string }} */ x) => x.name === 'zot_agent_hook'));
+  // As Claude Code fills the hook's input: each field interpolated, the tool input as its JSON text.
+  /** @param {Record<string, unknown>} args */
+  const ask = async (args) => {
+    const res = await client.callTool({ name: 'zot_agent_hook', arguments: args });
+    return { isError: res.isError === true, text: /** @type {{ text: string }[]} */ (res.content)[0].text };
+  };
+  const denied = await ask({ ...pre.input, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: JSON.stringify({ command: 'rm -rf build' }), tool_use_id: 'toolu_1', session_id: 's', cwd: process.cwd() });
+  assert.deepEqual(JSON.parse(denied.text), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
+  assert.deepEqual(JSON.parse((await ask({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: '{"command":"ls"}', cwd: process.cwd() })).text), {});
+  assert.deepEqual(JSON.parse((await ask({ hook_event_name: 'UserPromptSubmit', prompt: 'do the forbidden thing', cwd: process.cwd() })).text), { decision: 'block', reason: 'this prompt asks for something forbidden' });
+  // Input it cannot read is an error result, saying why: the harness then blocks (onFailure) or goes on.
+  const unread = await ask({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: '{not json' });
+  assert.equal(unread.isError, true);
+  assert.match(unread.text, /^zot_agent_hook: tool_input is not JSON \(/);
+  assert.match((await ask({ hook_event_name: 'Nope' })).text, /^zot_agent_hook: hook_event_name must name a hook event, got "Nope"$/);
+  // A server not asked to serve it (an editor's, zot-host mcp by hand) lists no guard tool and answers none.
+  const plain = await connect({ PATH: process.env.PATH ?? '' });
+  assert.ok(!(await plain.listTools()).tools.some((/** @type {{ name: string }} */ x) => x.name === 'zot_agent_hook'));
+  const refused = await runCli(['plugin', path.join(tmpdir('zot-plugin-'), 'c'), '--home', home, '--format', 'copilot', '--guard-hook', 'mcp']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /mcp_tool hooks are Claude Code's and Codex's: format copilot takes only command hooks/);
 });

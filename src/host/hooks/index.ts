@@ -11,4 +11,4 @@ export * from './hookCommand.js';
 export * from './plugin.js';
 export { writeMcpEntry, zotMcpEntry } from './mcpConfig.js';
 export { zotMcpTool } from './mcpNames.js';
-export { PLUGIN_MCP_PREFIXES } from '../harnessNames.js';
+export { GUARD_HOOKS, GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_MCP_PREFIXES } from '../harnessNames.js';

@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
-import { PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
+import { GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
 import { agentPluginsManifest, agentPluginsMcp, COPILOT_NAMESPACE, launcherFile, launcherText } from './agentPlugins.js';
 import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
@@ -59,7 +59,24 @@ export interface PluginInputs {
   failClosed?: boolean;
   /** The package's format; default claude. */
   format?: PluginFormat;
+  /** How the guards are hooked in (formats claude and codex); default command for claude (VS Code and Copilot CLI read it too), mcp for codex. */
+  guardHook?: GuardHook;
 }
+
+/** The guard hook a plugin of `format` gets; mcp only where Claude Code or Codex alone reads the hooks. */
+export function guardHookOf(format: PluginFormat, asked: GuardHook | undefined): GuardHook {
+  if (asked === 'mcp' && format !== 'claude' && format !== 'codex') throw new Error(`mcp_tool hooks are Claude Code's and Codex's: format ${format} takes only command hooks`);
+  return asked ?? (format === 'codex' ? 'mcp' : 'command');
+}
+
+/** The name an mcp_tool hook gives the plugin's server: Claude Code names a plugin's server plugin:<plugin>:<server>; Codex by its own name. */
+const HOOK_SERVER: Partial<Record<PluginFormat, string>> = { claude: `plugin:${PLUGIN_NAME}:${PLUGIN_SERVER}`, codex: PLUGIN_SERVER };
+
+/** The hook input's fields the guard tool reads, by interpolation (`${tool_input}` is its JSON text). */
+const HOOK_FIELDS: Record<InstalledHook, readonly string[]> = {
+  PreToolUse: ['hook_event_name', 'tool_name', 'tool_input', 'tool_use_id', 'session_id', 'cwd'],
+  UserPromptSubmit: ['hook_event_name', 'prompt', 'session_id', 'cwd'],
+};
 
 /** The plugin written: its folder and its files. */
 export interface WrittenPlugin {
@@ -183,6 +200,7 @@ async function existing(dir: string): Promise<PluginId | boolean> {
 /** Writes the plugin's files into `temp`, naming the paths they will have in `dir`. */
 async function fill(temp: string, dir: string, source: string, i: PluginInputs): Promise<void> {
   const format = i.format ?? 'claude';
+  const guard = guardHookOf(format, i.guardHook);
   const final = pluginFiles(dir, format);
   const at = (file: string): string => path.join(temp, path.relative(dir, file));
   const root = at(path.join(dir, ...LAYOUT[format].root));
@@ -191,15 +209,16 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     await copyNew(path.join(source, ...parts), path.join(root, ...parts));
   }
   await copyFolder(path.join(source, ...PANEL), path.join(root, ...PANEL));
-  const env = { ...i.env };
+  const env: Record<string, string> = { ...i.env };
   for (const name of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" cannot be the name of an environment variable`);
   const serverArgs = ['mcp', '--no-project', '--home', i.zotHome];
+  const serverEnv = guard === 'mcp' ? { ...env, [GUARD_TOOL_ENV]: '1' } : env;
   const manifest = format === 'agent-plugins'
     ? agentPluginsManifest(DESCRIPTION)
     : { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION, ...(format === 'copilot' && { hooks: 'hooks.json', mcpServers: '.mcp.json' }) };
   const mcp = format === 'agent-plugins'
     ? agentPluginsMcp(path.relative(dir, final.cli), serverArgs, env)
-    : { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, ...serverArgs], env } } };
+    : { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, ...serverArgs], env: serverEnv } } };
   const hookEnv: Record<string, string> = { ...env, ...(i.windows !== undefined && { [WINDOWS_VAR]: i.windows }) };
   const command = (event: InstalledHook): { type: 'command'; command: string; env: Record<string, string>; timeout: number } => ({
     type: 'command',
@@ -207,11 +226,20 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     env: hookEnv,
     timeout: HOOK_TIMEOUT_S,
   });
+  // The guard tool of the plugin's own server, called with the hook input's fields; a failed call blocks only when failing closed.
+  const mcpTool = (event: InstalledHook): Record<string, unknown> => ({
+    type: 'mcp_tool',
+    server: HOOK_SERVER[format],
+    tool: GUARD_TOOL,
+    input: { ...Object.fromEntries(HOOK_FIELDS[event].map((f) => [f, `\${${f}}`])), fail_closed: i.failClosed === true },
+    onFailure: i.failClosed ? 'block' : 'continue',
+    timeout: HOOK_TIMEOUT_S,
+  });
   // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
   // Copilot's: version 1, its own event names, the command as `bash` with its timeout in `timeoutSec`.
   const hooks = format === 'copilot' || format === 'agent-plugins'
     ? { version: 1, hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [COPILOT_EVENT[e], [{ type: 'command', bash: command(e).command, env: hookEnv, timeoutSec: HOOK_TIMEOUT_S }]])) }
-    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
+    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [guard === 'mcp' ? mcpTool(e) : command(e)] }]])) };
   await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true, mode: PRIVATE_DIR });
   await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true, mode: PRIVATE_DIR });
   await writeNew(at(final.manifest), json(manifest));

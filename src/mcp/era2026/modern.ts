@@ -15,6 +15,7 @@
  * - a change of tools or prompts reaches the clients listening through
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
+import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { preview } from '../../protocol/index.js';
 import { NoteRouter, prepareCall, type NoteSender } from '../shared/callPath.js';
@@ -133,9 +134,9 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
       const activated: Activation | undefined = connection ? { names: new Set(), changed: () => void server.sendToolListChanged().catch(() => undefined) } : undefined;
       server.setRequestHandler('tools/list', async (_request, ctx) => {
         await source.host.whenLoaded();
-        return { tools: listTools(source.host, reportNames, elicits(ctx), scope, false, activated?.names) };
+        return { tools: [...listTools(source.host, reportNames, elicits(ctx), scope, false, activated?.names), ...guardTools()] };
       });
-      server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, elicits(ctx), activated));
+      server.setRequestHandler('tools/call', (request, ctx) => (isGuardCall(request.params.name) ? callGuardTool(source, request.params.arguments, log) : callTool(request.params, ctx, elicits(ctx), activated)));
       server.setRequestHandler('prompts/list', async () => {
         await source.host.whenLoaded();
         return { prompts: listPrompts(source.host, scope) };
