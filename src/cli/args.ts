@@ -42,8 +42,9 @@ usage:
                    [--guard-hook command|mcp]
                    write zot as an agent plugin into <dir>, in Claude's plugin
                    format (the default), Copilot CLI's own, as a Codex
-                   plugin marketplace, or in Agent Plugins 1.0: the MCP server zot and the PreToolUse and UserPromptSubmit hooks, run by
-                   the plugin's own copy of this zot-host with the global
+                   plugin marketplace, or in Agent Plugins 1.0: the MCP
+                   server zot and the PreToolUse and UserPromptSubmit hooks,
+                   run by the plugin's own copy of this zot-host with the global
                    extensions of the zot home; prints how to enable it in
                    VS Code, Claude Code and Copilot CLI; --mcp-config adds
                    the server zot to an MCP config file (a project's
