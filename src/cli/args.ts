@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 // From the host's light face, not its index: `--help` and a usage error load no more of the host than
 // this (see main.ts).
-import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf, HOST_VERSION, type HostOptions, PLUGIN_FORMATS, type PluginFormat, SCAFFOLD_LANGUAGES, type ScaffoldLanguage, type TraceSink } from '../host/names.js';
+import { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf, HOST_VERSION, type HostOptions, PLUGIN_FORMATS, type PluginFormat, GUARD_HOOKS, type GuardHook, SCAFFOLD_LANGUAGES, type ScaffoldLanguage, type TraceSink } from '../host/names.js';
 import { deeperThan, MAX_VALUE_DEPTH } from '../protocol/index.js';
 import { err } from './output.js';
 
@@ -37,14 +37,21 @@ usage:
                    under the server name zot (claude mcp add zot -- zot-host
                    mcp), and as the agent plugin's server (Claude Code,
                    Copilot CLI)
-  zot-host plugin  <dir> [--format claude|copilot|codex] [--home <dir>]
-                   [--fail-closed]
+  zot-host plugin  <dir> [--format claude|copilot|codex|agent-plugins]
+                   [--home <dir>] [--fail-closed] [--mcp-config <file>]
+                   [--guard-hook command|mcp]
                    write zot as an agent plugin into <dir>, in Claude's plugin
-                   format (the default), Copilot CLI's own, or as a Codex
-                   plugin marketplace: the MCP server zot and the PreToolUse and UserPromptSubmit hooks, run by
-                   the plugin's own copy of this zot-host with the global
+                   format (the default), Copilot CLI's own, as a Codex
+                   plugin marketplace, or in Agent Plugins 1.0: the MCP
+                   server zot and the PreToolUse and UserPromptSubmit hooks,
+                   run by the plugin's own copy of this zot-host with the global
                    extensions of the zot home; prints how to enable it in
-                   VS Code, Claude Code and Copilot CLI
+                   VS Code, Claude Code and Copilot CLI; --mcp-config adds
+                   the server zot to an MCP config file (a project's
+                   .mcp.json, Copilot CLI's ~/.copilot/mcp-config.json);
+                   --guard-hook mcp (claude; codex's default) hooks the
+                   guards in as mcp_tool calls of the server, no process per
+                   call (Claude Code, Codex), command as zot-host hook
   zot-host secrets list <extension> [--json] [--home <dir>]
                    the names of the secrets an extension stored while running
                    here (never their values); they are kept in
@@ -88,8 +95,11 @@ export interface Parsed {
   /** init's --language and --name. */
   language?: ScaffoldLanguage;
   name?: string;
-  /** plugin's --format. */
+  /** plugin's --format, and its --mcp-config (a file to add the server zot to). */
   format?: PluginFormat;
+  mcpConfig?: string;
+  /** plugin's --guard-hook. */
+  guardHook?: GuardHook;
   host: HostOptions;
 }
 
@@ -116,6 +126,8 @@ export function parseArgs(argv: string[]): Parsed {
   let language: string | undefined;
   let name: string | undefined;
   let format: string | undefined;
+  let mcpConfig: string | undefined;
+  let guardHook: string | undefined;
   /** Options other than init's own, to refuse them on init. */
   const hostFlags: string[] = [];
   const value = (i: number, flag: string): string => {
@@ -134,6 +146,8 @@ export function parseArgs(argv: string[]): Parsed {
       case '--language': language = value(i, a); i++; break;
       case '--name': name = value(i, a); i++; break;
       case '--format': format = value(i, a); i++; break;
+      case '--mcp-config': mcpConfig = path.resolve(value(i, a)); i++; break;
+      case '--guard-hook': guardHook = value(i, a); i++; break;
       case '--json': json = true; break;
       case '--no-discover': discover = false; break;
       case '--no-project': project = false; break;
@@ -166,8 +180,10 @@ export function parseArgs(argv: string[]): Parsed {
   }
   if (verb === 'init') return parseInit(positional, language, name, hostFlags);
   if (verb === 'secrets') return parseSecrets(positional, json, home, hostFlags);
-  if (verb === 'plugin') return parsePlugin(positional, home, failClosed, format, [...hostFlags, ...(language !== undefined ? ['--language'] : []), ...(name !== undefined ? ['--name'] : [])]);
+  if (verb === 'plugin') return { ...parsePlugin(positional, home, failClosed, format, [...hostFlags, ...(language !== undefined ? ['--language'] : []), ...(name !== undefined ? ['--name'] : [])]), ...(mcpConfig !== undefined && { mcpConfig }), ...(guardHook !== undefined && { guardHook: guardHookArg(guardHook) }) };
   if (format !== undefined) throw new UsageError('--format is an option of plugin');
+  if (guardHook !== undefined) throw new UsageError('--guard-hook is an option of plugin');
+  if (mcpConfig !== undefined) throw new UsageError('--mcp-config is an option of plugin');
   if (language !== undefined || name !== undefined) throw new UsageError(`${language !== undefined ? '--language' : '--name'} is an option of init`);
   if (!fs.existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
   if ((verb === 'tool' || verb === 'command') && positional.length === 0) throw new UsageError(`${verb} needs a name`);
@@ -224,8 +240,8 @@ function parseSecrets(positional: string[], json: boolean, home: string | undefi
 }
 
 function parsePlugin(positional: string[], home: string | undefined, failClosed: boolean, format: string | undefined, flags: string[]): Parsed {
-  const other = flags.find((f) => f !== '--home' && f !== '--fail-closed' && f !== '--format');
-  if (other !== undefined) throw new UsageError(`plugin takes only --format, --home and --fail-closed (got ${other})`);
+  const other = flags.find((f) => !['--home', '--fail-closed', '--format', '--mcp-config', '--guard-hook'].includes(f));
+  if (other !== undefined) throw new UsageError(`plugin takes only --format, --home, --fail-closed, --mcp-config and --guard-hook (got ${other})`);
   if (format !== undefined && !(PLUGIN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${PLUGIN_FORMATS.join(', ')}, got "${format}"`);
   if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'plugin needs the folder to write the plugin into' : `plugin takes one folder (got "${positional[1]}" too)`);
   const parsed: Parsed = { verb: 'plugin', positional: [path.resolve(positional[0]!)], json: false, host: { cwd: process.cwd() } };
@@ -233,6 +249,11 @@ function parsePlugin(positional: string[], home: string | undefined, failClosed:
   if (failClosed) parsed.failClosed = true;
   if (format !== undefined) parsed.format = format as PluginFormat;
   return parsed;
+}
+
+function guardHookArg(v: string): GuardHook {
+  if (!(GUARD_HOOKS as readonly string[]).includes(v)) throw new UsageError(`--guard-hook takes ${GUARD_HOOKS.join(' or ')}, got "${v}"`);
+  return v as GuardHook;
 }
 
 /** A tool's arguments: inline JSON, `@file`, or `-` for stdin. */

@@ -21,8 +21,19 @@ export const PLUGIN_MCP_PREFIXES = [`mcp__plugin_${PLUGIN_NAME}_${PLUGIN_SERVER}
  * The packages `zot-host plugin` writes (hooks/plugin.ts): Claude's plugin
  * format (read by VS Code's Agent Plugins, Claude Code and Copilot CLI),
  * Copilot CLI's own (a root plugin.json naming its hooks.json, in Copilot's
- * hook shape, and .mcp.json), and Codex's (a marketplace holding the plugin
- * in Claude's format).
+ * hook shape, and .mcp.json), Codex's (a marketplace holding the plugin
+ * in Claude's format), and the Agent Plugins 1.0 standard's (hooks/agentPlugins.ts).
  */
-export const PLUGIN_FORMATS = ['claude', 'copilot', 'codex'] as const;
+export const PLUGIN_FORMATS = ['claude', 'copilot', 'codex', 'agent-plugins'] as const;
 export type PluginFormat = (typeof PLUGIN_FORMATS)[number];
+
+/**
+ * How the plugin's guards are hooked in: a command (`zot-host hook`, a
+ * process per call: every harness), or an `mcp_tool` hook calling the guard
+ * tool of the plugin's own server (Claude Code, Codex: no process per call).
+ */
+export const GUARD_HOOKS = ['command', 'mcp'] as const;
+export type GuardHook = (typeof GUARD_HOOKS)[number];
+/** The guard tool of zot's MCP server, and the environment variable that has the server serve it (src/mcp/hooks/guardTool.ts). */
+export const GUARD_TOOL = 'zot_agent_hook';
+export const GUARD_TOOL_ENV = 'ZOT_MCP_HOOK_GUARD';

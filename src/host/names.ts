@@ -5,7 +5,7 @@
  * HTTP or hash code: `zot-host --help` and a usage error load no more than this.
  */
 export { HOST_VERSION } from './version.js';
-export { PLUGIN_FORMATS, type PluginFormat } from './harnessNames.js';
+export { GUARD_HOOKS, type GuardHook, PLUGIN_FORMATS, type PluginFormat } from './harnessNames.js';
 export { HOOK_EVENT_NAMES, HOOK_EVENTS, hookEventOf, type HookEvent } from './hooks/hookInput.js';
 export { SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from './scaffold/index.js';
 export type { HostOptions } from './options.js';

@@ -136,10 +136,12 @@ test('zot-host plugin: a usage error exits 2; a folder that is not ours, a file 
   const usage = [
     [['plugin'], 'plugin needs the folder to write the plugin into'],
     [['plugin', 'a', 'b'], 'plugin takes one folder (got "b" too)'],
-    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home and --fail-closed (got --ext)'],
-    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home and --fail-closed (got --name)'],
-    [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, got "cursor"'],
+    [['plugin', 'a', '--ext', 'x'], 'plugin takes only --format, --home, --fail-closed, --mcp-config and --guard-hook (got --ext)'],
+    [['plugin', 'a', '--name', 'x'], 'plugin takes only --format, --home, --fail-closed, --mcp-config and --guard-hook (got --name)'],
+    [['plugin', 'a', '--format', 'cursor'], '--format takes claude, copilot, codex, agent-plugins, got "cursor"'],
     [['plugin', 'a', '--format'], '--format needs a value'],
+    [['plugin', 'a', '--guard-hook', 'http'], '--guard-hook takes command or mcp, got "http"'],
+    [['hook', 'PreToolUse', '--guard-hook', 'mcp'], '--guard-hook is an option of plugin'],
     [['mcp', '--format', 'claude'], '--format is an option of plugin'],
   ];
   for (const [args, message] of usage) {
@@ -414,9 +416,166 @@ test('--format codex writes a Codex plugin marketplace: its catalog names the pl
   const cli = path.join(dir, 'zot-extensions', 'dist', 'cli.js');
   assert.deepEqual(plugin.mcp.mcpServers.zot.args, [cli, 'mcp', '--no-project', '--home', home]);
   assert.ok(fs.existsSync(cli) && fs.existsSync(path.join(dir, 'zot-extensions', 'media', 'panel', 'panel.js')));
-  assert.match(plugin.hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
+  // Codex alone reads it: its guards are mcp_tool calls of its server, which serves the guard tool.
+  assert.deepEqual(plugin.hooks.hooks.PreToolUse[0].hooks[0], {
+    type: 'mcp_tool', server: 'zot', tool: 'zot_agent_hook', onFailure: 'continue', timeout: 15,
+    input: { hook_event_name: '${hook_event_name}', tool_name: '${tool_name}', tool_input: '${tool_input}', tool_use_id: '${tool_use_id}', session_id: '${session_id}', cwd: '${cwd}', fail_closed: false },
+  });
+  assert.deepEqual(plugin.mcp.mcpServers.zot.env, { ZOT_MCP_HOOK_GUARD: '1' });
+  // With --guard-hook command, as zot-host hook (for a Codex before mcp_tool hooks).
+  assert.equal((await runCli(['plugin', dir, '--home', home, '--format', 'codex', '--guard-hook', 'command'])).code, 0);
+  assert.match(readPlugin(path.join(dir, 'zot-extensions')).hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
   assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /for Codex: a plugin marketplace[\s\S]*zot-host plugin .* --format codex/);
   // Written again in another format over it: it is zot-host's, so it is replaced whole.
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
   assert.ok(!fs.existsSync(path.join(dir, 'zot-extensions')) && fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')));
+});
+
+test('--format agent-plugins writes an Agent Plugins 1.0 package: root plugin.json and typed mcp.json naming their schemas, a launcher in the plugin, Copilot CLI\'s hooks in com.github.copilot/; its server runs from a copy as a client of the standard starts it, and its hooks as written', async (t) => {
+  const home = homeWith('node-nosdk', 'guard');
+  const source = installation();
+  const dir = path.join(tmpdir('zot-plugin-'), 'ap');
+  const r = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(source, 'dist', 'cli.js'), 'plugin', dir, '--home', home, '--format', 'agent-plugins'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /^wrote the agent plugin zot-extensions \(Agent Plugins 1\.0\) in /);
+  assert.ok(r.stdout.includes(`copilot plugin install ${dir}\n`), r.stdout);
+  fs.rmSync(path.dirname(source), { recursive: true });
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['.zot-plugin.json', 'README.md', 'bin', 'com.github.copilot', 'dist', 'mcp.json', 'media', 'plugin.json']);
+  /** @type {(...f: string[]) => any} */
+  const read = (...f) => JSON.parse(fs.readFileSync(path.join(dir, ...f), 'utf8'));
+  const manifest = read('plugin.json');
+  // The standard's manifest is closed: $schema, name and the metadata fields only.
+  assert.deepEqual(manifest, { $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json', name: 'zot-extensions', version: VERSION, description: manifest.description });
+  const mcp = read('mcp.json');
+  assert.deepEqual(mcp, {
+    $schema: 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json',
+    mcpServers: { zot: { type: 'stdio', command: './bin/zot-node', args: ['${PLUGIN_ROOT}/dist/cli.js', 'mcp', '--no-project', '--home', home], env: {}, cwd: '${PLUGIN_DATA}' } },
+  });
+  const hooks = read('com.github.copilot', 'hooks', 'hooks.json');
+  assert.equal(hooks.version, 1);
+  assert.deepEqual(Object.keys(hooks.hooks), ['preToolUse', 'userPromptSubmitted']);
+  assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /Agent Plugins 1\.0 format[\s\S]*zot-host plugin .* --format agent-plugins/);
+
+  // A client copies the plugin where it keeps plugins (Copilot CLI does), and starts the server as the standard says:
+  // the command resolved in the plugin, ${PLUGIN_ROOT} and ${PLUGIN_DATA} expanded in args, env and cwd, both set in the environment.
+  const root = path.join(tmpdir('zot-client-'), 'installed');
+  fs.cpSync(dir, root, { recursive: true });
+  const data = tmpdir('zot-plugin-data-');
+  /** @param {string} s */
+  const expand = (s) => s.replaceAll('${PLUGIN_ROOT}', root).replaceAll('${PLUGIN_DATA}', data);
+  const server = mcp.mcpServers.zot;
+  const transport = new StdioClientTransport({
+    command: path.join(root, server.command), args: server.args.map(expand), cwd: expand(server.cwd),
+    env: { PATH: process.env.PATH ?? '', ...server.env, PLUGIN_ROOT: root, PLUGIN_DATA: data }, stderr: 'pipe',
+  });
+  const client = new Client({ name: 'agent-plugins-client', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const called = await client.callTool({ name: 'echo_upper', arguments: { text: 'from the standard' } });
+  assert.match(JSON.stringify(called.content), /FROM THE STANDARD/);
+  fs.rmSync(dir, { recursive: true });
+  // The copy runs its own zot-host: the folder written is gone, and the server still answers.
+  assert.match(JSON.stringify((await client.callTool({ name: 'echo_upper', arguments: { text: 'still' } })).content), /STILL/);
+
+  // Its hooks, in Copilot CLI's shape, as written (they name the folder written: write it again where the copy is).
+  assert.equal((await runCli(['plugin', dir, '--home', home, '--format', 'agent-plugins'])).code, 0);
+  const pre = read('com.github.copilot', 'hooks', 'hooks.json').hooks.preToolUse[0];
+  assert.deepEqual(answer(await runHook({ type: 'command', command: pre.bash, env: pre.env, timeout: 15 }, { timestamp: 1, cwd: process.cwd(), toolName: 'bash', toolArgs: { command: 'rm -rf build' } })), { permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' });
+  // A server env the standard keeps for the client is refused, saying so; a Claude-format plugin replaces this one whole.
+  await assert.rejects(lib.writePlugin(path.join(tmpdir('zot-plugin-'), 'x'), { runtime: process.execPath, env: { PLUGIN_ROOT: '/x' }, source: ROOT, zotHome: home, format: 'agent-plugins' }), /"PLUGIN_ROOT" is set by the client of an Agent Plugins package/);
+  assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);
+  assert.ok(fs.existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && !fs.existsSync(path.join(dir, 'mcp.json')) && !fs.existsSync(path.join(dir, 'bin')));
+});
+
+test('--mcp-config adds the server zot, run by the plugin\'s zot-host, to an MCP config file, keeping its other servers and fields; replaces only an entry zot-host wrote; a foreign zot, a file that is not a JSON object and a link are refused and left as they were', async () => {
+  const home = homeWith('guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const project = tmpdir('zot-project-');
+  const file = path.join(project, '.mcp.json');
+  const other = { command: 'other-server', args: ['--x'] };
+  fs.writeFileSync(file, JSON.stringify({ mcpServers: { other }, inputs: [1] }));
+  const r = await runCli(['plugin', dir, '--home', home, '--format', 'copilot', '--mcp-config', file]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.includes(`added the MCP server "zot" in ${file}, run by the plugin's zot-host\n`), r.stdout);
+  const entry = { type: 'stdio', command: process.execPath, args: [path.join(dir, 'dist', 'cli.js'), 'mcp', '--no-project', '--home', home], env: {}, tools: ['*'] };
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { mcpServers: { other, zot: entry }, inputs: [1] });
+  // Again, into Copilot CLI's user file that is not there yet: made, private.
+  const user = path.join(tmpdir('zot-user-'), '.copilot', 'mcp-config.json');
+  const again = await runCli(['plugin', dir, '--home', home, '--mcp-config', user]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.ok(again.stdout.includes(`added the MCP server "zot" in ${user}`), again.stdout);
+  assert.deepEqual(JSON.parse(fs.readFileSync(user, 'utf8')), { mcpServers: { zot: entry } });
+  assert.equal(fs.statSync(user).mode & 0o777, 0o600);
+  const replaced = await runCli(['plugin', dir, '--home', home, '--mcp-config', file]);
+  assert.ok(replaced.stdout.includes(`replaced the MCP server "zot" in ${file}`), replaced.stdout + replaced.stderr);
+  // What it must not change: each refused with exit 1, saying what and where, the file as it was.
+  const link = path.join(project, 'link.json');
+  fs.symlinkSync(file, link);
+  for (const [name, text, why] of [
+    ['foreign.json', JSON.stringify({ mcpServers: { zot: { command: 'zot', args: ['serve'] } } }), 'already has a server "zot" that zot-host did not write'],
+    ['broken.json', '{"mcpServers": {', 'is not JSON'],
+    ['array.json', '[]', 'does not hold a JSON object'],
+    ['servers.json', '{"mcpServers": []}', '"mcpServers" is not an object'],
+    ['link.json', undefined, 'is a symbolic link'],
+  ]) {
+    const f = path.join(project, /** @type {string} */ (name));
+    if (text !== undefined) fs.writeFileSync(f, text);
+    const before = fs.readFileSync(f, 'utf8');
+    const refused = await runCli(['plugin', dir, '--home', home, '--mcp-config', f]);
+    assert.equal(refused.code, 1, `${name}: ${refused.stdout}`);
+    assert.ok(refused.stderr.startsWith(`zot-host plugin: the plugin is written, the MCP config is not: ${f}`) && refused.stderr.includes(/** @type {string} */ (why)), refused.stderr);
+    assert.equal(fs.readFileSync(f, 'utf8'), before);
+    assert.ok(fs.lstatSync(link).isSymbolicLink());
+  }
+  assert.deepEqual(fs.readdirSync(project).filter((f) => f.endsWith('.tmp')), []);
+  const usage = await runCli(['mcp', '--mcp-config', file]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /^zot-host: --mcp-config is an option of plugin\n/);
+});
+
+test('--guard-hook mcp: the server serves the guard tool (only then), which answers a hook\'s interpolated input in the hook\'s output shape; Claude Code names the plugin\'s server plugin:zot-extensions:zot; formats other harnesses read take only command hooks', async (t) => {
+  const home = homeWith('node-nosdk', 'guard');
+  const dir = path.join(tmpdir('zot-plugin-'), 'p');
+  const r = await runCli(['plugin', dir, '--home', home, '--guard-hook', 'mcp', '--fail-closed']);
+  assert.equal(r.code, 0, r.stderr);
+  const { mcp, hooks } = readPlugin(dir);
+  /** @type {any} */
+  const pre = hooks.hooks.PreToolUse[0].hooks[0];
+  assert.deepEqual([pre.type, pre.server, pre.tool, pre.onFailure, pre.input.fail_closed], ['mcp_tool', 'plugin:zot-extensions:zot', 'zot_agent_hook', 'block', true]);
+  /** @param {Record<string, string>} env */
+  const connect = async (env) => {
+    const server = mcp.mcpServers.zot;
+    const client = new Client({ name: 'guard-tool-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'pipe' }));
+    t.after(() => client.close());
+    return client;
+  };
+  const client = await connect({ PATH: process.env.PATH ?? '', ...mcp.mcpServers.zot.env });
+  assert.ok((await client.listTools()).tools.some((/** @type {{ name: string }} */ x) => x.name === 'zot_agent_hook'));
+  // As Claude Code fills the hook's input: each field interpolated, the tool input as its JSON text.
+  /** @param {Record<string, unknown>} args */
+  const ask = async (args) => {
+    const res = await client.callTool({ name: 'zot_agent_hook', arguments: args });
+    return { isError: res.isError === true, text: /** @type {{ text: string }[]} */ (res.content)[0].text };
+  };
+  const denied = await ask({ ...pre.input, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: JSON.stringify({ command: 'rm -rf build' }), tool_use_id: 'toolu_1', session_id: 's', cwd: process.cwd() });
+  assert.deepEqual(JSON.parse(denied.text), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'refusing to run rm -rf (rm -rf build)' } });
+  assert.deepEqual(JSON.parse((await ask({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: '{"command":"ls"}', cwd: process.cwd() })).text), {});
+  assert.deepEqual(JSON.parse((await ask({ hook_event_name: 'UserPromptSubmit', prompt: 'do the forbidden thing', cwd: process.cwd() })).text), { decision: 'block', reason: 'this prompt asks for something forbidden' });
+  // Input it cannot read is an error result, saying why: the harness then blocks (onFailure) or goes on.
+  const unread = await ask({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: '{not json' });
+  assert.equal(unread.isError, true);
+  assert.match(unread.text, /^zot_agent_hook: tool_input is not JSON \(/);
+  assert.match((await ask({ hook_event_name: 'Nope' })).text, /^zot_agent_hook: hook_event_name must name a hook event, got "Nope"$/);
+  // A server not asked to serve it (an editor's, zot-host mcp by hand) lists no guard tool and answers none.
+  const plain = await connect({ PATH: process.env.PATH ?? '' });
+  assert.ok(!(await plain.listTools()).tools.some((/** @type {{ name: string }} */ x) => x.name === 'zot_agent_hook'));
+  const refused = await runCli(['plugin', path.join(tmpdir('zot-plugin-'), 'c'), '--home', home, '--format', 'copilot', '--guard-hook', 'mcp']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /mcp_tool hooks are Claude Code's and Codex's: format copilot takes only command hooks/);
 });

@@ -11,21 +11,27 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
-import { assertGuardedOnce, guardSaw, hookFor, runHarness, scene } from './scene.mjs';
+import { assertGuardedOnce, guardSaw, hookFor, nodeStarts, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** Claude Code's name for a tool of the plugin's server `zot`. */
 const ZOT_TOOL = 'mcp__plugin_zot-extensions_zot__echo_upper';
 
-test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot tool\'s result reaches the model (guarded once), PostToolUse is a tool_result event, and the prompt guard refuses a prompt', {
+for (const guardHook of ['command', 'mcp']) {
+test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? 'mcp_tool hooks into its own server (no process per call)' : 'command hooks'}: a guard's deny stops a shell call, a zot tool's result reaches the model (guarded once), PostToolUse is a tool_result event, and the prompt guard refuses a prompt`, {
   skip: unsupported('claude-code'), timeout: 600_000,
 }, async (t) => {
   const { bin } = await ensureHarness('claude-code');
-  const { home, project, user, plugin } = scene('zot-claude-', 'claude');
-  // The plugin installs no PostToolUse hook (an event decides nothing, and costs a start per call); the project asks for it, with the plugin's zot-host.
-  const pre = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command;
+  const { root, home, project, user, plugin } = scene(`zot-claude-${guardHook}-`, 'claude', ['--guard-hook', guardHook]);
+  const starts = nodeStarts(root);
+  // The plugin installs no PostToolUse hook (an event decides nothing, and costs a start per call); the project asks for it, as the plugin hooks its guards in.
+  const guard = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0];
+  assert.equal(guard.type, guardHook === 'mcp' ? 'mcp_tool' : 'command');
+  const post = guardHook === 'mcp'
+    ? { ...guard, input: { hook_event_name: '${hook_event_name}', tool_name: '${tool_name}', tool_input: '${tool_input}', tool_response: '${tool_response}', cwd: '${cwd}' } }
+    : { type: 'command', command: hookFor(guard.command, 'PostToolUse'), timeout: 15 };
   fs.mkdirSync(path.join(project, '.claude'));
-  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: hookFor(pre, 'PostToolUse'), timeout: 15 }] }] } }));
+  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [post] }] } }));
 
   const written = path.join(project, 'written.txt');
   const denied = `echo denied > ${written}; rm -rf ${path.join(project, 'build')}`;
@@ -42,7 +48,7 @@ test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot 
     // ENABLE_TOOL_SEARCH=false offers MCP tools to the model at once (else they are deferred behind ToolSearch).
     const env = {
       PATH: process.env.PATH ?? '', HOME: user, CLAUDE_CONFIG_DIR: path.join(user, '.claude'), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', IS_SANDBOX: '1', ENABLE_TOOL_SEARCH: 'false',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', IS_SANDBOX: '1', ENABLE_TOOL_SEARCH: 'false', ...starts.env,
     };
     return runHarness(bin, ['-p', prompt, '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', plugin, '--dangerously-skip-permissions'], { cwd: project, env });
   };
@@ -64,6 +70,11 @@ test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot 
 
   // The zot tool was guarded once, on the MCP path; PostToolUse reached the tool_result event.
   assertGuardedOnce(home, { preShell: 'Bash', postShell: 'Bash', zotName: ZOT_TOOL, zotResult: 'FROM CLAUDE CODE' });
+  // mcp_tool hooks start no zot-host hook: the server answered them (it started, and so would a hook command, as the command hooks show).
+  const verbs = starts.started().map((a) => a[0]);
+  assert.ok(verbs.includes('mcp'), JSON.stringify(verbs));
+  const hooks = verbs.filter((v) => v === 'hook').length;
+  assert.ok(guardHook === 'mcp' ? hooks === 0 : hooks >= 3, JSON.stringify(verbs));
 
   // The prompt guard refuses a prompt: Claude Code says so, and the model never sees it.
   const before = model.requests.length;
@@ -73,3 +84,4 @@ test('Claude Code runs zot\'s plugin: a guard\'s deny stops a shell call, a zot 
   assert.ok(!model.requests.slice(before).some((r) => JSON.stringify(r.body).includes('forbidden thing')), 'the refused prompt never reached the model');
   assert.ok(guardSaw(home).some((f) => f.type === 'event_intercept' && f.event === 'user_message' && f.text === 'do the forbidden thing'));
 });
+}

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { callOutputs, fakeResponses } from './fake-model.mjs';
-import { assertGuardedOnce, guardSaw, hookFor, runHarness, scene } from './scene.mjs';
+import { assertGuardedOnce, guardSaw, hookFor, nodeStarts, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** How Codex offers a tool of the MCP server `zot` (a namespace), and names it to its hooks. */
@@ -27,7 +27,8 @@ for (const how of ['plugin', 'config']) {
     skip: unsupported('codex'), timeout: 600_000,
   }, async (t) => {
     const { bin } = await ensureHarness('codex');
-    const { home, project, user, plugin: written } = scene(`zot-codex-${how}-`, how === 'plugin' ? 'codex' : 'claude');
+    const { root, home, project, user, plugin: written } = scene(`zot-codex-${how}-`, how === 'plugin' ? 'codex' : 'claude');
+    const starts = nodeStarts(root);
     const plugin = how === 'plugin' ? path.join(written, 'zot-extensions') : written;
     const model = await fakeResponses([
       { tool: (names) => names.find((n) => n === 'exec_command'), input: { cmd: `echo denied > ${path.join(project, 'written.txt')}; rm -rf ${path.join(project, 'build')}` } },
@@ -39,10 +40,14 @@ for (const how of ['plugin', 'config']) {
     // The user's config: the fake as its model provider (Responses is the only wire Codex takes); by hand, the plugin's server and hook
     // commands; PostToolUse, which the plugin does not install (an event decides nothing, and costs a start per call), either way.
     const server = JSON.parse(fs.readFileSync(path.join(plugin, '.mcp.json'), 'utf8')).mcpServers.zot;
-    const pre = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command;
+    const guard = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0];
+    // The marketplace's plugin hooks its guards in as mcp_tool calls of its server (no process per call); by hand, as commands.
+    assert.equal(guard.type, how === 'plugin' ? 'mcp_tool' : 'command');
     const q = JSON.stringify;
     /** @param {string} event */
-    const hook = (event) => `[[hooks.${event}]]\n${event.endsWith('ToolUse') ? 'matcher = "*"\n' : ''}[[hooks.${event}.hooks]]\ntype = "command"\ncommand = ${q(hookFor(pre, event))}\ntimeout = 15\n`;
+    const hook = (event) => `[[hooks.${event}]]\n${event.endsWith('ToolUse') ? 'matcher = "*"\n' : ''}[[hooks.${event}.hooks]]\n${guard.type === 'command'
+      ? `type = "command"\ncommand = ${q(hookFor(guard.command, event))}\n`
+      : `type = "mcp_tool"\nserver = "zot"\ntool = "zot_agent_hook"\ninput = { hook_event_name = "\${hook_event_name}", tool_name = "\${tool_name}", tool_input = "\${tool_input}", tool_response = "\${tool_response}", cwd = "\${cwd}" }\n`}timeout = 15\n`;
     const codexHome = path.join(user, '.codex');
     fs.mkdirSync(codexHome);
     fs.writeFileSync(path.join(codexHome, 'config.toml'), [
@@ -51,7 +56,7 @@ for (const how of ['plugin', 'config']) {
       ...(how === 'config' ? ['[mcp_servers.zot]', `command = ${q(server.command)}`, `args = ${q(server.args)}`, '', hook('PreToolUse'), hook('UserPromptSubmit')] : []),
       hook('PostToolUse'),
     ].join('\n'));
-    const env = { PATH: process.env.PATH ?? '', HOME: user, CODEX_HOME: codexHome, FAKE_API_KEY: 'dummy' };
+    const env = { PATH: process.env.PATH ?? '', HOME: user, CODEX_HOME: codexHome, FAKE_API_KEY: 'dummy', ...starts.env };
     if (how === 'plugin') {
       for (const args of [['plugin', 'marketplace', 'add', written], ['plugin', 'add', 'zot-extensions@zot']]) {
         const r = await runHarness(process.execPath, [bin, ...args], { cwd: project, env });
@@ -77,6 +82,11 @@ for (const how of ['plugin', 'config']) {
 
     // The zot tool was guarded once, on the MCP path; PostToolUse reached the tool_result event.
     assertGuardedOnce(home, { preShell: 'Bash', postShell: 'Bash', zotName: HOOK_NAME, zotResult: 'FROM CODEX' });
+    // The marketplace's mcp_tool hooks start no zot-host hook: its server answered them. The record works where hooks run (Codex itself is
+    // in it, and the commands by hand are, one each); Codex gives its MCP servers a clean environment, so the server is not.
+    const verbs = starts.started().map((a) => a[0]);
+    const hooks = verbs.filter((v) => v === 'hook').length;
+    assert.ok(verbs.includes('exec') && (how === 'plugin' ? hooks === 0 : hooks >= 3), JSON.stringify(verbs));
 
     // The prompt guard refuses a prompt: the model never sees it.
     const before = model.requests.length;

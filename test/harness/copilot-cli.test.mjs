@@ -13,7 +13,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
-import { assertGuardedOnce, hookFor, runHarness, scene } from './scene.mjs';
+import { execFileSync } from 'node:child_process';
+import { assertGuardedOnce, guardSaw, hookFor, interceptsOf, runHarness, scene } from './scene.mjs';
+import { CLI } from '../helpers.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
 
 /** Copilot CLI's name for a tool of the plugin's server `zot`. */
@@ -29,8 +31,18 @@ function eventsOf(stdout) {
   return { events, last: (/** @type {string} */ type) => events.filter((e) => e.type === type).pop() };
 }
 
-for (const format of ['copilot', 'claude']) {
-  test(`Copilot CLI runs zot's plugin in ${format === 'copilot' ? 'its own' : 'Claude\'s'} format: a guard's deny stops a shell call, a zot tool's result reaches the model (guarded once), postToolUse is a tool_result event, and the prompt guard refuses a prompt`, {
+/** Where each format keeps the hook commands Copilot CLI runs, and the PreToolUse one. */
+/** @type {Record<string, (plugin: string) => string>} */
+const PRE_TOOL_USE = {
+  copilot: (plugin) => JSON.parse(fs.readFileSync(path.join(plugin, 'hooks.json'), 'utf8')).hooks.preToolUse[0].bash,
+  'agent-plugins': (plugin) => JSON.parse(fs.readFileSync(path.join(plugin, 'com.github.copilot', 'hooks', 'hooks.json'), 'utf8')).hooks.preToolUse[0].bash,
+  claude: (plugin) => JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command,
+};
+/** @type {Record<string, string>} */
+const FORMAT_NAME = { copilot: 'its own', 'agent-plugins': 'the Agent Plugins 1.0', claude: 'Claude\'s' };
+
+for (const format of ['copilot', 'agent-plugins', 'claude']) {
+  test(`Copilot CLI runs zot's plugin in ${FORMAT_NAME[format]} format: a guard's deny stops a shell call, a zot tool's result reaches the model (guarded once), postToolUse is a tool_result event, and the prompt guard refuses a prompt`, {
     skip: unsupported('copilot'), timeout: 600_000,
   }, async (t) => {
     const { bin, xdgCache } = await ensureHarness('copilot');
@@ -53,9 +65,7 @@ for (const format of ['copilot', 'claude']) {
     assert.equal(installed.code, 0, installed.stderr);
     assert.match(installed.stdout, /Plugin "zot-extensions" installed successfully/);
     // The plugin installs no postToolUse hook (an event decides nothing, and costs a start per call); the user's settings ask for it, with the plugin's zot-host.
-    const pre = format === 'copilot'
-      ? JSON.parse(fs.readFileSync(path.join(plugin, 'hooks.json'), 'utf8')).hooks.preToolUse[0].bash
-      : JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command;
+    const pre = PRE_TOOL_USE[format](plugin);
     fs.writeFileSync(path.join(user, '.copilot', 'settings.json'), JSON.stringify({ hooks: { postToolUse: [{ type: 'command', bash: hookFor(pre, 'PostToolUse'), timeoutSec: 15 }] } }));
 
     const run = await copilot(['-p', 'run the script', '--allow-all-tools', '--no-auto-update', '--output-format', 'json']);
@@ -72,8 +82,8 @@ for (const format of ['copilot', 'claude']) {
     assert.equal(toolResults(asks[3]).get('toolu_fake_3'), 'FROM COPILOT');
 
     // The zot tool was guarded once, on the MCP path; postToolUse (the user's settings: camelCase input) reached the tool_result event.
-    // Copilot's own hook shape names the shell tool as it is (bash); the Claude-compatible one maps it to Bash.
-    assertGuardedOnce(home, { preShell: format === 'copilot' ? 'bash' : 'Bash', postShell: 'bash', zotName: ZOT_TOOL, zotResult: 'FROM COPILOT' });
+    // Copilot's own hook shape (its format's and the Agent Plugins one's) names the shell tool as it is (bash); the Claude-compatible one maps it to Bash.
+    assertGuardedOnce(home, { preShell: format === 'claude' ? 'Bash' : 'bash', postShell: 'bash', zotName: ZOT_TOOL, zotResult: 'FROM COPILOT' });
 
     // The prompt guard refuses a prompt: Copilot CLI says so, and the model never sees it.
     const before = model.requests.length;
@@ -84,3 +94,28 @@ for (const format of ['copilot', 'claude']) {
     assert.equal(model.requests.length, before, 'the refused prompt never reached the model');
   });
 }
+
+test('Copilot CLI runs zot\'s server from the entry zot-host plugin --mcp-config adds to its mcp-config.json (no plugin installed): the zot tool\'s result reaches the model, guarded on the MCP path', {
+  skip: unsupported('copilot'), timeout: 600_000,
+}, async (t) => {
+  const { bin, xdgCache } = await ensureHarness('copilot');
+  const { home, project, user, root } = scene('zot-copilot-mcp-config-', 'claude');
+  const copilotHome = path.join(user, '.copilot');
+  const config = path.join(copilotHome, 'mcp-config.json');
+  execFileSync(process.execPath, [CLI, 'plugin', path.join(root, 'entry-plugin'), '--home', home, '--mcp-config', config]);
+  const model = await fakeAnthropic([
+    { tool: (names) => names.find((n) => n === ZOT_TOOL), input: { text: 'from mcp-config' } },
+    { text: 'FINAL: done' },
+  ]);
+  t.after(() => model.close());
+  const env = {
+    PATH: process.env.PATH ?? '', HOME: user, COPILOT_HOME: copilotHome, XDG_CACHE_HOME: xdgCache, COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: model.url, COPILOT_PROVIDER_TYPE: 'anthropic', COPILOT_PROVIDER_API_KEY: 'dummy', COPILOT_MODEL: 'claude-sonnet-4-5',
+  };
+  const run = await runHarness(process.execPath, [bin, '-p', 'call zot', '--allow-all-tools', '--no-auto-update', '--output-format', 'json'], { cwd: project, env });
+  assert.equal(run.code, 0, `${run.stdout.slice(-3000)}\n${run.stderr}`);
+  const asks = model.requests.filter((r) => (r.body.tools ?? []).length > 0);
+  assert.equal(asks.length, 2, `two model requests: ${asks.map((r) => r.url)}`);
+  assert.equal(toolResults(asks[1]).get('toolu_fake_1'), 'FROM MCP-CONFIG');
+  assert.equal(interceptsOf(guardSaw(home), 'echo_upper').length, 1, 'the zot tool was put to the guard on the MCP path');
+});

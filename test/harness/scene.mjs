@@ -11,11 +11,12 @@ import { CLI, COMPAT, lib, tmpdir } from '../helpers.mjs';
 /** @typedef {{ type: string, event: string, tool_name?: string, text?: string, result?: unknown, content?: unknown, tool_id?: string, status?: string, executed?: boolean }} GuardFrame */
 
 /**
- * A fresh scene, with the plugin written in `format`.
+ * A fresh scene, with the plugin written in `format` (and `more` options of zot-host plugin).
  * @param {string} prefix
  * @param {string} format
+ * @param {string[]} [more]
  */
-export function scene(prefix, format) {
+export function scene(prefix, format, more = []) {
   const root = tmpdir(prefix);
   const home = path.join(root, 'zot-home');
   const project = path.join(root, 'project');
@@ -23,7 +24,7 @@ export function scene(prefix, format) {
   for (const d of [project, user]) fs.mkdirSync(d);
   for (const n of ['guard', 'node-nosdk']) fs.cpSync(path.join(COMPAT, n), path.join(home, 'extensions', n), { recursive: true });
   const plugin = path.join(root, 'plugin');
-  execFileSync(process.execPath, [CLI, 'plugin', plugin, '--home', home, '--format', format]);
+  execFileSync(process.execPath, [CLI, 'plugin', plugin, '--home', home, '--format', format, ...more]);
   return { root, home, project, user, plugin };
 }
 
@@ -99,4 +100,20 @@ export function assertGuardedOnce(home, { preShell, postShell, zotName, zotResul
   assert.ok(ran);
   assert.match(resultOf(ran), /allowed-call/);
   assert.deepEqual(results.filter((f) => !isShell(f)).map((f) => [f.tool_name, resultOf(f)]), [['echo_upper', zotResult]]);
+}
+
+/**
+ * A record of every Node process the harness starts (its MCP servers, its hook commands): NODE_OPTIONS
+ * requires a file that appends the process's first two arguments (zot-host's verb and what follows) to a log.
+ * @param {string} root
+ */
+export function nodeStarts(root) {
+  const log = path.join(root, 'node-starts.log');
+  const marker = path.join(root, 'node-start.cjs');
+  fs.writeFileSync(marker, `require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2, 4)) + '\\n');\n`);
+  return {
+    env: { NODE_OPTIONS: `--require ${marker}` },
+    /** The zot-host verbs started, with the word after each. @returns {string[][]} */
+    started: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []),
+  };
 }

@@ -21,7 +21,8 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
-import { PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
+import { GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
+import { agentPluginsManifest, agentPluginsMcp, COPILOT_NAMESPACE, launcherFile, launcherText } from './agentPlugins.js';
 import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
 /** The plugin's name (a folder is known to be ours by its marker: pluginOwner.ts), and its MCP server's: the hook knows the server's tools by them. */
@@ -30,10 +31,12 @@ const DESCRIPTION = 'zot extensions for agents: their tools and commands through
 
 /** What the plugin is made of, relative to its folder (and, for the copied parts, to the installation it comes from). */
 // Codex takes plugins from a marketplace: the folder is one (its catalog in Claude's marketplace.json), the plugin, in Claude's format, in a folder of it.
-const LAYOUT: Record<PluginFormat, { root: readonly string[]; manifest: readonly string[]; hooks: readonly string[] }> = {
-  claude: { root: [], manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
-  copilot: { root: [], manifest: ['plugin.json'], hooks: ['hooks.json'] },
-  codex: { root: [PLUGIN_NAME], manifest: ['.claude-plugin', 'plugin.json'], hooks: ['hooks', 'hooks.json'] },
+// Agent Plugins 1.0: a root plugin.json and mcp.json, a client's own files in a folder named for it (Copilot CLI reads hooks/hooks.json in com.github.copilot/).
+const LAYOUT: Record<PluginFormat, { root: readonly string[]; manifest: readonly string[]; mcp: string; hooks: readonly string[] }> = {
+  claude: { root: [], manifest: ['.claude-plugin', 'plugin.json'], mcp: '.mcp.json', hooks: ['hooks', 'hooks.json'] },
+  copilot: { root: [], manifest: ['plugin.json'], mcp: '.mcp.json', hooks: ['hooks.json'] },
+  codex: { root: [PLUGIN_NAME], manifest: ['.claude-plugin', 'plugin.json'], mcp: '.mcp.json', hooks: ['hooks', 'hooks.json'] },
+  'agent-plugins': { root: [], manifest: ['plugin.json'], mcp: 'mcp.json', hooks: [COPILOT_NAMESPACE, 'hooks', 'hooks.json'] },
 };
 /** The Codex marketplace's catalog, and its name (`codex plugin add zot-extensions@zot`). */
 const MARKETPLACE_FILE = ['.claude-plugin', 'marketplace.json'] as const;
@@ -56,7 +59,24 @@ export interface PluginInputs {
   failClosed?: boolean;
   /** The package's format; default claude. */
   format?: PluginFormat;
+  /** How the guards are hooked in (formats claude and codex); default command for claude (VS Code and Copilot CLI read it too), mcp for codex. */
+  guardHook?: GuardHook;
 }
+
+/** The guard hook a plugin of `format` gets; mcp only where Claude Code or Codex alone reads the hooks. */
+export function guardHookOf(format: PluginFormat, asked: GuardHook | undefined): GuardHook {
+  if (asked === 'mcp' && format !== 'claude' && format !== 'codex') throw new Error(`mcp_tool hooks are Claude Code's and Codex's: format ${format} takes only command hooks`);
+  return asked ?? (format === 'codex' ? 'mcp' : 'command');
+}
+
+/** The name an mcp_tool hook gives the plugin's server: Claude Code names a plugin's server plugin:<plugin>:<server>; Codex by its own name. */
+const HOOK_SERVER: Partial<Record<PluginFormat, string>> = { claude: `plugin:${PLUGIN_NAME}:${PLUGIN_SERVER}`, codex: PLUGIN_SERVER };
+
+/** The hook input's fields the guard tool reads, by interpolation (`${tool_input}` is its JSON text). */
+const HOOK_FIELDS: Record<InstalledHook, readonly string[]> = {
+  PreToolUse: ['hook_event_name', 'tool_name', 'tool_input', 'tool_use_id', 'session_id', 'cwd'],
+  UserPromptSubmit: ['hook_event_name', 'prompt', 'session_id', 'cwd'],
+};
 
 /** The plugin written: its folder and its files. */
 export interface WrittenPlugin {
@@ -70,6 +90,8 @@ export interface WrittenPlugin {
   cli: string;
   /** The Codex marketplace's catalog (format codex). */
   marketplace?: string;
+  /** The program mcp.json starts, which runs the runtime (format agent-plugins: its command must be in the plugin). */
+  launcher?: string;
 }
 
 /** The files of a plugin of `format` whose folder is `dir`. */
@@ -79,11 +101,12 @@ export function pluginFiles(dir: string, format: PluginFormat = 'claude'): Writt
     dir,
     format,
     manifest: path.join(root, ...LAYOUT[format].manifest),
-    mcp: path.join(root, '.mcp.json'),
+    mcp: path.join(root, LAYOUT[format].mcp),
     hooks: path.join(root, ...LAYOUT[format].hooks),
     readme: path.join(dir, 'README.md'),
     cli: path.join(root, 'dist', 'cli.js'),
     ...(format === 'codex' && { marketplace: path.join(dir, ...MARKETPLACE_FILE) }),
+    ...(format === 'agent-plugins' && { launcher: path.join(root, ...launcherFile()) }),
   };
 }
 
@@ -177,6 +200,7 @@ async function existing(dir: string): Promise<PluginId | boolean> {
 /** Writes the plugin's files into `temp`, naming the paths they will have in `dir`. */
 async function fill(temp: string, dir: string, source: string, i: PluginInputs): Promise<void> {
   const format = i.format ?? 'claude';
+  const guard = guardHookOf(format, i.guardHook);
   const final = pluginFiles(dir, format);
   const at = (file: string): string => path.join(temp, path.relative(dir, file));
   const root = at(path.join(dir, ...LAYOUT[format].root));
@@ -185,10 +209,16 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     await copyNew(path.join(source, ...parts), path.join(root, ...parts));
   }
   await copyFolder(path.join(source, ...PANEL), path.join(root, ...PANEL));
-  const env = { ...i.env };
+  const env: Record<string, string> = { ...i.env };
   for (const name of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" cannot be the name of an environment variable`);
-  const manifest = { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION, ...(format === 'copilot' && { hooks: 'hooks.json', mcpServers: '.mcp.json' }) };
-  const mcp = { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, 'mcp', '--no-project', '--home', i.zotHome], env } } };
+  const serverArgs = ['mcp', '--no-project', '--home', i.zotHome];
+  const serverEnv = guard === 'mcp' ? { ...env, [GUARD_TOOL_ENV]: '1' } : env;
+  const manifest = format === 'agent-plugins'
+    ? agentPluginsManifest(DESCRIPTION)
+    : { name: PLUGIN_NAME, version: HOST_VERSION, description: DESCRIPTION, ...(format === 'copilot' && { hooks: 'hooks.json', mcpServers: '.mcp.json' }) };
+  const mcp = format === 'agent-plugins'
+    ? agentPluginsMcp(path.relative(dir, final.cli), serverArgs, env)
+    : { mcpServers: { [PLUGIN_SERVER]: { command: i.runtime, args: [final.cli, ...serverArgs], env: serverEnv } } };
   const hookEnv: Record<string, string> = { ...env, ...(i.windows !== undefined && { [WINDOWS_VAR]: i.windows }) };
   const command = (event: InstalledHook): { type: 'command'; command: string; env: Record<string, string>; timeout: number } => ({
     type: 'command',
@@ -196,17 +226,30 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     env: hookEnv,
     timeout: HOOK_TIMEOUT_S,
   });
+  // The guard tool of the plugin's own server, called with the hook input's fields; a failed call blocks only when failing closed.
+  const mcpTool = (event: InstalledHook): Record<string, unknown> => ({
+    type: 'mcp_tool',
+    server: HOOK_SERVER[format],
+    tool: GUARD_TOOL,
+    input: { ...Object.fromEntries(HOOK_FIELDS[event].map((f) => [f, `\${${f}}`])), fail_closed: i.failClosed === true },
+    onFailure: i.failClosed ? 'block' : 'continue',
+    timeout: HOOK_TIMEOUT_S,
+  });
   // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
   // Copilot's: version 1, its own event names, the command as `bash` with its timeout in `timeoutSec`.
-  const hooks = format === 'copilot'
+  const hooks = format === 'copilot' || format === 'agent-plugins'
     ? { version: 1, hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [COPILOT_EVENT[e], [{ type: 'command', bash: command(e).command, env: hookEnv, timeoutSec: HOOK_TIMEOUT_S }]])) }
-    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [command(e)] }]])) };
+    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [guard === 'mcp' ? mcpTool(e) : command(e)] }]])) };
   await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true, mode: PRIVATE_DIR });
   await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true, mode: PRIVATE_DIR });
   await writeNew(at(final.manifest), json(manifest));
   await writeNew(at(final.mcp), json(mcp));
   await writeNew(at(final.hooks), json(hooks));
   await writeNew(at(final.readme), readme(dir, i));
+  if (final.launcher) {
+    await fsp.mkdir(path.dirname(at(final.launcher)), { recursive: true, mode: PRIVATE_DIR });
+    await fsp.writeFile(at(final.launcher), launcherText(i.runtime), { flag: 'wx', mode: 0o700 });
+  }
   if (final.marketplace) {
     await fsp.mkdir(path.dirname(at(final.marketplace)), { recursive: true, mode: PRIVATE_DIR });
     const catalog = { name: CODEX_MARKETPLACE, owner: { name: 'zot-host' }, plugins: [{ name: PLUGIN_NAME, source: `./${PLUGIN_NAME}`, version: HOST_VERSION, description: DESCRIPTION }] };
@@ -260,7 +303,9 @@ function isInside(inner: string, outer: string): boolean {
 function readme(dir: string, i: PluginInputs): string {
   const what = i.format === 'copilot'
     ? 'in Copilot CLI\'s own plugin format (`plugin.json`, `.mcp.json`, `hooks.json`), for `copilot plugin install`'
-    : i.format === 'codex'
+    : i.format === 'agent-plugins'
+      ? `in the Agent Plugins 1.0 format (\`plugin.json\`, \`mcp.json\`, Copilot CLI's hooks in\n\`${COPILOT_NAMESPACE}/hooks/hooks.json\`), for \`copilot plugin install\` and other clients of the standard`
+      : i.format === 'codex'
       ? `for Codex: a plugin marketplace (\`.claude-plugin/marketplace.json\`, named ${CODEX_MARKETPLACE}) holding the plugin in\nClaude's format in \`${PLUGIN_NAME}/\`, for \`codex plugin marketplace add\` and \`codex plugin add ${PLUGIN_NAME}@${CODEX_MARKETPLACE}\``
       : 'in the Claude plugin format (`.claude-plugin/plugin.json`, `.mcp.json`,\n`hooks/hooks.json`), read by VS Code\'s Agent Plugins, Claude Code and Copilot CLI';
   return `# zot extensions: agent plugin

@@ -16,6 +16,7 @@
  * shows MCP Apps, an interactive tool's panel is a view inline in the chat
  * (apps.ts), its page one of the server's resources.
  */
+import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { APP_TOOLS, AppViews, RESOURCE_NOT_FOUND, clientShowsApps, readView, viewResources } from '../shared/apps.js';
@@ -49,10 +50,11 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // A client that lists right after connecting sees every tool: wait for the ready phase first.
     await source.host.whenLoaded();
-    return { tools: listTools(source.host, reportNames, clientElicits(), scope, clientApps(), activated) };
+    return { tools: [...listTools(source.host, reportNames, clientElicits(), scope, clientApps(), activated), ...guardTools()] };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (isGuardCall(request.params.name)) return callGuardTool(source, request.params.arguments, log);
     const apps = clientApps();
     // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
     if (apps && APP_TOOLS.includes(request.params.name)) {

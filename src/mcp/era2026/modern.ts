@@ -20,6 +20,7 @@
  * - a change of tools or prompts reaches the clients listening through
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
+import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { preview } from '../../protocol/index.js';
 import { APP_TOOLS, AppViews, RESOURCE_NOT_FOUND, clientShowsApps, readView, viewResources } from '../shared/apps.js';
@@ -144,9 +145,9 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
       const activated: Activation | undefined = connection ? { names: new Set(), changed: () => void server.sendToolListChanged().catch(() => undefined) } : undefined;
       server.setRequestHandler('tools/list', async (_request, ctx) => {
         await source.host.whenLoaded();
-        return { tools: listTools(source.host, reportNames, elicits(ctx), scope, apps(ctx), activated?.names) };
+        return { tools: [...listTools(source.host, reportNames, elicits(ctx), scope, apps(ctx), activated?.names), ...guardTools()] };
       });
-      server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, elicits(ctx), apps(ctx), activated));
+      server.setRequestHandler('tools/call', (request, ctx) => (isGuardCall(request.params.name) ? callGuardTool(source, request.params.arguments, log) : callTool(request.params, ctx, elicits(ctx), apps(ctx), activated)));
       // The views' pages, one per interactive tool served to a client that shows them.
       server.setRequestHandler('resources/list', async (_request, ctx) => {
         await source.host.whenLoaded();

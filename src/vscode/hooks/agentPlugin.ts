@@ -26,6 +26,7 @@ const MARKETPLACE = 'zot';
 export function agentPluginDir(format: PluginFormat = 'claude'): string {
   if (format === 'copilot') return path.join(userZotHome(), 'copilot-plugin', PLUGIN_NAME);
   if (format === 'codex') return path.join(userZotHome(), 'codex-marketplace');
+  if (format === 'agent-plugins') return path.join(userZotHome(), 'agent-plugin', PLUGIN_NAME);
   return path.join(os.homedir(), '.copilot', 'installed-plugins', MARKETPLACE, PLUGIN_NAME);
 }
 
@@ -34,6 +35,7 @@ async function pickFormat(): Promise<PluginFormat | undefined> {
   const items: (vscode.QuickPickItem & { format: PluginFormat })[] = [
     { label: t('Claude plugin format'), detail: t('Read by VS Code (written where it loads plugins with no setting), Claude Code and Copilot CLI'), format: 'claude' },
     { label: t('Copilot CLI\'s own plugin format'), detail: t('Its hooks in Copilot CLI\'s shape; install it with copilot plugin install'), format: 'copilot' },
+    { label: t('Agent Plugins 1.0'), detail: t('The open standard: plugin.json, mcp.json, Copilot CLI\'s hooks in com.github.copilot/; install it with copilot plugin install'), format: 'agent-plugins' },
     { label: t('Codex plugin marketplace'), detail: t('The plugin in Claude\'s format, in a marketplace; add it with codex plugin marketplace add'), format: 'codex' },
   ];
   return (await vscode.window.showQuickPick(items, { title: t('Create Agent Plugin: in which format?') }))?.format;
@@ -77,7 +79,7 @@ export async function createAgentPlugin(d: AgentPluginDeps, where?: unknown, for
   d.log(`agent plugin written: ${dir}`);
   d.trace.record('plugin-written', { dir });
   const open = t('Open Folder');
-  const said = chosen === 'copilot'
+  const said = chosen === 'copilot' || chosen === 'agent-plugins'
     ? t('zot\'s agent plugin for Copilot CLI (its MCP server and agent hooks) is in {0}; install it with copilot plugin install.', dir)
     : chosen === 'codex'
       ? t('zot\'s agent plugin for Codex (its MCP server and agent hooks) is in the marketplace {0}; add it with codex plugin marketplace add, then codex plugin add zot-extensions@zot.', dir)
