@@ -71,6 +71,9 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     ['src/cli/probe.ts', "// the face first\nimport type { ZotHost } from '../host/index.js';\nimport type { Timing } from '../host/options.js';\nexport type T = [ZotHost, Timing];\n", 'front-ends-use-the-host-face', 3],
     ['src/mcp/probe.ts', "export type P = import('../host/extension/runtime.js').ExtensionRuntime;\n", 'front-ends-use-the-host-face', 1],
     ['src/vscode/hooks/probe.ts', "export { WINDOWS_VAR } from '../../host/hooks/windows.js';\n", 'front-ends-use-the-host-face', 1],
+    ['src/vscode/mcp/probe.ts', "import { servesTool } from '../../mcp/shared/toolNames.js';\nexport const s = servesTool;\n", 'front-ends-use-the-mcp-face', 1],
+    ['src/cli/probe.ts', "// the face first\nimport type { McpBundle } from '../mcp/index.js';\nexport type S = typeof import('../mcp/transport/http.js');\nexport type B = McpBundle;\n", 'front-ends-use-the-mcp-face', 3],
+    ['src/extension.probe.ts', "export { LAUNCH_HEADER } from './mcp/launch.js';\n", 'front-ends-use-the-mcp-face', 1],
     // src/host/extension imports src/host/discovery: an arrow back closes a cycle.
     ['src/host/discovery/probe.ts', "import type { ExtensionRuntime } from '../extension/runtime.js';\nexport type R = ExtensionRuntime;\n", 'host-folders-point-one-way', 1],
     // Round about: src/host/ui imports src/host/extension, which imports src/host/connection.
@@ -104,7 +107,7 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     // An arrow the same way as those already there, and a front end through the face.
     const down = withProbe('src/host/extension/probe.ts', "import type { SpawnSpec } from '../process/child.js';\nexport type C = SpawnSpec;\n");
     assert.equal(down.status, 0, down.stderr);
-    const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nexport type T = Timing;\nexport const b = [blocksText, runHookOn, HOST_VERSION];\n");
+    const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nimport { servesTool, type McpBundle } from '../mcp/index.js';\nexport type T = [Timing, McpBundle];\nexport const b = [blocksText, runHookOn, HOST_VERSION, servesTool];\n");
     assert.equal(face.status, 0, face.stderr);
   });
 });

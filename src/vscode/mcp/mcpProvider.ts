@@ -20,10 +20,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
-import type { HostSource } from '../../mcp/era2025/bridge.js';
-import type { McpHttpServer } from '../../mcp/transport/http.js';
-import { LAUNCH_HEADER } from '../../mcp/launch.js';
-import { listKeys } from '../../mcp/shared/source.js';
+import { LAUNCH_HEADER, listKeys, type HostSource, type McpBundle, type McpHttpServer } from '../../mcp/index.js';
 import { ServerLifecycle } from './serverLifecycle.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';
@@ -97,7 +94,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     if (!this.server) {
       const starting = (async () => {
         // A bundle of its own: activation never loads the MCP SDK.
-        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/entry.js');
+        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as McpBundle;
         return mod.startMcpHttpServer(this.d.source, this.d.log, { onClientEnded: (scope, launch) => this.lifecycle.ended(scope, launch) });
       })();
       // Reported once; the next request tries again.
