@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionView, LogEvent } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import type { HostManager } from '../core/hostManager.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
 import { t } from '../l10n.js';

@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
+import { DisposableStore, isInTransition, isServing, type ExtensionView } from '../../host/index.js';
 import { LAUNCH_HEADER, listKeys, type HostSource, type McpBundle, type McpHttpServer } from '../../mcp/index.js';
 import { ServerLifecycle } from './serverLifecycle.js';
 
@@ -50,7 +50,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   token: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
   private timer: NodeJS.Timeout | undefined;
   /** What was offered last, to tell VS Code only of real changes. */
   private offered = '';
@@ -72,7 +72,8 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
       log: d.log,
     });
     const soon = (): void => this.refresh();
-    this.subs.push(d.source.onDidChangeRegistry(soon), d.source.onDidChangeState(soon));
+    this.subs.add(d.source.onDidChangeRegistry(soon));
+    this.subs.add(d.source.onDidChangeState(soon));
   }
 
   /** Offers the definitions again (soon, once) if they changed: extensions, their tools, or `zot.mcp.servers`. */
@@ -207,7 +208,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.lifecycle.dispose();
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     this.changed.dispose();
     void this.server?.then((s) => s.close()).catch(() => undefined);
   }
