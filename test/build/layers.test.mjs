@@ -42,6 +42,46 @@ test('the real tree keeps the rule', () => {
   assert.equal(r.status, 0, r.stderr);
 });
 
+describe('no unused exports (scripts/check-exports.mjs, in npm run build after the layers)', () => {
+  const exportsScript = path.join(repoRoot, 'scripts', 'check-exports.mjs');
+  /** @param {string} root */
+  const checkExports = (root) => spawnSync(process.execPath, [exportsScript, root], { encoding: 'utf8' });
+  /** @param {Record<string, string>} files */
+  const tree = (files) => {
+    const root = mkdtempSync(path.join(scratch, 'exports-'));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+    return root;
+  };
+  const user = "import { used } from './a.js';\nexport const b = used;\n";
+
+  test('the real tree has none', () => {
+    const r = checkExports(repoRoot);
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  test('a value exported and imported by no other module fails, named with its file:line; a type, an entry point\'s export and a module a test loads pass', () => {
+    const bad = checkExports(tree({
+      'src/extension.ts': "export { b } from './vscode/b.js';\nexport function activate(): void {}\n",
+      'src/vscode/a.ts': 'export const used = 1;\nexport function currentHostManager(): undefined { return undefined; }\nexport interface Shape { x: number }\n',
+      'src/vscode/b.ts': user,
+      'src/vscode/t.ts': 'export const onlyForTests = 1;\n',
+      'test/t.test.mjs': "// loads src/vscode/t.ts\nimport '../src/vscode/t.js';\n",
+    }));
+    assert.equal(bad.status, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /^src\/vscode\/a\.ts:2: currentHostManager is exported but no other module imports it$/m);
+    assert.equal(bad.stderr.match(/is exported/g)?.length, 1, bad.stderr);
+    const good = checkExports(tree({
+      'src/extension.ts': "export { b } from './vscode/b.js';\n",
+      'src/vscode/a.ts': 'export const used = 1;\nfunction own(): undefined { return undefined; }\nexport const alsoUsed = own;\n',
+      'src/vscode/b.ts': "import { alsoUsed, used } from './a.js';\nexport const b = [used, alsoUsed];\n",
+    }));
+    assert.equal(good.status, 0, good.stderr);
+  });
+});
+
 test('npm run build and npm run package check the layers first', () => {
   /** @type {{ scripts: Record<string, string> }} */
   const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));

@@ -28,7 +28,7 @@ export interface ToolNameTable<T extends NamedTool> {
 }
 
 /** The safe form of a name; the name itself when it is already safe. */
-export function safeToolName(name: string): string {
+function safeToolName(name: string): string {
   if (MCP_TOOL_NAME.test(name)) return name;
   const base = name.replace(/[^A-Za-z0-9_-]+/g, '_');
   if (base.length <= MAX) return base;
@@ -41,7 +41,7 @@ export function safeToolName(name: string): string {
  * never takes a real tool's name. A `reserved` name (the host's own tools on
  * that server) is no tool's, as given or as mapped.
  */
-export function toolNameTable<T extends NamedTool>(tools: readonly T[], reserved: readonly string[] = []): ToolNameTable<T> {
+function toolNameTable<T extends NamedTool>(tools: readonly T[], reserved: readonly string[] = []): ToolNameTable<T> {
   const served = new Map<string, T>();
   const mapped: { tool: T; as: string }[] = [];
   const refused: { tool: T; reason: string }[] = [];

@@ -15,11 +15,11 @@ import type { HostManager } from '../core/hostManager.js';
 import type { SecretStorageLike } from './secretStore.js';
 import { t } from '../l10n.js';
 
-export const SETTING = 'extensionSettings';
+const SETTING = 'extensionSettings';
 const SECTION = 'zot';
 
 /** The storage key of a setting's secret: apart from the extensions' own secrets (`ext:`), by prefix. */
-export function settingSecretKey(extension: string, key: string): string {
+function settingSecretKey(extension: string, key: string): string {
   return `config:${extension.replace(/%/g, '%25').replace(/:/g, '%3A')}:${key}`;
 }
 

@@ -222,7 +222,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   }
 }
 
-export function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
+function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const look = stateLook(rt.state);
   md.appendMarkdown(`$(${look.icon.replace('~spin', '')}) **${escapeMarkdown(rt.name)}**${rt.version ? ` ${escapeMarkdown(rt.version)}` : ''} — ${escapeMarkdown(look.label)}\n\n`);
