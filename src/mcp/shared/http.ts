@@ -1,9 +1,11 @@
 /**
- * What every HTTP endpoint of the MCP listener shares (the 2025 sessions, the
- * 2026 endpoints, the hooks, and the listener itself): the names the
- * listener answers to, the body limit and the body readers, the request's
- * path, and the JSON-RPC error answer.
+ * What an HTTP request to the MCP server passes before MCP sees it, and what
+ * every endpoint of the listener shares (the 2025 sessions, the 2026
+ * endpoints, the hooks): who a request is addressed to (Host, Origin), who
+ * sent it (the bearer token), how much it carries (the body limit and the
+ * body readers), its path, and the JSON-RPC error answer.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type * as http from 'node:http';
 import { MAX_JSON_DEPTH, deeperThan } from '../../protocol/index.js';
 
@@ -20,6 +22,34 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 4;
 export function localNames(port: number): { hosts: string[]; origins: string[] } {
   const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   return { hosts, origins: hosts.map((h) => `http://${h}`) };
+}
+
+/**
+ * Why a request is not addressed to this server, or undefined when it is.
+ * A browser page that reaches 127.0.0.1 through DNS rebinding sends its own
+ * name as Host and its own Origin; clients that are not browsers send no
+ * Origin at all, which is accepted.
+ */
+export function foreignRequest(req: http.IncomingMessage, port: number): string | undefined {
+  const { hosts, origins } = localNames(port);
+  const host = req.headers.host?.toLowerCase();
+  if (host === undefined || !hosts.includes(host)) return `the Host header ${describe(req.headers.host)} does not name this server (${hosts.join(' or ')})`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !origins.includes(origin.toLowerCase())) return `requests from the origin ${describe(origin)} are not accepted`;
+  return undefined;
+}
+
+function describe(value: string | undefined): string {
+  return value === undefined ? '(none)' : JSON.stringify(value.slice(0, 200));
+}
+
+/** Whether `Authorization` carries the token; the scheme name is case-insensitive (RFC 7235). */
+export function checkAuthorization(req: http.IncomingMessage, token: string): boolean {
+  const match = /^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  if (!match) return false;
+  const got = Buffer.from(match[1]!);
+  const expected = Buffer.from(token);
+  return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
