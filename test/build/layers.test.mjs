@@ -113,7 +113,6 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     ['src/vscode/hooks/probe.ts', "export { WINDOWS_VAR } from '../../host/hooks/windows.js';\n", 'front-ends-use-the-host-face', 1],
     ['src/vscode/mcp/probe.ts', "import { servesTool } from '../../mcp/shared/toolNames.js';\nexport const s = servesTool;\n", 'front-ends-use-the-mcp-face', 1],
     ['src/cli/probe.ts', "// the face first\nimport type { McpBundle } from '../mcp/index.js';\nexport type S = typeof import('../mcp/transport/http.js');\nexport type B = McpBundle;\n", 'front-ends-use-the-mcp-face', 3],
-    ['src/extension.probe.ts', "export { LAUNCH_HEADER } from './mcp/launch.js';\n", 'front-ends-use-the-mcp-face', 1],
     // src/host/extension imports src/host/discovery: an arrow back closes a cycle.
     ['src/host/discovery/probe.ts', "import type { ExtensionRuntime } from '../extension/runtime.js';\nexport type R = ExtensionRuntime;\n", 'host-folders-point-one-way', 1],
     // Round about: src/host/ui imports src/host/extension, which imports src/host/connection.
