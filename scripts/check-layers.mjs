@@ -26,6 +26,10 @@
 //                                 host offers is what they export, and a
 //                                 module behind them can move without a
 //                                 front end noticing
+//   front-ends-use-the-mcp-face   the editor and the CLI import src/mcp only
+//                                 through src/mcp/index.ts, which holds no
+//                                 MCP SDK code (the server itself is the
+//                                 dist/mcp.js bundle, loaded when wanted)
 //
 // And one rule inside the host:
 //
@@ -154,8 +158,11 @@ export function breaks(fromRel, spec) {
   if (to !== undefined && isVscodeLayer(to) && !isVscodeLayer(from)) return { rule: 'nothing-imports-vscode-layer', why: `only the VS Code layer imports ${target}` };
   if (to === 'vscode-testing' && from !== 'vscode-testing') return { rule: 'test-instruments-stay-out', why: `${target} is test-bundle code; the product never imports it` };
   if (FRONT_ENDS.has(from) && to === 'host' && !HOST_FACES.includes(target)) return { rule: 'front-ends-use-the-host-face', why: `a front end imports the host through its faces (${HOST_FACES.join(', ')}), not ${target}` };
+  if (from !== 'mcp' && to === 'mcp' && target !== MCP_FACE) return { rule: 'front-ends-use-the-mcp-face', why: `src/mcp is imported through its face (${MCP_FACE}), not ${target}` };
   return undefined;
 }
+
+const MCP_FACE = 'src/mcp/index.ts';
 
 const HOST_FACES = ['src/host/index.ts', 'src/host/hooks/index.ts', 'src/host/names.ts', 'src/host/secrets.ts'];
 

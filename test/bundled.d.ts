@@ -16,11 +16,11 @@ export interface BundledSources {
   'vscode/trust/workspaceGate': typeof import('../src/vscode/trust/workspaceGate');
   'vscode/ui/noteLimiter': typeof import('../src/vscode/ui/noteLimiter');
   'vscode/commands/install': typeof import('../src/vscode/commands/install');
-  'vscode/activation/jsonc': typeof import('../src/vscode/activation/jsonc');
+  'vscode/core/jsonc': typeof import('../src/vscode/core/jsonc');
   'vscode/chat/callOutcome': typeof import('../src/vscode/chat/callOutcome');
   'vscode/chat/modelView': typeof import('../src/vscode/chat/modelView');
-  'vscode/chat/hostToolRules': typeof import('../src/vscode/chat/hostToolRules');
-  'vscode/chat/hostTools': typeof import('../src/vscode/chat/hostTools');
+  'vscode/hostTools/hostToolRules': typeof import('../src/vscode/hostTools/hostToolRules');
+  'vscode/hostTools/hostTools': typeof import('../src/vscode/hostTools/hostTools');
   'vscode/chat/limits': typeof import('../src/vscode/chat/limits');
   'vscode/chat/rounds': typeof import('../src/vscode/chat/rounds');
   'vscode/chat/toolChoice': typeof import('../src/vscode/chat/toolChoice');
@@ -29,8 +29,8 @@ export interface BundledSources {
   'vscode/chat/sessions': typeof import('../src/vscode/chat/sessions');
   'vscode/chat/systemPrompt': typeof import('../src/vscode/chat/systemPrompt');
   'vscode/chat/workspaceWatch': typeof import('../src/vscode/chat/workspaceWatch');
-  'vscode/family/segmentText': typeof import('../src/vscode/family/segmentText');
-  'vscode/family/secretStore': typeof import('../src/vscode/family/secretStore');
+  'vscode/terva/segmentText': typeof import('../src/vscode/terva/segmentText');
+  'vscode/terva/secretStore': typeof import('../src/vscode/terva/secretStore');
   'vscode/panels/panels': typeof import('../src/vscode/panels/panels');
   'vscode/panels/webviewPanels': typeof import('../src/vscode/panels/webviewPanels');
   'vscode/hooks/hookFile': typeof import('../src/vscode/hooks/hookFile');

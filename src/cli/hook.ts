@@ -23,7 +23,7 @@ import { err, out } from './output.js';
  * editor answers loads neither the host's process side nor vscode-jsonrpc.
  */
 const session = (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js');
-const toolNames = (): typeof import('../mcp/shared/toolNames.js') => require('../mcp/shared/toolNames.js') as typeof import('../mcp/shared/toolNames.js');
+const mcpFace = (): typeof import('../mcp/index.js') => require('../mcp/index.js') as typeof import('../mcp/index.js');
 
 export async function hook(p: Parsed): Promise<number> {
   const event = p.positional[0] as HookEvent;
@@ -66,7 +66,7 @@ async function run(p: Parsed, input: HookInput, read: string, deadline: number, 
   }
   // The agent runs hooks in the project and names it in the input: its extensions are the project's.
   const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
-  const { servesTool } = toolNames();
+  const { servesTool } = mcpFace();
   return session().withSession(options, async ({ host }) => {
     const output = await runHookOn(host, input, (name) => servesTool(host, name), editor.kind === 'unreachable' ? [editor.note] : [], { failClosed: p.failClosed, answerBy: deadline });
     return answer(boundedStringify(output));

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { err, flush, out } from './output.js';
 import type { Session } from './session.js';
+import type { McpBundle } from '../mcp/index.js';
 
 /*
  * Each verb is required when it runs, not imported: the bundler then wraps
@@ -77,8 +78,8 @@ export async function main(argv: string[]): Promise<number> {
  * the SDK and its validators are most of its size, and every other verb (a
  * hook on each tool call above all) starts without parsing them.
  */
-function mcpBundle(): typeof import('../mcp/entry.js') {
-  return require(path.join(__dirname, 'mcp.js')) as typeof import('../mcp/entry.js');
+function mcpBundle(): McpBundle {
+  return require(path.join(__dirname, 'mcp.js')) as McpBundle;
 }
 
 /** Runs zot-host and exits with its status once its output is out. */

@@ -8,3 +8,5 @@
 export * from './transport/http.js';
 export { runMcpStdio } from './transport/stdio.js';
 export { runMcpHttp } from './transport/serveHttp.js';
+// Read by the tests and the bench: the name table is built per registry change, not per call.
+export { nameTableBuilds } from './shared/toolNames.js';

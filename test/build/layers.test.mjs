@@ -68,6 +68,46 @@ test('a broken rule fails the check as a process: exit 1, each problem a line on
   assert.match(r.stderr, /^check-layers: 1 broken rule \(rules: scripts\/check-layers\.mjs\)$/m);
 });
 
+describe('no unused exports (scripts/check-exports.mjs, in npm run build after the layers)', () => {
+  const exportsScript = path.join(repoRoot, 'scripts', 'check-exports.mjs');
+  /** @param {string} root */
+  const checkExports = (root) => spawnSync(process.execPath, [exportsScript, root], { encoding: 'utf8' });
+  /** @param {Record<string, string>} files */
+  const tree = (files) => {
+    const root = mkdtempSync(path.join(scratch, 'exports-'));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+    return root;
+  };
+  const user = "import { used } from './a.js';\nexport const b = used;\n";
+
+  test('the real tree has none', () => {
+    const r = checkExports(repoRoot);
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  test('a value exported and imported by no other module fails, named with its file:line; a type, an entry point\'s export and a module a test loads pass', () => {
+    const bad = checkExports(tree({
+      'src/extension.ts': "export { b } from './vscode/b.js';\nexport function activate(): void {}\n",
+      'src/vscode/a.ts': 'export const used = 1;\nexport function currentHostManager(): undefined { return undefined; }\nexport interface Shape { x: number }\n',
+      'src/vscode/b.ts': user,
+      'src/vscode/t.ts': 'export const onlyForTests = 1;\n',
+      'test/t.test.mjs': "// loads src/vscode/t.ts\nimport '../src/vscode/t.js';\n",
+    }));
+    assert.equal(bad.status, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /^src\/vscode\/a\.ts:2: currentHostManager is exported but no other module imports it$/m);
+    assert.equal(bad.stderr.match(/is exported/g)?.length, 1, bad.stderr);
+    const good = checkExports(tree({
+      'src/extension.ts': "export { b } from './vscode/b.js';\n",
+      'src/vscode/a.ts': 'export const used = 1;\nfunction own(): undefined { return undefined; }\nexport const alsoUsed = own;\n',
+      'src/vscode/b.ts': "import { alsoUsed, used } from './a.js';\nexport const b = [used, alsoUsed];\n",
+    }));
+    assert.equal(good.status, 0, good.stderr);
+  });
+});
+
 test('npm run build and npm run package check the layers first', () => {
   /** @type {{ scripts: Record<string, string> }} */
   const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -97,6 +137,8 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     ['src/cli/probe.ts', "// the face first\nimport type { ZotHost } from '../host/index.js';\nimport type { Timing } from '../host/options.js';\nexport type T = [ZotHost, Timing];\n", 'front-ends-use-the-host-face', 3],
     ['src/mcp/probe.ts', "export type P = import('../host/extension/runtime.js').ExtensionRuntime;\n", 'front-ends-use-the-host-face', 1],
     ['src/vscode/hooks/probe.ts', "export { WINDOWS_VAR } from '../../host/hooks/windows.js';\n", 'front-ends-use-the-host-face', 1],
+    ['src/vscode/mcp/probe.ts', "import { servesTool } from '../../mcp/shared/toolNames.js';\nexport const s = servesTool;\n", 'front-ends-use-the-mcp-face', 1],
+    ['src/cli/probe.ts', "// the face first\nimport type { McpBundle } from '../mcp/index.js';\nexport type S = typeof import('../mcp/transport/http.js');\nexport type B = McpBundle;\n", 'front-ends-use-the-mcp-face', 3],
     // src/host/extension imports src/host/discovery: an arrow back closes a cycle.
     ['src/host/discovery/probe.ts', "import type { ExtensionRuntime } from '../extension/runtime.js';\nexport type R = ExtensionRuntime;\n", 'host-folders-point-one-way', 1],
     // Round about: src/host/ui imports src/host/extension, which imports src/host/connection.
@@ -130,7 +172,7 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     // An arrow the same way as those already there, and a front end through the face.
     const down = withProbe('src/host/extension/probe.ts', "import type { SpawnSpec } from '../process/child.js';\nexport type C = SpawnSpec;\n");
     assert.equal(down.status, 0, down.stderr);
-    const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nexport type T = Timing;\nexport const b = [blocksText, runHookOn, HOST_VERSION];\n");
+    const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nimport { servesTool, type McpBundle } from '../mcp/index.js';\nexport type T = [Timing, McpBundle];\nexport const b = [blocksText, runHookOn, HOST_VERSION, servesTool];\n");
     assert.equal(face.status, 0, face.stderr);
   });
 });

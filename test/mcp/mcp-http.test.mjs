@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import { lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
-/** @type {typeof import('../../out/types/mcp/transport/http.js')} */
-const { startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
+/** @type {typeof import('../../out/types/mcp/entry.js')} */
+const { nameTableBuilds, startMcpHttpServer } = require(path.join(ROOT, 'dist', 'mcp.js'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
@@ -133,4 +133,49 @@ test('a server per extension is told only of its own extension\'s changes: a too
   assert.deepEqual((await clients['late-a'].listTools()).tools.map((x) => x.name).sort(), ['a_one', 'a_two']);
   assert.equal(changes['late-b'], 0, 'late-b\'s server said nothing');
   assert.deepEqual((await clients['late-b'].listTools()).tools.map((x) => x.name), ['b_one']);
+});
+
+test('the tool-name table is built once per registry change: agent-mode calls (a miss too) and hook requests reuse it', async (t) => {
+  const root = tmpdir();
+  const host = await startHost(t, [makeExt(root, 'names-a', { tools: [{ name: 'echo' }, { name: 'odd.name' }] }), makeExt(root, 'names-b', { tools: [{ name: 'other' }] })]);
+  const mcp = await startMcpHttpServer(host);
+  t.after(() => mcp.close());
+  const token = 'h'.repeat(43);
+  mcp.setHookToken(token);
+  const client = await connect(t, mcp);
+  /** @param {number} n */
+  const calls = async (n) => {
+    for (let i = 0; i < n; i++) {
+      const r = await client.callTool({ name: i % 2 ? 'echo' : 'odd_name', arguments: { i } });
+      assert.deepEqual(r.content, [{ type: 'text', text: JSON.stringify({ i }) }]);
+    }
+    assert.equal((await client.callTool({ name: 'no_such_tool', arguments: {} })).isError, true);
+  };
+  /** PreToolUse of one of zot's own MCP tools: the hook asks whether the server serves it. @param {number} n */
+  const hooks = async (n) => {
+    for (let i = 0; i < n; i++) {
+      const body = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'mcp__zot__echo', tool_input: { i }, tool_use_id: `h${i}`, cwd: root });
+      const res = await fetch(`${new URL(mcp.url).origin}/hooks/PreToolUse`, { method: 'POST', headers: { [lib.AUTH_HEADER]: lib.signRequest(token, 'PreToolUse', body).header }, body });
+      assert.equal(res.status, 200, await res.text());
+    }
+  };
+  await client.listTools();
+  await calls(1);
+  await hooks(1);
+  const first = nameTableBuilds();
+  await calls(12);
+  await hooks(5);
+  await client.listTools();
+  assert.equal(nameTableBuilds(), first, 'no table was built for the same registry');
+
+  await host.stopExtension('names-b');
+  await waitFor('names-b gone from the registry', () => !host.tools().some((x) => x.name === 'other'));
+  const r = await client.callTool({ name: 'other', arguments: {} });
+  assert.equal(r.isError, true, 'the new table is the one used');
+  await calls(12);
+  await hooks(5);
+  const second = nameTableBuilds();
+  assert.ok(second > first && second - first <= 4, `after one registry change, ${second - first} tables were built (at most one per kind of server: listed, called, a miss, a hook)`);
+  await calls(10);
+  assert.equal(nameTableBuilds(), second);
 });

@@ -10,14 +10,14 @@ import { bundleSources, tmpdir } from '../helpers.mjs';
 
 /** @type {string} */
 let scratch;
-/** @type {typeof import('../../src/vscode/family/segmentText')} */
+/** @type {typeof import('../../src/vscode/terva/segmentText')} */
 let text;
-/** @type {typeof import('../../src/vscode/family/secretStore')} */
+/** @type {typeof import('../../src/vscode/terva/secretStore')} */
 let store;
 
 before(async () => {
   scratch = tmpdir('zot-family-unit-');
-  ({ segmentText: text, secretStore: store } = await bundleSources(scratch, 'vscode/family', ['segmentText', 'secretStore']));
+  ({ segmentText: text, secretStore: store } = await bundleSources(scratch, 'vscode/terva', ['segmentText', 'secretStore']));
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -50,7 +50,7 @@ test('segment item: segments joined with " · ", named "zot: <extension>", a too
 
 /**
  * A stand-in SecretStorage: a map, and what was asked of it.
- * @returns {import('../../src/vscode/family/secretStore').SecretStorageLike & { map: Map<string, string> }}
+ * @returns {import('../../src/vscode/terva/secretStore').SecretStorageLike & { map: Map<string, string> }}
  */
 function storage() {
   /** @type {Map<string, string>} */

@@ -1,5 +1,5 @@
 // What the modal question about an extension's host tool call shows
-// (src/vscode/chat/hostToolQuestion.ts, the real module hostTools.ts asks
+// (src/vscode/hostTools/hostToolQuestion.ts, the real module hostTools.ts asks
 // with, bundled): the fields that decide what runs first and whole within a
 // bound, however long the fields before them; control, bidi and invisible
 // characters and line breaks as visible marks, in the tool's name too; and
@@ -16,12 +16,12 @@ const require = createRequire(import.meta.url);
 
 /** @type {string} */
 let scratch;
-/** @type {typeof import('../../src/vscode/chat/hostToolQuestion')} */
+/** @type {typeof import('../../src/vscode/hostTools/hostToolQuestion')} */
 let q;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-tool-question-'));
-  ({ hostToolQuestion: q } = await bundleSources(scratch, 'vscode/chat', ['hostToolQuestion']));
+  ({ hostToolQuestion: q } = await bundleSources(scratch, 'vscode/hostTools', ['hostToolQuestion']));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -71,7 +71,7 @@ test('hostTools.ts asks with it: the modal names the tool and extension neutrali
       CancellationTokenSource: class { constructor() { this.token = {}; } cancel() {} dispose() {} },
     };
   `);
-  const { hostTools } = /** @type {{ hostTools: typeof import('../../src/vscode/chat/hostTools') }} */ (/** @type {unknown} */ (await bundleSources(path.join(scratch, 'vs'), 'vscode/chat', ['hostTools'], { external: ['vscode'] })));
+  const { hostTools } = /** @type {{ hostTools: typeof import('../../src/vscode/hostTools/hostTools') }} */ (/** @type {unknown} */ (await bundleSources(path.join(scratch, 'vs'), 'vscode/hostTools', ['hostTools'], { external: ['vscode'] })));
   const vscode = require(path.join(scratch, 'vs', 'node_modules', 'vscode', 'index.js'));
   const runner = hostTools.vscodeHostTools({ zotToolNames: () => [], log: () => undefined });
   const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };

@@ -1,4 +1,4 @@
-// terva's host_tool_call in the editor (src/vscode/chat/hostTools.ts) against
+// terva's host_tool_call in the editor (src/vscode/hostTools/hostTools.ts) against
 // a stand-in of the VS Code API: the modal question's buttons are in VS Code's
 // language and the one clicked decides (German: "Zulassen" once, "Für diese
 // Sitzung zulassen" for the session, the dialog closed: refused); the tool
@@ -39,12 +39,12 @@ module.exports = {
 
 /** @type {string} */
 let scratch;
-/** @type {import('../bundled').Bundled<'vscode', 'chat/hostTools' | 'l10n'> & { vscode: { state: { trusted: boolean, asked: { message: string, options: { modal?: boolean }, choices: string[] }[], answer: string | undefined, invoked: { name: string, input: unknown, token: { isCancellationRequested: boolean } }[], hold: boolean } } }} */
+/** @type {import('../bundled').Bundled<'vscode', 'hostTools/hostTools' | 'l10n'> & { vscode: { state: { trusted: boolean, asked: { message: string, options: { modal?: boolean }, choices: string[] }[], answer: string | undefined, invoked: { name: string, input: unknown, token: { isCancellationRequested: boolean } }[], hold: boolean } } }} */
 let m;
 before(async () => {
   scratch = tmpdir('zot-host-tools-vscode-');
   const vscode = vscodeStandIn(scratch, VSCODE_STUB);
-  m = { ...(await bundleSources(scratch, 'vscode', ['chat/hostTools', 'l10n'], { external: ['vscode'], together: true })), vscode };
+  m = { ...(await bundleSources(scratch, 'vscode', ['hostTools/hostTools', 'l10n'], { external: ['vscode'], together: true })), vscode };
   m.l10n.useTranslator((message, ...args) => m.l10n.english(GERMAN[message] ?? message, ...args));
 });
 after(() => {

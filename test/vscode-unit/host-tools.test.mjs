@@ -1,4 +1,4 @@
-// Unit tests of terva's host_tool_call rules in VS Code (src/vscode/chat/hostToolRules.ts),
+// Unit tests of terva's host_tool_call rules in VS Code (src/vscode/hostTools/hostToolRules.ts),
 // bundled with esbuild: what is refused before anyone is asked, the question and what an
 // allow for the session covers, the deadline and the connection's cancellation, and how a
 // language model tool's result parts become content blocks. hostTools.ts only hands these
@@ -11,17 +11,17 @@ import { after, before, describe, test } from 'node:test';
 import { bundleSources } from '../helpers.mjs';
 
 /** @typedef {import('../../out/types/host/index.js').ExtensionView} ExtensionView */
-/** @typedef {import('../../src/vscode/chat/hostToolRules').Permission} Permission */
-/** @typedef {import('../../src/vscode/chat/hostToolRules').CallCancellation} CallCancellation */
+/** @typedef {import('../../src/vscode/hostTools/hostToolRules').Permission} Permission */
+/** @typedef {import('../../src/vscode/hostTools/hostToolRules').CallCancellation} CallCancellation */
 
 /** @type {string} */
 let scratch;
-/** @type {typeof import('../../src/vscode/chat/hostToolRules')} */
+/** @type {typeof import('../../src/vscode/hostTools/hostToolRules')} */
 let m;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-tools-'));
-  ({ hostToolRules: m } = await bundleSources(scratch, 'vscode/chat', ['hostToolRules']));
+  ({ hostToolRules: m } = await bundleSources(scratch, 'vscode/hostTools', ['hostToolRules']));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));

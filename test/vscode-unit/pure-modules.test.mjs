@@ -22,13 +22,13 @@ let fingerprint;
 let limiter;
 /** @type {Src['vscode/commands/install']} */
 let install;
-/** @type {Src['vscode/activation/jsonc']} */
+/** @type {Src['vscode/core/jsonc']} */
 let jsonc;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-vscode-pure-'));
   ({ consent, fingerprint, noteLimiter: limiter, install, jsonc } = await bundleSources(path.join(scratch, 'out'), 'vscode',
-    ['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'commands/install', 'activation/jsonc']));
+    ['trust/consent', 'trust/fingerprint', 'ui/noteLimiter', 'commands/install', 'core/jsonc']));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));

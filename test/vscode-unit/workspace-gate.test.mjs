@@ -63,7 +63,7 @@ function project(name) {
   const did = [];
   const rt = { dir, found, status: { kind: 'held' } };
   // Partial: the gate reads the view and starts or holds by name.
-  const manager = /** @type {import('../../src/vscode/activation/hostManager').HostManager} */ (/** @type {unknown} */ ({
+  const manager = /** @type {import('../../src/vscode/core/hostManager').HostManager} */ (/** @type {unknown} */ ({
     view: { get: (/** @type {string} */ n) => (n === name ? rt : undefined) },
     startExtension: async (/** @type {string} */ n) => void did.push(`start ${n}`),
     holdExtension: async (/** @type {string} */ n, /** @type {string} */ hold) => void did.push(`hold ${n} ${hold}`),

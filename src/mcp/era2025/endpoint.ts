@@ -11,7 +11,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Instructions } from '../shared/instructions.js';
 import type { HostSource } from '../shared/source.js';
-import { jsonError, localNames } from '../transport/guard.js';
+import { jsonError, localNames } from '../shared/http.js';
 import { LAUNCH_HEADER } from '../launch.js';
 import { createBridgeServer } from './bridge.js';
 import { SessionTable } from './sessions.js';

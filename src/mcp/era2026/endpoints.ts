@@ -8,11 +8,11 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Instructions } from '../shared/instructions.js';
 import { onListsChanged, type HostSource } from '../shared/source.js';
-import { MAX_BODY_BYTES } from '../transport/guard.js';
+import { MAX_BODY_BYTES } from '../shared/http.js';
 import { modernServers, type ModernOptions, type ModernServers } from './modern.js';
 
 /** Most endpoints (the server of every extension, and /mcp) with a 2026 handler at once; one more closes the oldest. */
-export const MAX_MODERN_ENDPOINTS = 256;
+const MAX_MODERN_ENDPOINTS = 256;
 
 /** An endpoint's handler, its servers, and its subscription to list changes. */
 interface Endpoint {

@@ -11,7 +11,7 @@ import type * as http from 'node:http';
 import { AUTH_HEADER, checkRequest, FAIL_CLOSED_QUERY, hookInputOf, isHookEvent, NonceLog, PROOF_HEADER, readRequestAuth, runHookOn, signAnswer } from '../../host/index.js';
 import type { HostSource } from '../shared/source.js';
 import { servedTools } from '../shared/toolNames.js';
-import { errorBody, jsonError, readRawBody } from '../transport/guard.js';
+import { errorBody, jsonError, readRawBody } from '../shared/http.js';
 
 /** The path of a hook request; its one group is the event's name as the path spells it (still percent-encoded). */
 export const HOOK_PATH = /^\/hooks\/([^/]*)$/;

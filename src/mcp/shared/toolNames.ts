@@ -17,17 +17,18 @@ const MAX = 64;
 
 export interface NamedTool { readonly name: string }
 
+/** Read-only: servedTools hands the same table to every caller until the registry changes. */
 export interface ToolNameTable<T extends NamedTool> {
   /** Served name -> tool, in the order given (valid names first). */
-  readonly served: Map<string, T>;
+  readonly served: ReadonlyMap<string, T>;
   /** Tools whose name had to change, with the name they are served under. */
-  readonly mapped: { tool: T; as: string }[];
+  readonly mapped: readonly { tool: T; as: string }[];
   /** Tools not served, with the reason. */
-  readonly refused: { tool: T; reason: string }[];
+  readonly refused: readonly { tool: T; reason: string }[];
 }
 
 /** The safe form of a name; the name itself when it is already safe. */
-export function safeToolName(name: string): string {
+function safeToolName(name: string): string {
   if (MCP_TOOL_NAME.test(name)) return name;
   const base = name.replace(/[^A-Za-z0-9_-]+/g, '_');
   if (base.length <= MAX) return base;
@@ -40,7 +41,7 @@ export function safeToolName(name: string): string {
  * never takes a real tool's name. A `reserved` name (the host's own tools on
  * that server) is no tool's, as given or as mapped.
  */
-export function toolNameTable<T extends NamedTool>(tools: readonly T[], reserved: readonly string[] = []): ToolNameTable<T> {
+function toolNameTable<T extends NamedTool>(tools: readonly T[], reserved: readonly string[] = []): ToolNameTable<T> {
   const served = new Map<string, T>();
   const mapped: { tool: T; as: string }[] = [];
   const refused: { tool: T; reason: string }[] = [];
@@ -69,13 +70,39 @@ export function toolNameTable<T extends NamedTool>(tools: readonly T[], reserved
 }
 
 /**
+ * The tables built so far, by the host's tool list they were built from and
+ * the kind of server they are for. The registry makes a new list at each
+ * change (and its entries are not changed after), so a list still here has
+ * what it had: a table is built once per registry change and kind of server,
+ * not per call, and goes with its list.
+ */
+const tables = new WeakMap<readonly ToolEntry[], Map<string, ToolNameTable<ToolEntry>>>();
+let builds = 0;
+
+/** How many name tables this process has built (the tests and the bench count them). */
+export function nameTableBuilds(): number {
+  return builds;
+}
+
+/**
  * The tools an MCP server of this host serves, under their MCP names: the
  * active ones its extension has not withdrawn (with `withdrawn`, those as
  * well), interactive ones only where a UI can answer them (the host's, or a
  * client that elicits).
  */
 export function servedTools(host: HostReader, clientElicits = false, scope?: string, withdrawn = false, reserved: readonly string[] = []): ToolNameTable<ToolEntry> {
-  return toolNameTable(host.tools().filter((t) => (withdrawn ? t.active : isOffered(t)) && (scope === undefined || t.extension === scope) && (host.interactive || clientElicits || !t.interactive)), reserved);
+  const tools = host.tools();
+  const ui = host.interactive || clientElicits;
+  const key = JSON.stringify([ui, withdrawn, scope ?? null, reserved]);
+  let byKind = tables.get(tools);
+  if (!byKind) tables.set(tools, (byKind = new Map()));
+  let table = byKind.get(key);
+  if (!table) {
+    builds++;
+    table = toolNameTable(tools.filter((t) => (withdrawn ? t.active : isOffered(t)) && (scope === undefined || t.extension === scope) && (ui || !t.interactive)), reserved);
+    byKind.set(key, table);
+  }
+  return table;
 }
 
 /** Whether an MCP server of this host serves a tool under `name`. */

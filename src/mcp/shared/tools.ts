@@ -84,7 +84,7 @@ export function servedInteractive(host: HostReader, scope?: string): string[] {
  * say "writes only its own data directory", so `local-data` is honestly not
  * read-only, yet neither destructive nor open-world.
  */
-export const AUTHORITY_HINTS: Readonly<Record<AuthorityClass, { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean }>> = {
+const AUTHORITY_HINTS: Readonly<Record<AuthorityClass, { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean }>> = {
   'local-read': { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   'local-data': { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   'workspace-mutation': { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
@@ -154,7 +154,7 @@ export function toCallToolResult(o: ToolOutcome): CallToolResult {
  * zot's `output_schema` as MCP's `outputSchema`, which must describe an
  * object: one that does not is left out (MCP clients would refuse the tool).
  */
-export function outputSchema(schema: unknown): Tool['outputSchema'] | undefined {
+function outputSchema(schema: unknown): Tool['outputSchema'] | undefined {
   return isObject(schema) && schema.type === 'object' ? (schema as Tool['outputSchema']) : undefined;
 }
 
@@ -192,7 +192,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] {
+function toMcpContent(blocks: ContentBlock[]): CallToolResult['content'] {
   const out: CallToolResult['content'] = [];
   for (const b of blocks) {
     const image = decodableImage(b);

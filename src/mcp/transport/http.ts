@@ -4,7 +4,7 @@
  * must carry a random bearer token that only the client was given. One MCP
  * session per client; each gets its own bridge server over the shared host.
  *
- * What every request goes through, in order (see guard.ts): a Host and Origin
+ * What every request goes through, in order (see shared/http.ts): a Host and Origin
  * that name this server (else 403: a web page reaching 127.0.0.1 through DNS
  * rebinding names its own), the token (else 401), the path, a body of at
  * most MAX_BODY_BYTES (else 413), whatever the request is.
@@ -28,7 +28,7 @@ import type { ModernOptions } from '../era2026/modern.js';
 import { HOOK_PATH, HookEndpoint } from '../hooks/endpoint.js';
 import { Instructions } from '../shared/instructions.js';
 import { hostSource, type HostSource } from '../shared/source.js';
-import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, readBody, requestPath } from './guard.js';
+import { MAX_BODY_BYTES, checkAuthorization, foreignRequest, jsonError, readBody, requestPath } from '../shared/http.js';
 import { sendWebResponse, webRequest } from './web.js';
 
 export interface McpHttpServer {

@@ -1,6 +1,6 @@
 /**
  * node:http and the web-standard Request and Response that SDK v2's HTTP
- * handler serves: a request (its body already read and checked by the guard)
+ * handler serves: a request (its body already read and checked by shared/http.ts)
  * becomes a Request aborted when the client goes away, and the Response is
  * written back as it comes, so an event stream reaches the client event by
  * event.

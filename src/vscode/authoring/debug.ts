@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionView, LogEvent } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import type { HostManager } from '../core/hostManager.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
 import { t } from '../l10n.js';
@@ -32,7 +32,7 @@ export interface DebugDeps { manager: HostManager; logs: LogChannels; extensionP
 export interface DebugStarted { name: string; kind: DebugKind; port: number; session: string }
 
 /** Which debugger an extension takes, from its manifest's language and exec. */
-export function debugKind(rt: Pick<ExtensionView, 'found'>): DebugKind | undefined {
+function debugKind(rt: Pick<ExtensionView, 'found'>): DebugKind | undefined {
   const m = rt.found.manifest;
   const exec = path.basename(m?.exec ?? '').toLowerCase().replace(/\.exe$/, '');
   const lang = (m?.language ?? '').toLowerCase();

@@ -37,7 +37,7 @@ export function registerManifestDiagnostics(): vscode.Disposable {
   );
 }
 
-export function manifestProblems(doc: vscode.TextDocument): vscode.Diagnostic[] {
+function manifestProblems(doc: vscode.TextDocument): vscode.Diagnostic[] {
   const text = doc.getText();
   let raw: unknown;
   try {

@@ -7,8 +7,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkExtensionName, globalExtensionsDir, projectExtensionsDir, scaffold, SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
-import { projectDirs } from '../activation/settings.js';
+import type { HostManager } from '../core/hostManager.js';
+import { projectDirs } from '../core/settings.js';
 import { pickProjectDir } from '../ui/pickFolder.js';
 import { t } from '../l10n.js';
 

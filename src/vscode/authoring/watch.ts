@@ -8,9 +8,9 @@
  * budget (see FolderWatcher and `zot-host watch`).
  */
 import * as vscode from 'vscode';
-import { FolderWatcher, reactToChange } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
-import { SECTION } from '../activation/settings.js';
+import { DisposableStore, FolderWatcher, reactToChange } from '../../host/index.js';
+import type { HostManager } from '../core/hostManager.js';
+import { SECTION } from '../core/settings.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
 import { t } from '../l10n.js';
@@ -22,7 +22,7 @@ export class ExtensionWatch implements vscode.Disposable {
   /** Toggled on by the command, by extension name (for this window). */
   private readonly toggled = new Set<string>();
   private readonly watcher: FolderWatcher;
-  private readonly subs: vscode.Disposable[];
+  private readonly subs = new DisposableStore();
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: WatchDeps) {
@@ -30,12 +30,10 @@ export class ExtensionWatch implements vscode.Disposable {
       (name, files) => this.enqueue(() => this.changed(name, files)),
       (name, message) => d.logs.extensionLog(name, message, 'warn'),
     );
-    this.subs = [
-      d.manager.onDidChangeRegistry(() => this.sync()),
-      d.manager.onDidChangeState(() => this.sync()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.watch`) && this.sync()),
-      vscode.commands.registerCommand('zot.watchExtension', (a?: unknown) => this.toggle(a)),
-    ];
+    this.subs.add(d.manager.onDidChangeRegistry(() => this.sync()));
+    this.subs.add(d.manager.onDidChangeState(() => this.sync()));
+    this.subs.add(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.watch`) && this.sync()));
+    this.subs.add(vscode.commands.registerCommand('zot.watchExtension', (a?: unknown) => this.toggle(a)));
     this.sync();
   }
 
@@ -73,7 +71,7 @@ export class ExtensionWatch implements vscode.Disposable {
 
   dispose(): void {
     this.watcher.dispose();
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
   }
 
   private sync(): void {

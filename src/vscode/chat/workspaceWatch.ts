@@ -16,7 +16,7 @@
  * and their paths relative to the session's folder would leave it.
  */
 import * as vscode from 'vscode';
-import { excludeMatcher, finalChanges, type HostCalls, isServing, NetChanges, type WatchKind } from '../../host/index.js';
+import { DisposableStore, excludeMatcher, finalChanges, type HostCalls, isServing, NetChanges, type WatchKind } from '../../host/index.js';
 
 /** How long after a run's end its last file events are waited for. */
 export const WORKSPACE_SETTLE_MS = 300;
@@ -51,7 +51,7 @@ export function watchWorkspace(host: HostCalls, log: (line: string) => void): Wo
 export class WorkspaceWatch {
   private readonly root: string;
   private readonly changes: NetChanges;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private done = false;
 
@@ -62,7 +62,8 @@ export class WorkspaceWatch {
     try {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
       const on = (kind: WatchKind) => (uri: vscode.Uri) => { if (uri.scheme === 'file') this.changes.record(kind, uri.fsPath); };
-      this.disposables.push(watcher, watcher.onDidCreate(on('created')), watcher.onDidChange(on('changed')), watcher.onDidDelete(on('deleted')));
+      this.subs.add(watcher);
+      for (const sub of [watcher.onDidCreate(on('created')), watcher.onDidChange(on('changed')), watcher.onDidDelete(on('deleted'))]) this.subs.add(sub);
     } catch (err) {
       this.dispose();
       throw err;
@@ -102,6 +103,6 @@ export class WorkspaceWatch {
   private dispose(): void {
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
-    for (const d of this.disposables.splice(0)) d.dispose();
+    this.subs.dispose();
   }
 }

@@ -1,6 +1,6 @@
 /** Logs and diagnostics: an extension's log channel, and the diagnostics report. */
 import * as vscode from 'vscode';
-import { projectDir, projectDirs, readSettings } from '../activation/settings.js';
+import { projectDir, projectDirs, readSettings } from '../core/settings.js';
 import { diagnosticsMarkdown, reportTitle } from '../views/report.js';
 import type { CommandKit } from './kit.js';
 import { t } from '../l10n.js';

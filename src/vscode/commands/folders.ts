@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { globalExtensionsDir, projectExtensionsDir } from '../../host/index.js';
-import { projectDirs } from '../activation/settings.js';
+import { projectDirs } from '../core/settings.js';
 import { pickProjectDir } from '../ui/pickFolder.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { CommandKit } from './kit.js';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionView, HostCalls } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import type { HostManager } from '../core/hostManager.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
 import type { DisplayDocuments } from '../ui/display.js';
 import type { LogChannels } from '../ui/logs.js';

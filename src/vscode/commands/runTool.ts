@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { blocksText, isOffered, type ToolOutcome } from '../../host/index.js';
 import { describeOutcome } from '../chat/toolResults.js';
-import type { HostManager } from '../activation/hostManager.js';
+import type { HostManager } from '../core/hostManager.js';
 import type { UiTrace } from '../ui/trace.js';
 import { DisplayDocuments, fitsNotification } from '../ui/display.js';
 import { t } from '../l10n.js';

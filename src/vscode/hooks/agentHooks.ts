@@ -12,8 +12,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostManager } from '../activation/hostManager.js';
-import { hooksFailClosed, projectDirs, userZotHome } from '../activation/settings.js';
+import { DisposableStore } from '../../host/index.js';
+import type { HostManager } from '../core/hostManager.js';
+import { hooksFailClosed, projectDirs, userZotHome } from '../core/settings.js';
 import type { ZotMcpProvider } from '../mcp/mcpProvider.js';
 import type { UiTrace } from '../ui/trace.js';
 import { entryFileName, entryText, isOurPlugin, newToken, ownEntry, readToken, TOKEN_FILE, windowsFolder, type WrittenPlugin } from '../../host/hooks/index.js';
@@ -37,12 +38,12 @@ export class AgentHooks implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private token: string | undefined;
   private entry: string | undefined;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
 
   constructor(private readonly d: AgentHooksDeps) {
-    this.subs.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.writeEntry()));
+    this.subs.add(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.writeEntry()));
     // The hook files carry the user's zot home and zot.hooks.failClosed: rewritten when either changes.
-    this.subs.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    this.subs.add(vscode.workspace.onDidChangeConfiguration((e) => {
       if (this.active && (e.affectsConfiguration('zot.hooks.failClosed') || e.affectsConfiguration('zot.home'))) void this.start().catch((err: Error) => this.d.log(`the agent hook files were not brought up to date: ${err.message}`));
     }));
   }
@@ -210,7 +211,7 @@ export class AgentHooks implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     this.changed.dispose();
     // The window is going: zot-host must not try it again.
     if (this.entry) void fsp.rm(this.entry, { force: true }).catch(() => undefined);

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PLUGIN_FORMATS, PLUGIN_NAME, type PluginFormat, writePlugin, type WrittenPlugin } from '../../host/hooks/index.js';
-import { hooksFailClosed, userZotHome } from '../activation/settings.js';
+import { hooksFailClosed, userZotHome } from '../core/settings.js';
 import { revealFolder } from '../commands/folders.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';

@@ -19,11 +19,8 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
-import type { HostSource } from '../../mcp/era2025/bridge.js';
-import type { McpHttpServer } from '../../mcp/transport/http.js';
-import { LAUNCH_HEADER } from '../../mcp/launch.js';
-import { listKeys } from '../../mcp/shared/source.js';
+import { DisposableStore, isInTransition, isServing, type ExtensionView } from '../../host/index.js';
+import { LAUNCH_HEADER, listKeys, type HostSource, type McpBundle, type McpHttpServer } from '../../mcp/index.js';
 import { ServerLifecycle } from './serverLifecycle.js';
 
 export const MCP_PROVIDER_ID = 'zot.mcpServers';
@@ -53,7 +50,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
   token: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
   private timer: NodeJS.Timeout | undefined;
   /** What was offered last, to tell VS Code only of real changes. */
   private offered = '';
@@ -75,7 +72,8 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
       log: d.log,
     });
     const soon = (): void => this.refresh();
-    this.subs.push(d.source.onDidChangeRegistry(soon), d.source.onDidChangeState(soon));
+    this.subs.add(d.source.onDidChangeRegistry(soon));
+    this.subs.add(d.source.onDidChangeState(soon));
   }
 
   /** Offers the definitions again (soon, once) if they changed: extensions, their tools, or `zot.mcp.servers`. */
@@ -97,7 +95,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     if (!this.server) {
       const starting = (async () => {
         // A bundle of its own: activation never loads the MCP SDK.
-        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as typeof import('../../mcp/entry.js');
+        const mod = require(path.join(this.d.extensionPath, 'dist', 'mcp.js')) as McpBundle;
         return mod.startMcpHttpServer(this.d.source, this.d.log, { onClientEnded: (scope, launch) => this.lifecycle.ended(scope, launch) });
       })();
       // Reported once; the next request tries again.
@@ -210,7 +208,7 @@ export class ZotMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.lifecycle.dispose();
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     this.changed.dispose();
     void this.server?.then((s) => s.close()).catch(() => undefined);
   }

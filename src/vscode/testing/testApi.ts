@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { isOffered } from '../../host/index.js';
 import type { Wired } from '../activation/activate.js';
 import type { PanelSnapshot } from '../panels/panels.js';
-import type { SegmentItemView } from '../family/statusItems.js';
+import type { SegmentItemView } from '../terva/statusItems.js';
 import type { TraceEvent } from '../ui/trace.js';
 import type { ExtensionsTree, Node } from '../views/tree.js';
 import type { ConsentQuestions } from './consentQuestions.js';

@@ -7,13 +7,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FoundExtension, GateDecision } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import type { HostManager } from '../core/hostManager.js';
 import {
   consentKey, decide, needsConsent, REASON_DENIED, type ConsentRecord, type ConsentStore,
 } from './consent.js';
 import { describeRun, runFingerprint } from './fingerprint.js';
 import type { LogChannels } from '../ui/logs.js';
-import type { ZotSettings } from '../activation/settings.js';
+import type { ZotSettings } from '../core/settings.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';
 

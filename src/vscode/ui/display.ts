@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { t } from '../l10n.js';
 
-export const DISPLAY_SCHEME = 'zot-display';
+const DISPLAY_SCHEME = 'zot-display';
 /** Documents kept for re-opening; older ones read as a note that they expired. */
 const KEEP = 50;
 

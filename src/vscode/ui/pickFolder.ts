@@ -1,7 +1,7 @@
 /** Asking which workspace folder a project extension goes in, when there are several. */
 import * as vscode from 'vscode';
 import { projectExtensionsDir } from '../../host/index.js';
-import { projectDirs } from '../activation/settings.js';
+import { projectDirs } from '../core/settings.js';
 import { t } from '../l10n.js';
 
 /**

@@ -11,7 +11,7 @@ import type { PanelPresenter } from '../panels/panels.js';
 import type { UiTrace } from './trace.js';
 import { t } from '../l10n.js';
 
-export const CHAT_PARTICIPANT = '@zot';
+const CHAT_PARTICIPANT = '@zot';
 
 export interface UiDeps {
   notes: Notes;
@@ -67,7 +67,7 @@ export class VsCodeUI implements HostUI {
 }
 
 /** Opens chat with `@zot <text>`, as if the user typed it. */
-export async function openChat(text: string, trace: UiTrace, extension?: string): Promise<void> {
+async function openChat(text: string, trace: UiTrace, extension?: string): Promise<void> {
   const query = `${CHAT_PARTICIPANT} ${text}`;
   try {
     await vscode.commands.executeCommand('workbench.action.chat.open', { query });
@@ -84,7 +84,7 @@ export async function openChat(text: string, trace: UiTrace, extension?: string)
 }
 
 /** Inserts at the cursor(s) of the active editor, or into a new untitled document. */
-export async function insertText(text: string): Promise<'editor' | 'new-document'> {
+async function insertText(text: string): Promise<'editor' | 'new-document'> {
   const editor = vscode.window.activeTextEditor;
   if (editor) {
     // A read-only editor (a displayed output) refuses the edit: fall through.

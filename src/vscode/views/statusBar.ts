@@ -3,8 +3,8 @@
  * `$(error) Zot 1 failed`, a spinner while loading) and opens the view.
  */
 import * as vscode from 'vscode';
-import type { HostManager } from '../activation/hostManager.js';
-import { isReady, isSettling } from '../../host/index.js';
+import type { HostManager } from '../core/hostManager.js';
+import { DisposableStore, isReady, isSettling } from '../../host/index.js';
 import { stateLook } from './presentation.js';
 import { VIEW_ID } from './tree.js';
 import { t } from '../l10n.js';
@@ -13,17 +13,15 @@ const DEBOUNCE_MS = 100;
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('zot.status', vscode.StatusBarAlignment.Left, 50);
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly manager: HostManager) {
     this.item.name = t('Zot Extensions');
     this.item.command = { command: `${VIEW_ID}.focus`, title: t('Show Zot Extensions') };
-    this.subs.push(
-      manager.onDidChangeState(() => this.updateSoon()),
-      manager.onDidChangeBusy(() => this.updateSoon()),
-      manager.onDidChangeRegistry(() => this.updateSoon()),
-    );
+    this.subs.add(manager.onDidChangeState(() => this.updateSoon()));
+    this.subs.add(manager.onDidChangeBusy(() => this.updateSoon()));
+    this.subs.add(manager.onDidChangeRegistry(() => this.updateSoon()));
     this.update();
   }
 
@@ -71,7 +69,7 @@ export class StatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     this.item.dispose();
   }
 }

@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isReady, isServing, isSettling, type ExtensionView, type HostReader, type StatusKind } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import { DisposableStore, isReady, isServing, isSettling, type ExtensionView, type HostReader, type StatusKind } from '../../host/index.js';
+import type { HostManager } from '../core/hostManager.js';
 import { groupOf, groupsOf, type Group } from './groups.js';
 import { affordances, code, escapeMarkdown, stateIcon, stateLook } from './presentation.js';
 import { t } from '../l10n.js';
@@ -31,19 +31,13 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   readonly onDidChangeTreeData = this.changed.event;
   readonly view: vscode.TreeView<Node>;
   private timer: NodeJS.Timeout | undefined;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
 
   constructor(private readonly manager: HostManager, private readonly canAllow: (name: string) => boolean, gateChanged: vscode.Event<void>) {
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.subs.push(
-      this.view,
-      manager.onDidChangeState(() => this.refreshSoon()),
-      manager.onDidChangeRegistry(() => this.refreshSoon()),
-      manager.onDidChangeBusy(() => this.refreshSoon()),
-      gateChanged(() => this.refreshSoon()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshSoon()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshSoon()),
-    );
+    const refresh = (): void => this.refreshSoon();
+    this.subs.add(this.view);
+    for (const event of [manager.onDidChangeState, manager.onDidChangeRegistry, manager.onDidChangeBusy, gateChanged, vscode.workspace.onDidGrantWorkspaceTrust, vscode.workspace.onDidChangeWorkspaceFolders]) this.subs.add(event(refresh));
     this.updateChrome();
   }
 
@@ -56,7 +50,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   /** Marks the extensions that guard the agent's tools while agent hooks are on. */
   showGuards(active: () => boolean, changed: vscode.Event<void>): void {
     this.guarding = active;
-    this.subs.push(changed(() => this.refreshSoon()));
+    this.subs.add(changed(() => this.refreshSoon()));
   }
 
   /** Coalesces bursts of host events into one refresh. */
@@ -156,7 +150,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     this.changed.dispose();
   }
 
@@ -228,7 +222,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   }
 }
 
-export function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
+function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const look = stateLook(rt.state);
   md.appendMarkdown(`$(${look.icon.replace('~spin', '')}) **${escapeMarkdown(rt.name)}**${rt.version ? ` ${escapeMarkdown(rt.version)}` : ''} — ${escapeMarkdown(look.label)}\n\n`);

@@ -7,8 +7,8 @@
  * log.
  */
 import * as vscode from 'vscode';
-import type { StatusEntry } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import { DisposableStore, type StatusEntry } from '../../host/index.js';
+import type { HostManager } from '../core/hostManager.js';
 import { segmentItemName, segmentItemText, segmentsLine, segmentTooltip } from './segmentText.js';
 
 /** Just right of the summary item (priority 50): higher priorities go further left. */
@@ -27,15 +27,13 @@ export interface SegmentItemView {
 
 export class SegmentItems implements vscode.Disposable {
   private readonly items = new Map<string, vscode.StatusBarItem>();
-  private readonly subs: vscode.Disposable[];
+  private readonly subs = new DisposableStore();
 
   constructor(private readonly manager: HostManager) {
-    this.subs = [
-      manager.onDidChangeFamily((e) => { if (e.what === 'status') this.update(); }),
-      manager.onDidChangeState(() => this.update()),
-      // A replaced host is a new set of extensions.
-      manager.onDidChangeRegistry(() => this.update()),
-    ];
+    this.subs.add(manager.onDidChangeTerva((e) => { if (e.what === 'status') this.update(); }));
+    this.subs.add(manager.onDidChangeState(() => this.update()));
+    // A replaced host is a new set of extensions.
+    this.subs.add(manager.onDidChangeRegistry(() => this.update()));
     this.update();
   }
 
@@ -79,7 +77,7 @@ export class SegmentItems implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     for (const item of this.items.values()) item.dispose();
     this.items.clear();
   }

@@ -10,16 +10,16 @@
  * the extensions whose resolved settings changed.
  */
 import * as vscode from 'vscode';
-import type { ConfigField, SettingsSource } from '../../host/index.js';
-import type { HostManager } from '../activation/hostManager.js';
+import { DisposableStore, type ConfigField, type SettingsSource } from '../../host/index.js';
+import type { HostManager } from '../core/hostManager.js';
 import type { SecretStorageLike } from './secretStore.js';
 import { t } from '../l10n.js';
 
-export const SETTING = 'extensionSettings';
+const SETTING = 'extensionSettings';
 const SECTION = 'zot';
 
 /** The storage key of a setting's secret: apart from the extensions' own secrets (`ext:`), by prefix. */
-export function settingSecretKey(extension: string, key: string): string {
+function settingSecretKey(extension: string, key: string): string {
   return `config:${extension.replace(/%/g, '%25').replace(/:/g, '%3A')}:${key}`;
 }
 
@@ -36,13 +36,11 @@ function valuesIn(raw: unknown): Values {
 export class ExtensionSettings implements SettingsSource, vscode.Disposable {
   /** Secret fields' values, by storage key, read from SecretStorage. */
   private readonly cache = new Map<string, string>();
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
 
   constructor(private readonly storage: SecretStorageLike, private readonly changed: (names?: readonly string[]) => void) {
-    this.subscriptions.push(
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.${SETTING}`)) this.changed(); }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed()),
-    );
+    this.subs.add(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.${SETTING}`)) this.changed(); }));
+    this.subs.add(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed()));
   }
 
   /** The user's values of one extension: user settings, then a trusted workspace's. */
@@ -94,7 +92,7 @@ export class ExtensionSettings implements SettingsSource, vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.subscriptions.splice(0)) d.dispose();
+    this.subs.dispose();
   }
 }
 

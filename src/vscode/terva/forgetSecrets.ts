@@ -10,7 +10,7 @@ import type { UiTrace } from '../ui/trace.js';
 import type { VsCodeSecretStore } from './secretStore.js';
 import { t } from '../l10n.js';
 
-export const FORGET_SECRETS_COMMAND = 'zot.forgetSecrets';
+const FORGET_SECRETS_COMMAND = 'zot.forgetSecrets';
 
 export function registerForgetSecrets(store: VsCodeSecretStore, trace: UiTrace): vscode.Disposable {
   const info = (text: string): void => {

@@ -1,7 +1,9 @@
 /**
- * The checks an HTTP request to the MCP server passes before MCP sees it:
- * who it is addressed to (Host, Origin), who sent it (the bearer token), and
- * how much it carries (the body limit).
+ * What an HTTP request to the MCP server passes before MCP sees it, and what
+ * every endpoint of the listener shares (the 2025 sessions, the 2026
+ * endpoints, the hooks): who a request is addressed to (Host, Origin), who
+ * sent it (the bearer token), how much it carries (the body limit and the
+ * body readers), its path, and the JSON-RPC error answer.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type * as http from 'node:http';
@@ -116,15 +118,15 @@ export function requestPath(req: http.IncomingMessage): string | undefined {
   }
 }
 
+/** A JSON-RPC error answer's body, to no request in particular. */
+export const errorBody = (code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
 /**
  * A JSON-RPC error answer. Before the body was read (`unread`, or any body
  * still arriving: every refusal, whichever check made it), the connection
  * closes once the answer is written: Node would otherwise read and discard
  * whatever the client goes on sending, an endless body included.
  */
-/** A JSON-RPC error answer's body, to no request in particular. */
-export const errorBody = (code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } => ({ jsonrpc: '2.0', error: { code, message }, id: null });
-
 export function jsonError(res: http.ServerResponse, status: number, code: number, message: string, unread = false): void {
   if (unread || !res.req.complete) res.setHeader('Connection', 'close');
   res.writeHead(status, { 'Content-Type': 'application/json' });
