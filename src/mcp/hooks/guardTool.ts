@@ -16,12 +16,12 @@ import type { HostSource } from '../shared/source.js';
 import { servedTools } from '../shared/toolNames.js';
 
 /** Whether this server serves the guard tool. */
-export const servesGuardTool = (env: NodeJS.ProcessEnv = process.env): boolean => env[GUARD_TOOL_ENV] === '1';
+const servesGuardTool = (env: NodeJS.ProcessEnv = process.env): boolean => env[GUARD_TOOL_ENV] === '1';
 
-/** The guard tool as tools/list lists it; none where it is not served. */
 /** A JSON Schema's property: a type, and maybe what it holds. */
 type Prop = { type: string; description?: string };
 
+/** The guard tool as tools/list lists it; none where it is not served. */
 export function guardTools(): { name: string; description: string; inputSchema: { type: 'object'; properties: Record<string, Prop>; required: string[] } }[] {
   if (!servesGuardTool()) return [];
   return [{
