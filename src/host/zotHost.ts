@@ -1,12 +1,12 @@
 /**
- * The host: a thin facade over the registry of extensions (registry.ts),
- * the agent path (agent.ts), panels (panels.ts) and diagnostics. Front ends
+ * The host: a thin facade over the registry of extensions (registry/registry.ts),
+ * the agent path (agent/agentPath.ts), panels (panels.ts) and diagnostics. Front ends
  * get read-only views of extensions, PanelHandles and events; they change
  * the host only through its methods. Its lifetimes are held in one store.
  */
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, SUPPORTED_EVENTS, type CommandResponseFromExt, type EventMap, type EventName, type InterceptableEvent, type InterceptMap, type PanelSpec, type SessionEndReason } from '../protocol/index.js';
-import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
+import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent/agentPath.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
 import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
 import { toolPromptText } from './ui/toolPrompt.js';
@@ -14,30 +14,30 @@ import { makeTap, type TraceSink } from './connection/frameTrace.js';
 import type { TraceFields } from './connection/traceMask.js';
 import { envSecrets, makeRedactor } from './connection/redact.js';
 import type { TapSlot } from './connection/transport.js';
-import { diagnostics, type ExtensionReport } from './diagnostics.js';
+import { diagnostics, type ExtensionReport } from './registry/diagnostics.js';
 import { defaultZotHome } from './discovery/paths.js';
 import type { ExtensionRuntime, RuntimeConfig, RuntimeDelegate } from './extension/runtime.js';
-import { followFolders, load, startWithGrace, type LoadingDeps } from './loading.js';
+import { followFolders, load, startWithGrace, type LoadingDeps } from './registry/loading.js';
 import type { HoldReason, StatusView } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
 import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type NoteEvent, type Timing } from './options.js';
-import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
+import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './results/outcomes.js';
 import { Panels } from './ui/panels.js';
-import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
+import { Registry, type CommandEntry, type ToolEntry } from './registry/registry.js';
 import type { HostUI, PanelHandle, PanelUI } from './port.js';
 import { HeadlessUI } from './ui/headless.js';
 import { dispatchUiFrame, noteLevel } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
 import { DisposableStore } from './lifetime.js';
-import { answerRequest, type FamilyServices } from './extension/familyServices.js';
-import type { FamilyChange } from './extension/family.js';
-import { contextCards, isZotTool, modelContext, settingsOf, statusSegments, type StatusEntry } from './family.js';
-import { Lifecycle, type SessionStart } from './lifecycle.js';
-import { ExtensionCalls } from './extensionCalls.js';
+import { answerRequest, type TervaServices } from './terva/services.js';
+import type { TervaChange } from './terva/notices.js';
+import { contextCards, isZotTool, modelContext, settingsOf, statusSegments, type StatusEntry } from './tervaContext.js';
+import { Lifecycle, type SessionStart } from './agent/lifecycle.js';
+import { ExtensionCalls } from './agent/extensionCalls.js';
 
 export interface StateChange { extension: ExtensionView; old: StatusView; new: StatusView }
 /** What one of terva's notices changed for an extension. */
-export interface FamilyEvent { extension: ExtensionView; what: FamilyChange }
+export interface TervaEvent { extension: ExtensionView; what: TervaChange }
 
 
 /**
@@ -51,7 +51,7 @@ export type HostReader = Pick<ZotHost,
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
   'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercepts' | 'intercept' |
-  'emit' | 'beginSession' | 'adoptSession' | 'endSession' | 'session' | 'decided' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
+  'emit' | 'beginSession' | 'adoptSession' | 'endSession' | 'session' | 'decided' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeTerva' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -80,9 +80,9 @@ export class ZotHost {
   private readonly registryEmitter = this.store.add(new Emitter<void>());
   private readonly logEmitter = this.store.add(new Emitter<LogEvent>());
   private readonly noteEmitter = this.store.add(new Emitter<NoteEvent>());
-  private readonly familyEmitter = this.store.add(new Emitter<FamilyEvent>());
+  private readonly tervaEmitter = this.store.add(new Emitter<TervaEvent>());
   /** The services that answer terva's requests; each one absent is answered "not supported". */
-  private readonly services: FamilyServices;
+  private readonly services: TervaServices;
   /** Events as they leave: numbered, with the session they belong to. */
   private readonly lifecycle: Lifecycle;
   /** zot's `call_tool` requests of every extension, through the agent's door. */
@@ -96,7 +96,7 @@ export class ZotHost {
   /** Every `notify` of every extension, as it arrives (the UI shows it too). */
   readonly onNote: Event<NoteEvent> = this.noteEmitter.event;
   /** An extension's model context, cards, status segments or withdrawn tools changed (terva's notices). */
-  readonly onDidChangeFamily: Event<FamilyEvent> = this.familyEmitter.event;
+  readonly onDidChangeTerva: Event<TervaEvent> = this.tervaEmitter.event;
 
   constructor(private readonly options: HostOptions) {
     this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
@@ -435,7 +435,7 @@ export class ZotHost {
         else this.calls.malformed(rt, frame.id);
       },
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
-      familyChanged: (rt, what) => this.familyEmitter.fire({ extension: rt, what }),
+      tervaChanged: (rt, what) => this.tervaEmitter.fire({ extension: rt, what }),
       answer: (rt, frame, token) => answerRequest(rt, frame, { services: this.services, isZotTool: (name) => isZotTool(name, this.registry), token, guard: (name, args, origin) => this.agent.guardHostCall(name, args, origin) }),
     };
   }

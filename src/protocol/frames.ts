@@ -39,7 +39,7 @@ export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'too
  */
 export const HOST_CAPABILITIES = ['call_tool'] as const;
 
-/** zot's lifecycle event names (docs/ZOT.md 3.2); terva's are FAMILY_EVENTS. A subscription to any of them is kept. */
+/** zot's lifecycle event names (docs/ZOT.md 3.2); terva's are TERVA_EVENTS. A subscription to any of them is kept. */
 export const KNOWN_EVENTS = [
   'session_start', 'session_end', 'user_prompt_submit', 'turn_start', 'turn_end', 'tool_call', 'tool_confirmation_requested',
   'permission_decision', 'tool_result', 'assistant_message', 'pre_compact', 'post_compact', 'subagent_start', 'subagent_stop',

@@ -11,13 +11,14 @@ import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
 import { askGate, type GateDecision } from './gate.js';
-import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
+import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../results/outcomes.js';
 import { within } from '../process/child.js';
 import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type GuardEnding, type ToolCall, type ToolCallOpts } from './calls.js';
 import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
-import type { ContextCard, FamilyChange } from './family.js';
-import { FamilyLink } from './familyLink.js';
-import { Problems, type LogLevel } from './problems.js';
+import type { ContextCard, TervaChange } from '../terva/notices.js';
+import { TervaLink } from '../terva/link.js';
+import { Problems } from './problems.js';
+import type { LogLevel } from '../port.js';
 import { armHello, onBadFrame, onFrame, type CallToolFrame, type RuntimeCore, type Status } from './reading.js';
 import { Registrations, type CommandRegistration, type ToolRegistration } from './registrations.js';
 import { afterCrash, restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
@@ -65,7 +66,7 @@ export interface RuntimeDelegate {
   disconnected(rt: ExtensionRuntime): void;
   log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
   /** What one of terva's notices changed: its context, cards, status segments or withdrawn tools. */
-  familyChanged(rt: ExtensionRuntime, what: FamilyChange): void;
+  tervaChanged(rt: ExtensionRuntime, what: TervaChange): void;
   /** The answer to one of terva's requests; `token` is cancelled when the connection goes. Never rejects. */
   answer(rt: ExtensionRuntime, frame: RequestFromExt, token: CancellationToken): Promise<AnswerFromHost>;
   /** zot's `call_tool` and `call_tool_cancel` (`malformed`: a call_tool that failed validation, by its id). */
@@ -89,7 +90,7 @@ export class ExtensionRuntime implements ExtensionView {
   /** Its launcher's last `bootstrap` line of the latest launch: what it was building, even once it failed. */
   private bootstrapText: string | undefined;
   /** terva's side of the wire: what its notices said, its requests, the settings it was told. */
-  private readonly family: FamilyLink;
+  private readonly terva: TervaLink;
 
   private readonly cell: StateCell<Status>;
   private shown: StatusView;
@@ -108,10 +109,10 @@ export class ExtensionRuntime implements ExtensionView {
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`), (f) => delegate.arrived(this, f));
     this.cell = new StateCell<Status>(initialStatus(found));
     this.shown = viewOf(this.cell.value);
-    this.family = new FamilyLink({
+    this.terva = new TervaLink({
       log: (line, level) => this.log(line, level),
       changed: (what) => {
-        delegate.familyChanged(this, what);
+        delegate.tervaChanged(this, what);
         if (what === 'withdrawn') delegate.registrationsChanged(this);
       },
       toolNames: () => this.registrations.tools.keys(),
@@ -120,7 +121,7 @@ export class ExtensionRuntime implements ExtensionView {
     });
     const rt = this;
     this.core = {
-      name: found.name, found, logPath: this.logPath, config, registrations: this.registrations, family: this.family, ui: this.ui,
+      name: found.name, found, logPath: this.logPath, config, registrations: this.registrations, terva: this.terva, ui: this.ui,
       get current() { return rt.current; },
       get live() { return rt.live; },
       get connected() { return rt.connected; },
@@ -152,11 +153,11 @@ export class ExtensionRuntime implements ExtensionView {
   get intercepts(): ReadonlySet<string> { return this.registrations.intercepts; }
   get problems(): readonly { time: number; message: string }[] { return this.problemList.items; }
   get bootstrap(): string | undefined { return this.bootstrapText; }
-  get notes(): readonly string[] { return this.family.notes; }
-  get context(): string | undefined { return this.family.state.context; }
-  get cards(): ReadonlyMap<string, Readonly<ContextCard>> { return this.family.state.cards; }
-  get segments(): ReadonlyMap<string, string> { return this.family.state.segments; }
-  get withdrawn(): ReadonlySet<string> { return this.family.state.withdrawn; }
+  get notes(): readonly string[] { return this.terva.notes; }
+  get context(): string | undefined { return this.terva.state.context; }
+  get cards(): ReadonlyMap<string, Readonly<ContextCard>> { return this.terva.state.cards; }
+  get segments(): ReadonlyMap<string, string> { return this.terva.state.segments; }
+  get withdrawn(): ReadonlySet<string> { return this.terva.state.withdrawn; }
   get droppedProblems(): number { return this.problemList.dropped; }
 
   get startable(): boolean { return isStartable(this.found); }
@@ -287,7 +288,7 @@ export class ExtensionRuntime implements ExtensionView {
    */
   changedSettings(): JsonObject | undefined {
     if (!this.serving() || !this.registrations.events.has('config_update')) return undefined;
-    return this.family.changedSettings();
+    return this.terva.changedSettings();
   }
 
   private notRunning(): string { return `extension "${this.name}" is not running (${this.state})`; }
@@ -314,7 +315,7 @@ export class ExtensionRuntime implements ExtensionView {
   private spawn(): void {
     this.setCapabilities([]);
     this.bootstrapText = undefined;
-    this.family.reset();
+    this.terva.reset();
     for (const d of this.found.manifest?.configDropped ?? []) this.log(`extension.json: ${d}`, 'warn');
     let l: Launch | undefined;
     const spawned = spawnLaunch({ name: this.name, dir: this.dir, manifest: this.found.manifest!, logPath: this.logPath }, this.config, {
@@ -345,7 +346,7 @@ export class ExtensionRuntime implements ExtensionView {
     // A running extension whose connection went is no longer running: views see it at once.
     if (this.current.kind === 'running') this.transition({ kind: 'lost', launch: l, reason });
     if (this.registrations.clear()) this.delegate.registrationsChanged(this);
-    this.family.forget();
+    this.terva.forget();
     this.delegate.disconnected(this);
     if (!l.process.exit && !l.process.stopRequested) {
       l.process.note(`connection lost: ${reason}; stopping the process`);

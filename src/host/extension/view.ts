@@ -1,6 +1,6 @@
 /** An extension as front ends see it: read-only; changes go through the host's methods. */
 import type { FoundExtension } from '../discovery/discover.js';
-import type { ContextCard } from './family.js';
+import type { ContextCard } from '../terva/notices.js';
 import type { CommandRegistration, ToolRegistration } from './registrations.js';
 import type { ExtensionState, StatusView } from './state.js';
 

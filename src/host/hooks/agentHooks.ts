@@ -45,7 +45,7 @@
 import { boundedStringify, sameJson, type ContentBlock, type InterceptableEvent, type InterceptMap, type JsonObject } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
 import { zotMcpTool, type McpToolNames } from './mcpNames.js';
-import { clearToolCall, reportBlocked, toolResultEvent, type Guards, type InterceptResult } from '../agent.js';
+import { clearToolCall, reportBlocked, toolResultEvent, type Guards, type InterceptResult } from '../agent/agentPath.js';
 import type { ExtensionView } from '../extension/view.js';
 import type { HostCalls } from '../zotHost.js';
 

@@ -28,7 +28,7 @@ export class Instructions {
     private readonly source: HostSource,
     private readonly log: (line: string) => void,
   ) {
-    this.sub = source.onDidChangeFamily?.((e) => {
+    this.sub = source.onDidChangeTerva?.((e) => {
       if (e.what === 'context') this.changed(e.extension.name);
     });
   }

@@ -31,7 +31,7 @@ export class SegmentItems implements vscode.Disposable {
 
   constructor(private readonly manager: HostManager) {
     this.subs = [
-      manager.onDidChangeFamily((e) => { if (e.what === 'status') this.update(); }),
+      manager.onDidChangeTerva((e) => { if (e.what === 'status') this.update(); }),
       manager.onDidChangeState(() => this.update()),
       // A replaced host is a new set of extensions.
       manager.onDidChangeRegistry(() => this.update()),

@@ -4,8 +4,8 @@
  * name holds it, whenever it registered. Entries found by name carry the
  * runtime itself, so a call never looks the extension up again.
  */
-import type { ExtensionRuntime } from './extension/runtime.js';
-import type { ToolRegistration } from './extension/registrations.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
+import type { ToolRegistration } from '../extension/registrations.js';
 
 export interface CommandEntry {
   name: string;
