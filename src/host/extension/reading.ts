@@ -14,7 +14,7 @@ import type { TervaLink } from '../terva/link.js';
 import type { Launch } from './launch.js';
 import type { LogLevel } from '../port.js';
 import type { RegistrationFrame, Registrations } from './registrations.js';
-import type { RuntimeConfig } from './runtime.js';
+import type { RuntimeConfig } from './contract.js';
 import type { ExtensionStatus } from './state.js';
 import type { UiQueue } from './uiQueue.js';
 

@@ -3,78 +3,29 @@
  * handshake, its registrations, requests to it, restarts after a crash and
  * the stop. Every move goes through `transition`, which tells the host
  * `{old, new}`. What its frames do (the handshake, their routing) is
- * reading.ts; the registry of all extensions lives in registry.ts.
+ * reading.ts; what it is made with and how it reports to the host,
+ * contract.ts; the registry of all extensions lives in registry/registry.ts.
  */
-import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { AnswerFromHost, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
+import type { FrameFromHost, InterceptableEvent, InterceptMap, JsonObject } from '../../protocol/index.js';
 import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
-import { askGate, type GateDecision } from './gate.js';
+import { askGate } from './gate.js';
 import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../results/outcomes.js';
 import { within } from '../process/child.js';
 import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type GuardEnding, type ToolCall, type ToolCallOpts } from './calls.js';
-import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
-import type { ContextCard, TervaChange } from '../terva/notices.js';
+import { spawnLaunch, type Launch } from './launch.js';
+import type { ContextCard } from '../terva/notices.js';
 import { TervaLink } from '../terva/link.js';
 import { Problems } from './problems.js';
 import type { LogLevel } from '../port.js';
-import { armHello, onBadFrame, onFrame, type CallToolFrame, type RuntimeCore, type Status } from './reading.js';
+import { armHello, onBadFrame, onFrame, type RuntimeCore, type Status } from './reading.js';
 import { Registrations, type CommandRegistration, type ToolRegistration } from './registrations.js';
-import { afterCrash, restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
+import { afterCrash, restartBudget, type RestartPolicy } from './restartPolicy.js';
 import { canStart, initialStatus, isServing, isStartable, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type HoldReason, type StatusView } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
-
-/** What a runtime is made with; SpawnConfig holds the environment, the stop ladder's timings and the redaction. */
-export interface RuntimeConfig extends SpawnConfig {
-  cwd: string;
-  zotHome: string;
-  hostVersion: string;
-  helloTimeoutMs: number;
-  bootstrapLimitMs: number;
-  autoReadyMs: number;
-  restart: RestartBudget;
-  /** A policy other than the budget's (HostOptions.restartPolicy). */
-  restartPolicy?: (extension: string) => RestartPolicy;
-  model(): { provider: string; model: string };
-  /** The events this host emits, for hello_ack's `supported_events`. */
-  supportedEvents: readonly string[];
-  /** The extension's resolved settings for hello_ack's `config` (keys sorted), or undefined when it declares none. */
-  configFor?: (found: FoundExtension) => JsonObject | undefined;
-  /**
-   * Whether this code may run now (workspace trust, consent), asked before
-   * every launch: the first start, Start, Restart, a crash restart, a
-   * debugger's or a watcher's restart. Absent: every launch may run.
-   */
-  gate?: (found: FoundExtension) => GateDecision | Promise<GateDecision>;
-}
-
-/** How the runtime reports to the host. Every call is synchronous and cheap except `handle`. */
-export interface RuntimeDelegate {
-  stateChanged(rt: ExtensionRuntime, old: StatusView, next: StatusView): void;
-  registrationsChanged(rt: ExtensionRuntime): void;
-  /** UI-facing frames (notify, submit, panels…), one at a time in arrival order. */
-  handle(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void;
-  /**
-   * The same frames as they arrive, in order with the rest of the stream: a
-   * note sent before a tool's result is heard before that result settles
-   * its call, however long the UI takes with the frames before it.
-   */
-  arrived(rt: ExtensionRuntime, frame: FrameFromExt): void;
-  /** The connection is gone; pending requests have already failed. */
-  disconnected(rt: ExtensionRuntime): void;
-  log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
-  /** What one of terva's notices changed: its context, cards, status segments or withdrawn tools. */
-  tervaChanged(rt: ExtensionRuntime, what: TervaChange): void;
-  /** The answer to one of terva's requests; `token` is cancelled when the connection goes. Never rejects. */
-  answer(rt: ExtensionRuntime, frame: RequestFromExt, token: CancellationToken): Promise<AnswerFromHost>;
-  /** zot's `call_tool` and `call_tool_cancel` (`malformed`: a call_tool that failed validation, by its id). */
-  callTool(rt: ExtensionRuntime, frame: CallToolFrame): void;
-}
-
-/** `onPanel`: a command's response that opens a panel was read; told its id at once, before any frame after it. */
-export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: number; onPanel?: ((panelId: string) => void) | undefined }
+import type { CallOpts, RuntimeConfig, RuntimeDelegate } from './contract.js';
 
 export class ExtensionRuntime implements ExtensionView {
   readonly logPath: string;
