@@ -9,6 +9,7 @@
 import type { JsonObject } from '../protocol/index.js';
 import type { FoundExtension } from './discovery/discover.js';
 import type { ExtensionView } from './extension/view.js';
+import { isServing } from './extension/state.js';
 import type { ContextCard } from './terva/notices.js';
 import { resolveConfig } from './discovery/settings.js';
 import { PLUGIN_MCP_PREFIXES } from './harnessNames.js';
@@ -31,7 +32,7 @@ export interface StatusEntry { extension: string; segments: { id: string; text: 
 const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Only what a connected extension said counts: a stopped one's context is gone with it. */
-const live = (exts: readonly ExtensionView[]): ExtensionView[] => exts.filter((e) => e.connected).sort(byName);
+const live = (exts: readonly ExtensionView[]): ExtensionView[] => exts.filter((e) => isServing(e.status)).sort(byName);
 
 /**
  * Text that cannot end its wrapper or open another: `&`, `<` and `>` as

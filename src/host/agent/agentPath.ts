@@ -8,6 +8,7 @@ import { nextId } from '../connection/ids.js';
 import { blocksText } from '../results/content.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ExtensionRuntime } from '../extension/runtime.js';
+import { isServing } from '../extension/state.js';
 import type { GuardEnding } from '../extension/calls.js';
 import type { GuardedHostCall } from '../terva/services.js';
 import type { PanelUI } from '../port.js';
@@ -302,7 +303,7 @@ function startPrompt(rt: ExtensionRuntime, answer: { block?: boolean; system_pro
 
 /** Whether intercept() asks this extension about `event`: it subscribed to intercept it and is connected. */
 function asks(rt: ExtensionRuntime, event: InterceptableEvent): boolean {
-  return rt.intercepts.has(event) && rt.connected;
+  return rt.intercepts.has(event) && isServing(rt.status);
 }
 
 /** Why arguments cannot be sent, or undefined when they can. */

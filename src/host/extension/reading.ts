@@ -15,7 +15,7 @@ import type { Launch } from './launch.js';
 import type { LogLevel } from '../port.js';
 import type { RegistrationFrame, Registrations } from './registrations.js';
 import type { RuntimeConfig } from './contract.js';
-import type { ExtensionStatus } from './state.js';
+import { isServing, type ExtensionStatus } from './state.js';
 import type { UiQueue } from './uiQueue.js';
 
 export type Status = ExtensionStatus<Launch, NodeJS.Timeout>;
@@ -35,7 +35,6 @@ export interface RuntimeCore {
   readonly current: Status;
   /** The launch of the current state, if it has one. */
   readonly live: Launch | undefined;
-  readonly connected: boolean;
   transition(next: Status): void;
   /** Loading of a running process failed: it is stopped and not restarted. */
   failLaunch(l: Launch, message: string): void;
@@ -132,7 +131,7 @@ export function onFrame(rt: RuntimeCore, l: Launch, frame: FrameFromExt): void {
     case 'secret_get':
     case 'secret_delete':
     case 'secret_list':
-      return rt.terva.request({ requestsGone: l.requestsGone, live: () => rt.live === l && rt.connected, send: (a) => l.transport.send(a) }, frame);
+      return rt.terva.request({ requestsGone: l.requestsGone, live: () => rt.live === l && isServing(rt.current), send: (a) => l.transport.send(a) }, frame);
     case 'register_context':
     case 'refresh_context':
     case 'context_card':

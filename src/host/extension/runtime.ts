@@ -75,7 +75,6 @@ export class ExtensionRuntime implements ExtensionView {
       name: found.name, found, logPath: this.logPath, config, registrations: this.registrations, terva: this.terva, ui: this.ui,
       get current() { return rt.current; },
       get live() { return rt.live; },
-      get connected() { return rt.connected; },
       transition: (next) => this.transition(next),
       failLaunch: (l, message) => this.failLaunch(l, message),
       addProblem: (message) => this.addProblem(message),
@@ -95,6 +94,7 @@ export class ExtensionRuntime implements ExtensionView {
   get dir(): string { return this.found.dir; }
   /** The state as views see it (no launch, no timer), made once per change. */
   get status(): StatusView { return this.shown; }
+  /** The flat name, for the host's own reports and messages; a view derives it: stateOf(view). */
   get state(): ExtensionState { return stateName(this.current); }
   /** Why it failed, is held, disabled or restarting, in a sentence. */
   get error(): string | undefined { return statusMessage(this.current); }
@@ -112,11 +112,6 @@ export class ExtensionRuntime implements ExtensionView {
   get droppedProblems(): number { return this.problemList.dropped; }
 
   get startable(): boolean { return isStartable(this.found); }
-
-  /** Said hello over a connection that is still open: the state says so (a lost connection is a state of its own). */
-  get connected(): boolean {
-    return isServing(this.current);
-  }
 
   get capabilities(): readonly string[] { return this.caps; }
   get supportsCancel(): boolean { return this.cancels; }
@@ -230,7 +225,8 @@ export class ExtensionRuntime implements ExtensionView {
     this.cancels = caps.includes('tool_cancel');
   }
 
-  private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
+  /** The launch while it serves: said hello over a connection still open (a lost connection is a state of its own). */
+  private serving(): Launch | undefined { return isServing(this.current) ? this.live : undefined; }
 
   /**
    * The user changed settings: the whole new map for a running extension

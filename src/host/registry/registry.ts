@@ -102,7 +102,7 @@ export class Registry {
     const idx: Index = { commands: [], tools: [], commandIndex: new Map(), toolIndex: new Map() };
     for (const rt of this.runtimes) {
       const s = rt.status;
-      if (!rt.connected || s.kind !== 'running') continue;
+      if (s.kind !== 'running') continue; // serving: said hello over a connection still open
       for (const [key, c] of rt.commands) {
         const winner = idx.commandIndex.get(key);
         const entry: CommandEntry = { name: c.name, description: c.description, extension: rt.name, active: !winner };

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { ZotHost, type TraceSink } from '../../host/index.js';
+import { stateOf, ZotHost, type TraceSink } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
 import { registerNewExtension } from '../authoring/newExtension.js';
 import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
@@ -136,7 +136,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const segmentItems = new SegmentItems(mgr);
 
   // State changes go to each extension's channel; the host channel gets the big events.
-  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${rt.state}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
+  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${stateOf(rt)}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
   const hostLog = mgr.onLog((e) => logs.onHostLog(e));
 
   const reportUpdates = followOpenReport(mgr, display, () => commands.diagnosticsText());
@@ -217,7 +217,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   void extensionSettings.loadAll().catch((err: unknown) => logs.hostLog(`the extension settings' secrets could not be read: ${(err as Error).message}`, 'warn')).then(() => mgr.start()).then(
     () => {
       const exts = mgr.view.extensions;
-      logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${r.state})`).join(', ') || 'none'}`);
+      logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${stateOf(r)})`).join(', ') || 'none'}`);
     },
     (err: unknown) => logs.hostLog(`loading failed: ${(err as Error).stack ?? String(err)}`, 'error'),
   );

@@ -8,7 +8,7 @@
  * budget (see FolderWatcher and `zot-host watch`).
  */
 import * as vscode from 'vscode';
-import { FolderWatcher, reactToChange } from '../../host/index.js';
+import { FolderWatcher, reactToChange, stateOf } from '../../host/index.js';
 import type { HostManager } from '../activation/hostManager.js';
 import { SECTION } from '../activation/settings.js';
 import type { LogChannels } from '../ui/logs.js';
@@ -50,7 +50,7 @@ export class ExtensionWatch implements vscode.Disposable {
     let name = target.named === false ? undefined : target.rt?.name ?? target.named;
     if (name === undefined) {
       const picked = await vscode.window.showQuickPick(
-        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? t('watched: pick to stop') : stateLook(rt.state).label, detail: rt.dir })),
+        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? t('watched: pick to stop') : stateLook(stateOf(rt)).label, detail: rt.dir })),
         { placeHolder: t('Watch which zot extension (restart it when a file in its folder changes)?') },
       );
       name = picked?.label;
