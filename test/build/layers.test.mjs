@@ -5,7 +5,7 @@
 // of src, fails the check with the rule's name and the probe's file:line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -108,4 +108,28 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nexport type T = Timing;\nexport const b = [blocksText, runHookOn, HOST_VERSION];\n");
     assert.equal(face.status, 0, face.stderr);
   });
+});
+
+// The size rule, for the layers whose folders hold what they are named for
+// (src/vscode's chat folder is still over it): no folder with more than 12
+// modules, no module over 400 lines.
+test('src/protocol, src/host and src/cli: no folder holds more than 12 modules, no module is over 400 lines', () => {
+  /** @type {string[]} */
+  const crowded = [];
+  /** @type {string[]} */
+  const long = [];
+  /** @param {string} dir */
+  const walk = (dir) => {
+    const entries = readdirSync(path.join(repoRoot, dir), { withFileTypes: true });
+    const modules = entries.filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'));
+    if (modules.length > 12) crowded.push(`${dir}: ${modules.length}`);
+    for (const m of modules) {
+      const lines = readFileSync(path.join(repoRoot, dir, m.name), 'utf8').split('\n').length - 1;
+      if (lines > 400) long.push(`${dir}/${m.name}: ${lines}`);
+    }
+    for (const e of entries) if (e.isDirectory()) walk(`${dir}/${e.name}`);
+  };
+  for (const layer of ['src/protocol', 'src/host', 'src/cli']) walk(layer);
+  assert.deepEqual(crowded, [], 'folders with more than 12 modules');
+  assert.deepEqual(long, [], 'modules over 400 lines');
 });
