@@ -76,7 +76,7 @@ export type JsonObject = { [key: string]: unknown };
 
 /** `format: "markdown"` is a display hint (zot after v0.3.73); the model gets the same text. */
 export interface TextBlock { type: 'text'; text: string; format?: string }
-/** `data` is base64 as sent; whether it decodes is checked where it is used (content.ts). */
+/** `data` is base64 as sent; whether it decodes is checked where it is used (host/results/content.ts). */
 export interface ImageBlock { type: 'image'; mime_type: string; data: string }
 /** A block of a type this host does not know, as validation leaves it: its type, and the block as sent. */
 export interface OtherBlock { type: 'other'; other_type: string; block: { type: string; [key: string]: unknown } }
