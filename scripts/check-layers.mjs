@@ -42,9 +42,11 @@
 // And one rule on what a front end decides on:
 //
 //   front-ends-decide-on-status   no front end compares a `.state` (===, !==,
-//                                 ==, !=) or switches on one: an extension's
-//                                 flat state name (`rt.state`) is for reports
-//                                 and log lines; conditions read `rt.status`
+//                                 ==, !=) or switches on one, nor on what
+//                                 `stateOf()` or `stateName()` return: an
+//                                 extension's flat state name (`stateOf(rt)`,
+//                                 a report's `.state`) is for reports and log
+//                                 lines; conditions read `rt.status`
 //                                 through the predicates of
 //                                 src/host/extension/state.ts or its `kind`.
 //                                 A `.state` that is read, passed or written
@@ -118,9 +120,10 @@ export function importsOf(fileName, text) {
 
 const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
 
-/** Whether an expression is a `.state` read (`rt.state`, `x?.state`, `(rt.state as string)`, `rt.state!`). */
+/** Whether an expression is a `.state` read (`rt.state`, `x?.state`, `(rt.state as string)`, `rt.state!`) or a flat name made (`stateOf(rt)`, `stateName(s)`). */
 function isStateRead(node) {
   while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node)) node = node.expression;
+  if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) return node.expression.text === 'stateOf' || node.expression.text === 'stateName';
   return ts.isPropertyAccessExpression(node) && node.name.text === 'state';
 }
 

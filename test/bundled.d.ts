@@ -5,7 +5,7 @@
 export interface BundledSources {
   'protocol/pageContract': typeof import('../src/protocol/pageContract');
   'host/process/treeKill': typeof import('../src/host/process/treeKill');
-  'host/extension/folderWatch': typeof import('../src/host/extension/folderWatch');
+  'host/discovery/folderWatch': typeof import('../src/host/discovery/folderWatch');
   'host/ui/panelBudget': typeof import('../src/host/ui/panelBudget');
   'host/turn/workspaceChanges': typeof import('../src/host/turn/workspaceChanges');
   'host/turn/workspaceFiles': typeof import('../src/host/turn/workspaceFiles');

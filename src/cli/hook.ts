@@ -22,7 +22,7 @@ import { err, out } from './output.js';
  * Required only when no editor window answers (see main.ts): a hook that an
  * editor answers loads neither the host's process side nor vscode-jsonrpc.
  */
-const session = (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js');
+const session = (): typeof import('./running/session.js') => require('./running/session.js') as typeof import('./running/session.js');
 const mcpFace = (): typeof import('../mcp/index.js') => require('../mcp/index.js') as typeof import('../mcp/index.js');
 
 export async function hook(p: Parsed): Promise<number> {

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
 import { err, flush, out } from './output.js';
-import type { Session } from './session.js';
+import type { Session } from './running/session.js';
 import type { McpBundle } from '../mcp/index.js';
 
 /*
@@ -19,14 +19,14 @@ import type { McpBundle } from '../mcp/index.js';
  * `hook` uses).
  */
 const verbs = {
-  calls: (): typeof import('./calls.js') => require('./calls.js') as typeof import('./calls.js'),
-  doctor: (): typeof import('./doctor.js') => require('./doctor.js') as typeof import('./doctor.js'),
+  calls: (): typeof import('./running/calls.js') => require('./running/calls.js') as typeof import('./running/calls.js'),
+  doctor: (): typeof import('./running/doctor.js') => require('./running/doctor.js') as typeof import('./running/doctor.js'),
   hook: (): typeof import('./hook.js') => require('./hook.js') as typeof import('./hook.js'),
   init: (): typeof import('./init.js') => require('./init.js') as typeof import('./init.js'),
   plugin: (): typeof import('./plugin.js') => require('./plugin.js') as typeof import('./plugin.js'),
   secrets: (): typeof import('./secrets.js') => require('./secrets.js') as typeof import('./secrets.js'),
-  session: (): typeof import('./session.js') => require('./session.js') as typeof import('./session.js'),
-  watch: (): typeof import('./watch.js') => require('./watch.js') as typeof import('./watch.js'),
+  session: (): typeof import('./running/session.js') => require('./running/session.js') as typeof import('./running/session.js'),
+  watch: (): typeof import('./running/watch.js') => require('./running/watch.js') as typeof import('./running/watch.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {

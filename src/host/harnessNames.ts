@@ -1,7 +1,7 @@
 /**
  * The names harnesses give the tools of zot's agent plugin's MCP server
  * (src/host/hooks/plugin.ts): the hook lets them through (the MCP path
- * guards them) and host tool calls never reach them (family.ts isZotTool).
+ * guards them) and host tool calls never reach them (tervaContext.ts isZotTool).
  */
 
 /** The agent plugin's name and its MCP server's. */

@@ -1,7 +1,7 @@
 /** What a host is made with: its options, its timings and what it reports. */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { TraceSink } from './connection/frameTrace.js';
-import type { LogLevel } from './extension/problems.js';
+import type { LogLevel } from './port.js';
 import type { RestartPolicy } from './extension/restartPolicy.js';
 import type { Gate } from './extension/gate.js';
 import type { HostUI } from './port.js';
@@ -76,7 +76,7 @@ export interface HostOptions {
    */
   restartPolicy?: (extension: string) => RestartPolicy;
   /** What answers terva's requests (secrets, host tools, sessions); each one absent is answered "not supported" (docs/TERVA.md 20). */
-  services?: import('./extension/familyServices.js').FamilyServices;
+  services?: import('./terva/services.js').TervaServices;
   /**
    * Where the user's values of terva's extension settings come from (docs/TERVA.md
    * 17.1); without it, each setting is its manifest default.

@@ -5,6 +5,9 @@
  */
 import type { NotifyLevel, PanelKey, Widget } from '../protocol/index.js';
 
+/** The level of an extension's log line, as a front end shows it. */
+export type LogLevel = 'info' | 'warn' | 'error';
+
 /** What a UI needs to know about the extension behind a request. */
 export interface ExtensionRef {
   readonly name: string;

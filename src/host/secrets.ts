@@ -4,4 +4,4 @@
  * every zot-host verb reads it while it turns its arguments into options.
  */
 export { defaultZotHome } from './discovery/paths.js';
-export { FileSecretStore, secretFilePath, SECRET_LOCK_STALE_MS, SECRET_LOCK_WAIT_MS, type SecretFileOptions } from './extension/secretFile.js';
+export { FileSecretStore, secretFilePath, SECRET_LOCK_STALE_MS, SECRET_LOCK_WAIT_MS, type SecretFileOptions } from './terva/secretFile.js';

@@ -1,43 +1,42 @@
 /**
- * The host: a thin facade over the registry of extensions (registry.ts),
- * the agent path (agent.ts), panels (panels.ts) and diagnostics. Front ends
+ * The host: a thin facade over the registry of extensions (registry/registry.ts),
+ * the agent path (agent/agentPath.ts), panels (panels.ts) and diagnostics. Front ends
  * get read-only views of extensions, PanelHandles and events; they change
  * the host only through its methods. Its lifetimes are held in one store.
  */
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { DEFAULT_MAX_LINE_BYTES, SUPPORTED_EVENTS, type CommandResponseFromExt, type EventMap, type EventName, type InterceptableEvent, type InterceptMap, type PanelSpec, type SessionEndReason } from '../protocol/index.js';
-import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent.js';
+import { AgentPath, type InterceptResult, type ToolCallOptions } from './agent/agentPath.js';
 import { runAgentTurn, type ModelPort, type TurnOptions, type TurnResult, type TurnView } from './turn/agentTurn.js';
-import { actionOf, carryOut, type ActionTaken, type CommandRenderer } from './ui/commandResponse.js';
-import { toolPromptText } from './ui/toolPrompt.js';
-import { makeTap, type TraceSink } from './connection/frameTrace.js';
-import type { TraceFields } from './connection/traceMask.js';
-import { envSecrets, makeRedactor } from './connection/redact.js';
-import type { TapSlot } from './connection/transport.js';
-import { diagnostics, type ExtensionReport } from './diagnostics.js';
+import type { ActionTaken, CommandRenderer } from './ui/commandResponse.js';
+import type { TraceSink } from './connection/frameTrace.js';
+import { HostSecrets } from './connection/hostSecrets.js';
+import { diagnostics, type ExtensionReport } from './registry/diagnostics.js';
 import { defaultZotHome } from './discovery/paths.js';
-import type { ExtensionRuntime, RuntimeConfig, RuntimeDelegate } from './extension/runtime.js';
-import { followFolders, load, startWithGrace, type LoadingDeps } from './loading.js';
+import type { ExtensionRuntime } from './extension/runtime.js';
+import type { RuntimeConfig, RuntimeDelegate } from './extension/contract.js';
+import { followFolders, load, startWithGrace, type LoadingDeps } from './registry/loading.js';
 import type { HoldReason, StatusView } from './extension/state.js';
 import type { ExtensionView } from './extension/view.js';
 import { DEFAULT_TIMING, type CallOptions, type HostOptions, type LogEvent, type NoteEvent, type Timing } from './options.js';
-import { outcomeLabel, type CommandOutcome, type ToolOutcome } from './outcomes.js';
+import type { CommandOutcome, ToolOutcome } from './results/outcomes.js';
 import { Panels } from './ui/panels.js';
-import { Registry, type CommandEntry, type ToolEntry } from './registry.js';
+import { Registry, type CommandEntry, type ToolEntry } from './registry/registry.js';
 import type { HostUI, PanelHandle, PanelUI } from './port.js';
 import { HeadlessUI } from './ui/headless.js';
 import { dispatchUiFrame, noteLevel } from './ui/frames.js';
 import { HOST_VERSION } from './version.js';
 import { DisposableStore } from './lifetime.js';
-import { answerRequest, type FamilyServices } from './extension/familyServices.js';
-import type { FamilyChange } from './extension/family.js';
-import { contextCards, isZotTool, modelContext, settingsOf, statusSegments, type StatusEntry } from './family.js';
-import { Lifecycle, type SessionStart } from './lifecycle.js';
-import { ExtensionCalls } from './extensionCalls.js';
+import { answerRequest, type TervaServices } from './terva/services.js';
+import type { TervaChange } from './terva/notices.js';
+import { contextCards, isZotTool, modelContext, settingsOf, statusSegments, type StatusEntry } from './tervaContext.js';
+import { Lifecycle, type SessionStart } from './agent/lifecycle.js';
+import { ExtensionCalls } from './agent/extensionCalls.js';
+import { CommandPath } from './agent/commands.js';
 
 export interface StateChange { extension: ExtensionView; old: StatusView; new: StatusView }
 /** What one of terva's notices changed for an extension. */
-export interface FamilyEvent { extension: ExtensionView; what: FamilyChange }
+export interface TervaEvent { extension: ExtensionView; what: TervaChange }
 
 
 /**
@@ -51,7 +50,7 @@ export type HostReader = Pick<ZotHost,
 /** What a front end may do with a host besides reading it: call into its extensions and follow its events. */
 export type HostCalls = HostReader & Pick<ZotHost,
   'invokeCommand' | 'runCommand' | 'runToolCall' | 'runTurn' | 'applyCommandResponse' | 'intercepts' | 'intercept' |
-  'emit' | 'beginSession' | 'adoptSession' | 'endSession' | 'session' | 'decided' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeFamily' | 'onLog' | 'onNote'>;
+  'emit' | 'beginSession' | 'adoptSession' | 'endSession' | 'session' | 'decided' | 'announceToolCall' | 'openPanel' | 'panelUi' | 'setModel' | 'settingsChanged' | 'onDidChangeState' | 'onDidChangeRegistry' | 'onDidChangeTerva' | 'onLog' | 'onNote'>;
 
 export class ZotHost {
   readonly zotHome: string;
@@ -65,28 +64,24 @@ export class ZotHost {
   private readonly registry: Registry;
   private readonly panels: Panels;
   private readonly agent: AgentPath;
-  /** Shared by every connection: the protocol trace, when one is on. */
-  private readonly traceSlot: TapSlot = {};
   /** Variables added to an extension's environment (a debugger's), by name. */
   private readonly extraEnv = new Map<string, NodeJS.ProcessEnv>();
-  /** Values the trace never writes (an MCP token), whatever the sink. */
-  private readonly secrets = new Set<string>();
-  /** The values of the environment's secret-looking variables, read once. */
-  private readonly envSecrets: readonly string[];
-  /** Hides those values and `secrets` in what the host says about an extension. */
-  private readonly redact: (text: string) => string;
+  /** What the trace and the log lines never write, and the trace's one slot. */
+  private readonly secrets: HostSecrets;
 
   private readonly stateEmitter = this.store.add(new Emitter<StateChange>());
   private readonly registryEmitter = this.store.add(new Emitter<void>());
   private readonly logEmitter = this.store.add(new Emitter<LogEvent>());
   private readonly noteEmitter = this.store.add(new Emitter<NoteEvent>());
-  private readonly familyEmitter = this.store.add(new Emitter<FamilyEvent>());
+  private readonly tervaEmitter = this.store.add(new Emitter<TervaEvent>());
   /** The services that answer terva's requests; each one absent is answered "not supported". */
-  private readonly services: FamilyServices;
+  private readonly services: TervaServices;
   /** Events as they leave: numbered, with the session they belong to. */
   private readonly lifecycle: Lifecycle;
   /** zot's `call_tool` requests of every extension, through the agent's door. */
   private readonly calls: ExtensionCalls;
+  /** Commands carried out through the UI, a typed one's or an extension's submit_slash. */
+  private readonly commandPath: CommandPath;
   /** An extension moved between states. */
   readonly onDidChangeState: Event<StateChange> = this.stateEmitter.event;
   /** Commands, tools or subscriptions changed; coalesced. */
@@ -96,7 +91,7 @@ export class ZotHost {
   /** Every `notify` of every extension, as it arrives (the UI shows it too). */
   readonly onNote: Event<NoteEvent> = this.noteEmitter.event;
   /** An extension's model context, cards, status segments or withdrawn tools changed (terva's notices). */
-  readonly onDidChangeFamily: Event<FamilyEvent> = this.familyEmitter.event;
+  readonly onDidChangeTerva: Event<TervaEvent> = this.tervaEmitter.event;
 
   constructor(private readonly options: HostOptions) {
     this.zotHome = options.zotHome ?? defaultZotHome(options.env ?? process.env);
@@ -108,10 +103,13 @@ export class ZotHost {
     this.lifecycle = new Lifecycle(this.registry, () => this.options.cwd);
     this.agent = new AgentPath(this.registry, this.lifecycle, this.timings, () => this.ui.interactive, (rt, id) => this.panels.expect(rt, id));
     this.calls = new ExtensionCalls(this.agent);
+    this.commandPath = new CommandPath(this.registry, this.agent, this.ui, this.panels);
     this.folders = [...(options.projectDirs ?? [options.cwd])];
     this.services = { ...options.services };
-    this.envSecrets = envSecrets(options.env ?? process.env);
-    this.redact = makeRedactor(() => [...this.envSecrets, ...this.secrets]);
+    this.secrets = new HostSecrets(options.env ?? process.env, {
+      toolRedact: (ext, tool) => this.registry.get(ext)?.tools.get(tool)?.display?.redact ?? this.registry.tool(tool)?.entry.display?.redact ?? [],
+      secretSettings: (ext) => (this.registry.get(ext)?.found.manifest?.config ?? []).filter((f) => f.secret).map((f) => f.key),
+    });
     if (options.trace) this.setTrace(options.trace);
   }
 
@@ -138,15 +136,9 @@ export class ZotHost {
     this.model = { provider, model };
   }
 
-  /** Which values of a frame are secret by where they sit: a tool's `display.redact`, the settings declared secret. */
-  private readonly traceFields: TraceFields = {
-    toolRedact: (ext, tool) => this.registry.get(ext)?.tools.get(tool)?.display?.redact ?? this.registry.tool(tool)?.entry.display?.redact ?? [],
-    secretSettings: (ext) => (this.registry.get(ext)?.found.manifest?.config ?? []).filter((f) => f.secret).map((f) => f.key),
-  };
-
   /** Turns the protocol trace on (every frame of every extension to `sink`) or off; live connections follow at once. */
   setTrace(sink: TraceSink | undefined): void {
-    this.traceSlot.tap = sink ? makeTap({ ...sink, secrets: () => [...this.envSecrets, ...this.secrets, ...(sink.secrets?.() ?? [])] }, this.traceFields) : undefined;
+    this.secrets.trace(sink);
   }
 
   /**
@@ -170,7 +162,7 @@ export class ZotHost {
 
   /** A value the protocol trace must never write, such as a bearer token. */
   keepSecret(value: string): void {
-    this.secrets.add(value);
+    this.secrets.keep(value);
   }
 
   /** Variables added to one extension's environment from its next launch on (undefined: none). */
@@ -288,49 +280,13 @@ export class ZotHost {
   runTurn(port: ModelPort, view: TurnView, opts: TurnOptions): Promise<TurnResult> { return runAgentTurn(this, port, view, opts); }
 
   /** Invokes a command and carries out its response through the UI, as zot does for a typed slash command. */
-  async runCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> {
-    const outcome = await this.invokeCommand(name, args, opts);
-    if (outcome.outcome === 'completed') await this.applyCommandResponse(outcome.extension, outcome.response);
-    return outcome;
-  }
-
+  runCommand(name: string, args: string, opts: CallOptions = {}): Promise<CommandOutcome> { return this.commandPath.run(name, args, opts); }
   /**
    * Carries out a command's response: through the UI, except the actions a
    * front end renders itself (`render`). Returns the action taken.
    */
-  async applyCommandResponse(extension: string, r: CommandResponseFromExt, render: Partial<CommandRenderer<void | Promise<void>>> = {}): Promise<ActionTaken> {
-    const rt = this.registry.get(extension);
-    if (!rt) return 'noop';
-    const inUi: CommandRenderer<void | Promise<void>> = {
-      error: (m) => this.ui.notify(rt, 'error', `/${rt.name}: ${m}`),
-      prompt: (t) => this.ui.submit(rt, t),
-      insert: (t) => this.ui.insert(rt, t),
-      display: (t) => this.ui.display(rt, t),
-      openPanel: (spec) => this.panels.openPanel(rt, spec, true),
-      // Without a front end's own rendering: the tool runs through the door, and its result goes with the prompt to the UI's model.
-      toolPrompt: async (p) => {
-        const o = await this.runToolCall(p.tool, p.args);
-        await this.ui.submit(rt, toolPromptText(p, o));
-      },
-      noop: () => undefined,
-    };
-    await Promise.resolve(carryOut(r, { ...inUi, ...render })).finally(() => r.open_panel && this.panels.settled(rt, r.open_panel.id));
-    return actionOf(r);
-  }
-
-  /**
-   * An extension's submit_slash: `/name args` run as a typed slash command,
-   * its response carried out through the UI; what goes wrong is a note of
-   * the extension that asked. A host without UI says so and runs nothing.
-   */
-  private async runSlash(from: ExtensionRuntime, text: string): Promise<void> {
-    if (!this.ui.interactive) return this.ui.notify(from, 'info', `asked to run ${text}; not interactive, ignored`);
-    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
-    if (!m) return;
-    const name = m[1]!;
-    if (!this.findCommand(name)) return this.ui.notify(from, 'warn', `asked to run /${name}, but no running extension provides that command`);
-    const o = await this.runCommand(name, m[2] ?? '');
-    if (o.outcome !== 'completed' && o.outcome !== 'canceled' && o.outcome !== 'abandoned') await this.ui.notify(from, 'error', `/${name}: ${o.message || outcomeLabel(o.outcome)}`);
+  applyCommandResponse(extension: string, r: CommandResponseFromExt, render: Partial<CommandRenderer<void | Promise<void>>> = {}): Promise<ActionTaken> {
+    return this.commandPath.apply(extension, r, render);
   }
 
   /** Opens (or replaces) a panel of an extension, as its open_panel frame does. */
@@ -408,8 +364,8 @@ export class ZotHost {
       configFor: (found) => settingsOf(found, this.options.settings, (v) => this.keepSecret(v)),
       gate: this.options.gate,
       restartPolicy: this.options.restartPolicy,
-      redact: this.redact,
-      trace: this.traceSlot,
+      redact: this.secrets.redact,
+      trace: this.secrets.slot,
       envFor: (name) => {
         const extra = this.extraEnv.get(name);
         return extra && { ...(this.options.env ?? process.env), ...extra };
@@ -421,7 +377,7 @@ export class ZotHost {
     return {
       stateChanged: (rt, old, next) => this.stateEmitter.fire({ extension: rt, old, new: next }),
       registrationsChanged: () => this.registry.invalidate(),
-      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.runSlash(from, text)),
+      handle: (rt, frame) => dispatchUiFrame(rt, frame, this.ui, this.panels, (from, text) => this.commandPath.slash(from, text)),
       arrived: (rt, frame) => {
         if (frame.type === 'notify') this.noteEmitter.fire({ extension: rt.name, level: noteLevel(frame.level), message: frame.message });
       },
@@ -435,7 +391,7 @@ export class ZotHost {
         else this.calls.malformed(rt, frame.id);
       },
       log: (rt, line, kind, level) => this.logEmitter.fire({ extension: rt.name, line, kind, level }),
-      familyChanged: (rt, what) => this.familyEmitter.fire({ extension: rt, what }),
+      tervaChanged: (rt, what) => this.tervaEmitter.fire({ extension: rt, what }),
       answer: (rt, frame, token) => answerRequest(rt, frame, { services: this.services, isZotTool: (name) => isZotTool(name, this.registry), token, guard: (name, args, origin) => this.agent.guardHostCall(name, args, origin) }),
     };
   }

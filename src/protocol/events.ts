@@ -1,11 +1,11 @@
 /**
  * Every lifecycle event and intercept this host sends, name by name, with its
  * payload: zot's (docs/ZOT.md 3) and terva's (docs/TERVA.md 18) in one closed
- * map, so an event cannot go out under a name no family knows, with a field
- * no family names, or in two shapes. Where both families use one name
+ * map, so an event cannot go out under a name neither zot nor terva knows,
+ * with a field neither names, or in two shapes. Where both use one name
  * (`tool_result`, `session_start`, `session_end`) the payload is the union of
- * both families' fields (ZOT.md 5, option A): each extension reads its own
- * and skips the rest, as both families' decoders do.
+ * both hosts' fields (ZOT.md 5, option A): each extension reads its own
+ * and skips the rest, as both hosts' decoders do.
  */
 import type { ContentBlock, JsonObject } from './frames.js';
 import { utf8Length } from './terva.js';

@@ -39,7 +39,7 @@ export const KNOWN_CAPABILITIES = ['commands', 'tools', 'events', 'panels', 'too
  */
 export const HOST_CAPABILITIES = ['call_tool'] as const;
 
-/** zot's lifecycle event names (docs/ZOT.md 3.2); terva's are FAMILY_EVENTS. A subscription to any of them is kept. */
+/** zot's lifecycle event names (docs/ZOT.md 3.2); terva's are TERVA_EVENTS. A subscription to any of them is kept. */
 export const KNOWN_EVENTS = [
   'session_start', 'session_end', 'user_prompt_submit', 'turn_start', 'turn_end', 'tool_call', 'tool_confirmation_requested',
   'permission_decision', 'tool_result', 'assistant_message', 'pre_compact', 'post_compact', 'subagent_start', 'subagent_stop',
@@ -76,7 +76,7 @@ export type JsonObject = { [key: string]: unknown };
 
 /** `format: "markdown"` is a display hint (zot after v0.3.73); the model gets the same text. */
 export interface TextBlock { type: 'text'; text: string; format?: string }
-/** `data` is base64 as sent; whether it decodes is checked where it is used (content.ts). */
+/** `data` is base64 as sent; whether it decodes is checked where it is used (host/results/content.ts). */
 export interface ImageBlock { type: 'image'; mime_type: string; data: string }
 /** A block of a type this host does not know, as validation leaves it: its type, and the block as sent. */
 export interface OtherBlock { type: 'other'; other_type: string; block: { type: string; [key: string]: unknown } }

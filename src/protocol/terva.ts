@@ -11,11 +11,11 @@ import type { ImageBlock, JsonObject, TextBlock } from './frames.js';
 export const TERVA_PROTOCOL_VERSION = 6;
 
 /**
- * Event names of the zot family beyond zot's five: a subscription to any of
+ * terva's event names beyond zot's five: a subscription to any of
  * them is kept whether or not this host emits it yet, so it never counts
  * against the bound on unknown names.
  */
-export const FAMILY_EVENTS = [
+export const TERVA_EVENTS = [
   'session_end', 'run_end', 'tool_result', 'user_message', 'workspace_changed',
   'compact_start', 'transcript_compacted', 'config_update',
 ] as const;

@@ -5,7 +5,7 @@
 // of src, fails the check with the rule's name and the probe's file:line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -132,8 +132,9 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     ['src/vscode/views/probe.ts', "import { createTestApi } from '../testing/testApi.js';\nexport const c = createTestApi;\n", 'test-instruments-stay-out', 1],
     ['src/vscode/views/probe.ts', "export const busy = (r: { state: string }) => r.state === 'starting';\n", 'front-ends-decide-on-status', 1],
     ['src/mcp/probe.ts', "type R = { state: string } | undefined;\nexport const up = (r: R) => 'ready' !== r?.state;\n", 'front-ends-decide-on-status', 2],
+    ['src/vscode/views/probe.ts', "import { stateOf, type StatusView } from '../../host/index.js';\nexport const up = (r: { status: StatusView }) => stateOf(r) === 'ready';\n", 'front-ends-decide-on-status', 2],
     ['src/cli/probe.ts', "export function word(r: { state: string }): string {\n  switch (r.state) {\n    default: return '';\n  }\n}\n", 'front-ends-decide-on-status', 2],
-    ['src/vscode/views/probe.ts', "import { blocksText } from '../../host/content.js';\nexport const b = blocksText;\n", 'front-ends-use-the-host-face', 1],
+    ['src/vscode/views/probe.ts', "import { blocksText } from '../../host/results/content.js';\nexport const b = blocksText;\n", 'front-ends-use-the-host-face', 1],
     ['src/cli/probe.ts', "// the face first\nimport type { ZotHost } from '../host/index.js';\nimport type { Timing } from '../host/options.js';\nexport type T = [ZotHost, Timing];\n", 'front-ends-use-the-host-face', 3],
     ['src/mcp/probe.ts', "export type P = import('../host/extension/runtime.js').ExtensionRuntime;\n", 'front-ends-use-the-host-face', 1],
     ['src/vscode/hooks/probe.ts', "export { WINDOWS_VAR } from '../../host/hooks/windows.js';\n", 'front-ends-use-the-host-face', 1],
@@ -175,4 +176,28 @@ describe('a probe import fails the check, naming the rule and file:line', () => 
     const face = withProbe('src/cli/probe.ts', "import { blocksText, type Timing } from '../host/index.js';\nimport { runHookOn } from '../host/hooks/index.js';\nimport { HOST_VERSION } from '../host/names.js';\nimport { servesTool, type McpBundle } from '../mcp/index.js';\nexport type T = [Timing, McpBundle];\nexport const b = [blocksText, runHookOn, HOST_VERSION, servesTool];\n");
     assert.equal(face.status, 0, face.stderr);
   });
+});
+
+// The size rule, for the layers whose folders hold what they are named for
+// (src/vscode's chat folder is still over it): no folder with more than 12
+// modules, no module over 400 lines.
+test('src/protocol, src/host and src/cli: no folder holds more than 12 modules, no module is over 400 lines', () => {
+  /** @type {string[]} */
+  const crowded = [];
+  /** @type {string[]} */
+  const long = [];
+  /** @param {string} dir */
+  const walk = (dir) => {
+    const entries = readdirSync(path.join(repoRoot, dir), { withFileTypes: true });
+    const modules = entries.filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'));
+    if (modules.length > 12) crowded.push(`${dir}: ${modules.length}`);
+    for (const m of modules) {
+      const lines = readFileSync(path.join(repoRoot, dir, m.name), 'utf8').split('\n').length - 1;
+      if (lines > 400) long.push(`${dir}/${m.name}: ${lines}`);
+    }
+    for (const e of entries) if (e.isDirectory()) walk(`${dir}/${e.name}`);
+  };
+  for (const layer of ['src/protocol', 'src/host', 'src/cli']) walk(layer);
+  assert.deepEqual(crowded, [], 'folders with more than 12 modules');
+  assert.deepEqual(long, [], 'modules over 400 lines');
 });

@@ -28,7 +28,7 @@ test('a reply nested 100,000 deep fails its own call at once with one diagnostic
   const next = await host.runToolCall('plain', { x: 1 });
   assert.equal(next.outcome, 'completed');
   assert.equal(firstText(next), 'plain ran with {"x":1}');
-  assert.equal(host.get('deep-reply')?.state, 'ready');
+  assert.equal(lib.stateOf(host.get('deep-reply')), 'ready');
 });
 
 test('a frame exactly at the bound is accepted; one level more is not', () => {
@@ -50,7 +50,7 @@ test('a tool whose schema is 5,000 deep is refused at registration, as an object
     { name: 'fine', schemaDepth: 10 },
     { name: 'plain' },
   ] })]);
-  await waitFor('ready', () => host.get('deep-schema')?.state === 'ready');
+  await waitFor('ready', () => lib.stateOf(host.get('deep-schema')) === 'ready');
   assert.deepEqual(host.tools().map((x) => x.name).sort(), ['fine', 'plain']);
   const p = problems(host, 'deep-schema');
   assert.ok(p.some((m) => /nested deeper than 64 levels.*tool "deep_obj" not registered/.test(m)), p.join('\n'));

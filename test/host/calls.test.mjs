@@ -136,7 +136,7 @@ test('an extension that stops reading while a large request is written is given 
   const o = await host.runToolCall('big_in', big, { timeoutMs: 20000 });
   assert.equal(o.outcome, 'disconnected');
   assert.match(o.message, /stopped reading its stdin/);
-  await waitFor('restarted after being given up', () => host.get('tools')?.state === 'ready' && host.get('tools')?.pid);
+  await waitFor('restarted after being given up', () => lib.stateOf(host.get('tools')) === 'ready' && host.get('tools')?.pid);
 });
 
 test('a cancel while the request is stuck mid-write drops that transport', async (t) => {

@@ -52,7 +52,7 @@ async function debugRoundTrip(t, dir, name, env, listening) {
   host.setLaunchEnv(name, undefined);
   const before = host.stderrOf(name).length;
   await host.restartExtension(name);
-  assert.equal(host.get(name)?.state, 'ready');
+  assert.equal(lib.stateOf(host.get(name)), 'ready');
   await new Promise((r) => setTimeout(r, 300));
   assert.ok(!host.stderrOf(name).slice(before).some((l) => listening.test(l)), 'no debugger once the overlay is cleared');
 }

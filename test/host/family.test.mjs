@@ -56,7 +56,7 @@ test('context, cards and status: kept as the last notice left them, ordered, esc
   const host = await startHost(t, [dir, other]);
   /** @type {string[]} */
   const changes = [];
-  host.onDidChangeFamily((e) => changes.push(`${e.extension.name}:${e.what}`));
+  host.onDidChangeTerva((e) => changes.push(`${e.extension.name}:${e.what}`));
   await waitFor('the last notice', () => host.get('ledger')?.context?.startsWith('Notes for billing-api'));
   await waitFor('the audit context', () => host.get('audit')?.context);
 

@@ -1,4 +1,4 @@
-// The storm bound of the folder watch (src/host/extension/folderWatch.ts)
+// The storm bound of the folder watch (src/host/discovery/folderWatch.ts)
 // over a real folder: a reaction that writes into the folder it watches,
 // as an extension writing its state at every start does, is paused after the
 // same number of reactions whether a restart takes 20 ms or ten times the

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstText, makeExt, RecordingUI, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { firstText, makeExt, RecordingUI, startHost, tmpdir, lib, waitFor } from '../helpers.mjs';
 
 test('malformed, non-object, unknown and binary frames are diagnostics; the stream goes on', async (t) => {
   const raw = [
@@ -29,7 +29,7 @@ test('malformed, non-object, unknown and binary frames are diagnostics; the stre
     /reported an error: something broke/, /cannot intercept "session_start"/]) {
     assert.match(problems, re);
   }
-  assert.equal(host.get('messy')?.state, 'ready');
+  assert.equal(lib.stateOf(host.get('messy')), 'ready');
   assert.ok(host.findTool('string_schema'), 'a schema sent as a JSON string is accepted');
   assert.ok(host.findCommand('crlf'), 'a frame ended by \\r\\n is read');
   assert.equal((await host.runToolCall('echo', { still: 'works' })).outcome, 'completed');
@@ -55,5 +55,5 @@ test('a 4 MiB tool_result arrives; a longer frame is dropped, fails its own call
   assert.equal(huge.isError, true);
   assert.match(huge.message, /dropped a line of \d+ bytes: longer than the 8388608-byte limit/);
   assert.equal((await host.runToolCall('echo', { after: 'huge' })).outcome, 'completed');
-  assert.equal(host.get('big')?.state, 'ready');
+  assert.equal(lib.stateOf(host.get('big')), 'ready');
 });

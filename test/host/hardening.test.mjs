@@ -118,7 +118,7 @@ describe('extension.json is read with bounds', () => {
     fs.mkdirSync(ext, { recursive: true });
     execFileSync('mkfifo', [path.join(ext, 'extension.json')]);
     const host = await startHost(t, [], { cwd: project, discover: true, gate: () => ({ start: false, reason: 'workspace is not trusted', hold: 'untrusted' }) });
-    assert.equal(host.get('trap')?.state, 'failed');
+    assert.equal(lib.stateOf(host.get('trap')), 'failed');
     assert.match(/** @type {string} */ (host.get('trap')?.error), /not a regular file \(a FIFO\)/);
   });
 });
@@ -137,8 +137,8 @@ describe('held workspace code shadows nothing', () => {
     const glob = all.find((r) => r.found.source === 'global');
     assert.ok(glob, 'the global one');
     assert.ok(proj, 'the project one');
-    assert.equal(glob.state, 'ready', `global: ${glob.error}`);
-    assert.equal(proj.state, 'held');
+    assert.equal(lib.stateOf(glob), 'ready', `global: ${glob.error}`);
+    assert.equal(lib.stateOf(proj), 'held');
     assert.match(/** @type {string} */ (proj.error), new RegExp(`${glob.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has the same name and runs instead while this one is held`));
     assert.ok(host.tools().some((x) => x.name === 'mine' && x.active), 'the global one\'s tool is served');
   });
@@ -153,8 +153,8 @@ describe('held workspace code shadows nothing', () => {
     const host = await startHost(t, [], { cwd: project, zotHome: home, discover: true, gate });
     const glob = host.extensions.find((r) => r.found.source === 'global');
     assert.ok(glob, 'the global one');
-    assert.equal(glob.state, 'ready');
-    assert.equal(host.extensions.find((r) => r.found.source === 'project')?.state, 'held');
+    assert.equal(lib.stateOf(glob), 'ready');
+    assert.equal(lib.stateOf(host.extensions.find((r) => r.found.source === 'project')), 'held');
   });
 
   test('once allowed, the project extension takes its name back', async (t) => {
@@ -172,8 +172,8 @@ describe('held workspace code shadows nothing', () => {
     const glob = host.extensions.find((r) => r.found.source === 'global');
     assert.ok(proj, 'the project one');
     assert.ok(glob, 'the global one');
-    assert.equal(proj.state, 'ready');
-    assert.equal(glob.state, 'disabled');
+    assert.equal(lib.stateOf(proj), 'ready');
+    assert.equal(lib.stateOf(glob), 'disabled');
   });
 });
 
@@ -283,7 +283,7 @@ describe('log files', () => {
     const host = await startHost(t, [long, slash, under], { zotHome: home, timing: { restartMax: 0 } });
     for (const [name, code] of /** @type {[string, number][]} */ ([['L'.repeat(300), 4], ['a/b', 5], ['a_b', 6]])) {
       const rt = view(host, name);
-      await waitFor(`${name.slice(0, 10)} failed`, () => rt.state === 'failed');
+      await waitFor(`${name.slice(0, 10)} failed`, () => lib.stateOf(rt) === 'failed');
       const text = fs.readFileSync(rt.logPath, 'utf8');
       assert.match(text, new RegExp(`exited with code ${code}`), 'its own file');
       assert.ok(rt.error?.includes(rt.logPath), `the message names the real file: ${rt.error}`);
@@ -323,7 +323,7 @@ describe('the stop ladder runs once', () => {
     assert.equal(count(text, 'sending SIGTERM'), 1, text);
     assert.equal(count(text, 'sending SIGKILL'), 1, text);
     assert.equal(count(text, 'stopped again'), 0, text);
-    assert.equal(rt.state, 'stopped');
+    assert.equal(lib.stateOf(rt), 'stopped');
   });
 });
 
@@ -333,10 +333,10 @@ describe('a stop before hello', () => {
     const host = await startHost(t, [dir], { noStart: true, timing: { shutdownGraceMs: 600, restartBaseDelayMs: 10 } });
     void host.start();
     const rt = await waitFor('the runtime', () => host.get('latehello'));
-    await waitFor('starting', () => rt.state === 'starting');
+    await waitFor('starting', () => lib.stateOf(rt) === 'starting');
     await host.stopExtension('latehello');
     await sleep(400);
-    assert.equal(rt.state, 'stopped');
+    assert.equal(lib.stateOf(rt), 'stopped');
     assert.equal(count(logText(host, 'latehello'), 'started process'), 1, 'not started again');
   });
 });

@@ -32,7 +32,7 @@ test('begin starts the extensions once and announces one session after the ready
   const first = h.begin();
   assert.equal(h.begin(), first, 'a second begin shares the first');
   await first;
-  assert.equal(h.host.get('listener')?.state, 'ready');
+  assert.equal(lib.stateOf(h.host.get('listener')), 'ready');
   await waitFor('session_start', () => received('session_start').length === 1, 5_000);
   await sleep(200);
   assert.equal(received('session_start').length, 1, 'announced once');
@@ -41,7 +41,7 @@ test('begin starts the extensions once and announces one session after the ready
 test('begin({ announce: false }) starts them without a session_start (a hook sends its own)', async (t) => {
   const { h, received } = boot(t);
   await h.begin({ announce: false });
-  assert.equal(h.host.get('listener')?.state, 'ready');
+  assert.equal(lib.stateOf(h.host.get('listener')), 'ready');
   await sleep(300);
   assert.deepEqual(received('session_start'), []);
 });

@@ -13,7 +13,7 @@ test('handshake: hello_ack carries protocol version, the zot release, host versi
   await host.start();
   const rt = host.get('hs');
   assert.ok(rt);
-  assert.equal(rt.state, 'ready');
+  assert.equal(lib.stateOf(rt), 'ready');
   assert.equal(rt.version, '1.2.3');
   assert.deepEqual(rt.capabilities, ['commands', 'tools']);
   const [ack] = await waitFor('hello_ack', () => host.received('hs', 'hello_ack').length > 0 && host.received('hs', 'hello_ack'));
@@ -30,10 +30,10 @@ test('an extension that never sends ready is auto-ready after 250 ms of silence;
   // The grace leaves a loaded machine time to start node; the slow one registers for longer than that.
   const slow = makeExt(root, 'slow', { trickle: { count: 25, everyMs: 100 } });
   const host = await startHost(t, [quiet, slow], { timing: { readyGraceMs: 1500 } });
-  assert.equal(host.get('quiet')?.state, 'auto_ready');
-  assert.equal(host.get('slow')?.state, 'ready_timed_out');
+  assert.equal(lib.stateOf(host.get('quiet')), 'auto_ready');
+  assert.equal(lib.stateOf(host.get('slow')), 'ready_timed_out');
   assert.ok(host.findTool('q'), 'registrations of an auto-ready extension count');
-  await waitFor('late ready', () => host.get('slow')?.state === 'ready', 10_000);
+  await waitFor('late ready', () => lib.stateOf(host.get('slow')) === 'ready', 10_000);
   const report = host.diagnostics().find((r) => r.name === 'slow');
   assert.ok(report);
   assert.match(report.diagnostics.join('\n'), /ready grace/);
@@ -45,7 +45,7 @@ test('exit before hello fails loading with the exit status and the log location'
   const host = await startHost(t, [dir]);
   const rt = host.get('early');
   assert.ok(rt);
-  assert.equal(rt.state, 'failed');
+  assert.equal(lib.stateOf(rt), 'failed');
   assert.ok(rt.error);
   assert.match(rt.error, /exited with code 4 before sending hello/);
   assert.ok(rt.error.includes(rt.logPath));
@@ -60,7 +60,7 @@ test('an extension that never says hello fails after the bounded wait and is sto
   const host = await startHost(t, [dir], { timing: { helloTimeoutMs: 400, readyGraceMs: 3000 } });
   const rt = host.get('mute');
   assert.ok(rt);
-  await waitFor('failed', () => rt.state === 'failed');
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed');
   assert.ok(rt.error);
   assert.match(rt.error, /did not say hello within 400 ms/);
   await waitFor('process gone', () => rt.pid === undefined);
@@ -72,7 +72,7 @@ test('a first frame that is not hello fails loading', async (t) => {
   const host = await startHost(t, [dir]);
   const rt = host.get('rude');
   assert.ok(rt);
-  await waitFor('failed', () => rt.state === 'failed');
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed');
   assert.ok(rt.error);
   assert.match(rt.error, /first frame was "register_tool", not "hello"/);
 });
@@ -81,7 +81,7 @@ test('the manifest name wins over the name in hello', async (t) => {
   const root = tmpdir();
   const dir = makeExt(root, 'real-name', { helloName: 'other' });
   const host = await startHost(t, [dir]);
-  assert.equal(host.get('real-name')?.state, 'ready');
+  assert.equal(lib.stateOf(host.get('real-name')), 'ready');
   assert.match(host.get('real-name')?.problems.map((p) => p.message).join() ?? '', /hello names it "other"/);
 });
 
@@ -107,7 +107,7 @@ test('a crash restarts the extension with backoff; past the budget it is failed 
   /** @type {string[]} */
   const states = [];
   host.onDidChangeState((c) => c.extension === rt && states.push(lib.stateName(c.new)));
-  await waitFor('failed', () => rt.state === 'failed', 8000);
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed', 8000);
   assert.ok(rt.error);
   assert.match(rt.error, /crashed 3 times within 3 min.*not restarting it again/s);
   assert.ok(states.filter((s) => s === 'restarting').length === 2, `restarted twice: ${states.join(' ')}`);
@@ -124,15 +124,15 @@ test('a restarted extension serves again; a requested stop is never followed by 
   const firstPid = rt.pid;
   const o = await host.runToolCall('boom', {});
   assert.equal(o.outcome, 'disconnected');
-  await waitFor('restarted', () => rt.state === 'ready' && rt.pid !== firstPid);
+  await waitFor('restarted', () => lib.stateOf(rt) === 'ready' && rt.pid !== firstPid);
   assert.equal((await host.runToolCall('ok', { n: 1 })).outcome, 'completed');
   await host.stopExtension('phoenix');
-  assert.equal(rt.state, 'stopped');
+  assert.equal(lib.stateOf(rt), 'stopped');
   await new Promise((r) => setTimeout(r, 300));
-  assert.equal(rt.state, 'stopped');
+  assert.equal(lib.stateOf(rt), 'stopped');
   assert.equal(rt.pid, undefined);
   await host.startExtension('phoenix');
-  assert.equal(rt.state, 'ready');
+  assert.equal(lib.stateOf(rt), 'ready');
 });
 
 test('stop ladder: an extension that ignores shutdown and SIGTERM, with a grandchild, is gone when dispose resolves', async (t) => {
@@ -177,7 +177,7 @@ test('reload: stop all, forget registrations, rediscover (new folders too), star
   let changes = 0;
   host.onDidChangeRegistry(() => changes++);
   await host.reload();
-  assert.deepEqual(host.extensions.map((e) => [e.name, e.state]), [['explicit-one', 'ready'], ['project-new', 'ready'], ['global-one', 'ready']]);
+  assert.deepEqual(host.extensions.map((e) => [e.name, lib.stateOf(e)]), [['explicit-one', 'ready'], ['project-new', 'ready'], ['global-one', 'ready']]);
   assert.notEqual(host.get('explicit-one')?.pid, pid);
   assert.equal(alive(pid), false);
   assert.deepEqual(host.tools().map((x) => x.name).sort(), ['g1', 'one', 'p1']);
@@ -190,16 +190,16 @@ test('the gate holds extensions back without starting them, at every launch, unt
   const b = makeExt(root, 'withheld');
   let allowed = false;
   const host = await startHost(t, [a, b], { gate: (f) => (f.name === 'withheld' && !allowed ? { start: false, reason: 'not trusted' } : { start: true }) });
-  assert.equal(host.get('allowed')?.state, 'ready');
-  assert.equal(host.get('withheld')?.state, 'held');
+  assert.equal(lib.stateOf(host.get('allowed')), 'ready');
+  assert.equal(lib.stateOf(host.get('withheld')), 'held');
   assert.equal(host.get('withheld')?.error, 'not trusted');
   assert.equal(host.get('withheld')?.pid, undefined);
   await host.startExtension('withheld');
-  assert.equal(host.get('withheld')?.state, 'held', 'Start asks the gate too: no way around it');
+  assert.equal(lib.stateOf(host.get('withheld')), 'held', 'Start asks the gate too: no way around it');
   assert.equal(host.get('withheld')?.pid, undefined);
   allowed = true;
   await host.startExtension('withheld');
-  assert.equal(host.get('withheld')?.state, 'ready');
+  assert.equal(lib.stateOf(host.get('withheld')), 'ready');
 });
 
 test('a second stop while the ladder waits kills the tree at once', async (t) => {
@@ -212,11 +212,11 @@ test('a second stop while the ladder waits kills the tree at once', async (t) =>
   const gpid = Number(await waitFor('grandchild pid', () => host.stderrOf('sluggish').find((l) => l.startsWith('GRANDCHILD'))?.split(' ')[1]));
   const started = Date.now();
   const first = host.stopExtension('sluggish');
-  await waitFor('stopping', () => rt.state === 'stopping');
+  await waitFor('stopping', () => lib.stateOf(rt) === 'stopping');
   await new Promise((r) => setTimeout(r, 100));
   await Promise.all([host.stopExtension('sluggish'), first]);
   assert.ok(Date.now() - started < 3000, `forced well before the 5 s grace (${Date.now() - started} ms)`);
-  assert.equal(rt.state, 'stopped');
+  assert.equal(lib.stateOf(rt), 'stopped');
   assert.equal(alive(pid), false);
   assert.equal(alive(gpid), false);
   assert.match(fs.readFileSync(rt.logPath, 'utf8'), /stopped again: killing its process tree now/);
@@ -246,18 +246,18 @@ test('a lost connection is a state at once: not running, not serving, its tools 
   /** @type {string[]} */
   const states = [];
   host.onDidChangeState((e) => e.extension === rt && states.push(e.new.kind));
-  assert.equal(rt.state, 'ready');
+  assert.equal(lib.stateOf(rt), 'ready');
   await waitFor('the lost state', () => rt.status.kind === 'lost', 3000);
   // The process is still alive (it ignores shutdown and SIGTERM), yet nothing shows it as running.
   assert.ok(rt.pid && alive(rt.pid), 'its process is still being ended');
-  assert.equal(rt.state, 'stopping');
-  assert.equal(rt.connected, false);
+  assert.equal(lib.stateOf(rt), 'stopping');
+  assert.equal(lib.isServing(rt.status), false);
   assert.ok(rt.error);
   assert.match(rt.error, /^connection lost \(.+\); ending the process$/);
   assert.equal(host.findTool('echo'), undefined, 'its tools are gone with the connection');
   assert.equal((await host.runToolCall('echo', {})).outcome, 'not_run');
   assert.ok(lib.canStop(rt.status) && !lib.canStart(rt.status));
-  await waitFor('the restart', () => rt.state === 'ready' && rt.status.kind === 'running', 10_000);
+  await waitFor('the restart', () => lib.stateOf(rt) === 'ready' && rt.status.kind === 'running', 10_000);
   assert.deepEqual(states.slice(0, 3), ['lost', 'restarting', 'starting'], 'lost, then (once the process ended) a crash restart');
 });
 
@@ -268,7 +268,7 @@ test('the restart policy is an option: a policy that never restarts fails the ex
   const restartPolicy = (name) => ({ crashed: (now) => (asked.push([name, typeof now]), { restart: false, crashes: 1, windowMs: 1 }), reset: () => undefined });
   const dir = makeExt(tmpdir(), 'once', { crashAfterMs: 200 });
   const host = await startHost(t, [dir], { restartPolicy });
-  await waitFor('failed', () => host.get('once')?.state === 'failed', 5000);
+  await waitFor('failed', () => lib.stateOf(host.get('once')) === 'failed', 5000);
   assert.deepEqual(asked, [['once', 'number']]);
   assert.match(host.get('once')?.error ?? '', /^crashed 1 times within 1 ms \(last: exited with code 3\); not restarting it again/);
 });
@@ -289,6 +289,6 @@ test('a host busy past the auto-ready deadline reads the frames that came in tim
     for (const until = Date.now() + 600; Date.now() < until;) { /* busy */ }
   });
   await host.start();
-  assert.equal(host.get('steady')?.state, 'ready', `states: ${seen.join(' → ')}`);
+  assert.equal(lib.stateOf(host.get('steady')), 'ready', `states: ${seen.join(' → ')}`);
   assert.ok(!seen.includes('auto_ready'), `never auto-ready: ${seen.join(' → ')}`);
 });

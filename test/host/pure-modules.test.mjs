@@ -10,14 +10,14 @@ import { bundleSources } from '../helpers.mjs';
 
 /** @type {string} */
 let scratch;
-/** @type {typeof import('../../src/host/extension/folderWatch')} */
+/** @type {typeof import('../../src/host/discovery/folderWatch')} */
 let folderWatch;
 /** @type {typeof import('../../src/host/ui/panelBudget')} */
 let panelBudget;
 
 before(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-host-pure-'));
-  ({ folderWatch, panelBudget } = await bundleSources(path.join(scratch, 'out'), 'host', ['extension/folderWatch', 'ui/panelBudget']));
+  ({ folderWatch, panelBudget } = await bundleSources(path.join(scratch, 'out'), 'host', ['discovery/folderWatch', 'ui/panelBudget']));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -50,7 +50,7 @@ test('a shadowed name is said once, not again at each later change of the regist
   // Later changes: another extension restarts (the registry is built again each time).
   for (let i = 0; i < 2; i++) {
     await host.restartExtension('third');
-    await waitFor('third back', () => host.get('third')?.connected && host.commands().some((c) => c.name === 'other'));
+    await waitFor('third back', () => host.get('third')?.status.kind === 'running' && host.commands().some((c) => c.name === 'other'));
   }
   assert.equal(said(), 1, 'said once');
 });

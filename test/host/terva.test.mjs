@@ -69,7 +69,7 @@ test('every example frame an extension sends is accepted without a problem; each
   await waitFor('every request answered', () => answerDelays(host, 'ledger').size === requests.length, 5000);
   await sleep(300); // anything that would come late, or twice
 
-  assert.equal(rt.state, 'ready');
+  assert.equal(lib.stateOf(rt), 'ready');
   assert.deepEqual(problems(rt), []);
   const raw = rawReceived(host, 'ledger');
   for (const r of requests) {
@@ -176,7 +176,7 @@ test('a malformed request with an id is a problem and still gets its answer', as
   assert.match(said, /"secret_set" frame: field "value" is required/);
   assert.match(said, /"host_tool_call" frame: field "name" is required/);
   assert.match(said, /"read_session" frame: field "session_id" must be a string/);
-  assert.equal(host.get('sloppy')?.state, 'ready');
+  assert.equal(lib.stateOf(host.get('sloppy')), 'ready');
 });
 
 test('min_protocol above this host\'s level: refused at load with 15.3\'s sentence, no hello_ack, no answer, no process left', async (t) => {
@@ -185,7 +185,7 @@ test('min_protocol above this host\'s level: refused at load with 15.3\'s senten
   const rt = host.get('strict');
   assert.ok(rt);
   const pid = await pidOf(host, 'strict');
-  await waitFor('failed', () => rt.state === 'failed');
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed');
   const sentence = `extension strict requires protocol version 7 but this host speaks 6; upgrade zot-extensions (this is ${lib.HOST_VERSION})`;
   assert.equal(rt.error, sentence);
   assert.deepEqual(problems(rt), [sentence]);
@@ -200,14 +200,14 @@ test('min_protocol above this host\'s level: refused at load with 15.3\'s senten
   assert.ok(!types.includes('host_tool_result'), 'nothing it sent after its refused hello is answered');
   assert.equal(host.findTool('ledger_balance'), undefined);
   await sleep(400);
-  assert.equal(rt.state, 'failed', 'not restarted');
+  assert.equal(lib.stateOf(rt), 'failed', 'not restarted');
 });
 
 test('min_protocol at or below this host\'s level loads as usual', async (t) => {
   const root = tmpdir();
   const host = await startHost(t, [makeTervaExt(root, 'six', { minProtocol: 6 }), makeTervaExt(root, 'one', { minProtocol: 1 }), makeTervaExt(root, 'zero', { minProtocol: 0 })]);
   for (const name of ['six', 'one', 'zero']) {
-    assert.equal(host.get(name)?.state, 'ready', name);
+    assert.equal(lib.stateOf(host.get(name)), 'ready', name);
     await waitFor(`${name} read hello_ack`, () => rawReceived(host, name).some((l) => /** @type {Frame} */ (JSON.parse(l)).type === 'hello_ack'));
   }
 });
@@ -223,7 +223,7 @@ test('bootstrap lines restart the hello bound: a launcher that builds for longer
   await host.start();
   const rt = host.get('builder');
   assert.ok(rt);
-  assert.equal(rt.state, 'ready', `${rt.state}: ${rt.error}`);
+  assert.equal(lib.stateOf(rt), 'ready', `${lib.stateOf(rt)}: ${rt.error}`);
   assert.ok(Date.now() - started >= 2500, 'hello came well after the 1.5 s bound');
   assert.deepEqual(seen.filter(Boolean), ['starting', ...Array(6).fill(message)], 'a bare bootstrap reads as "starting"');
   assert.equal(rt.bootstrap, message);
@@ -239,7 +239,7 @@ test('a launcher that goes quiet after its bootstrap lines fails at the hello bo
   const rt = host.get('stalled');
   assert.ok(rt);
   const pid = await pidOf(host, 'stalled');
-  await waitFor('failed', () => rt.state === 'failed', 5000);
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed', 5000);
   assert.ok(rt.error);
   assert.match(rt.error, /^did not say hello within 1\.5 s of its last bootstrap line \("go build"\); see its log at /);
   await waitFor('its process gone', () => !alive(pid), 5000);
@@ -252,14 +252,14 @@ test('the bootstrap ceiling holds: however often it says bootstrap, hello must c
   const rt = host.get('forever');
   assert.ok(rt);
   const pid = await pidOf(host, 'forever');
-  await waitFor('failed', () => rt.state === 'failed', 6000);
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed', 6000);
   const took = Date.now() - started;
   assert.ok(took >= 2500 && took < 4500, `failed after ${took} ms`);
   assert.ok(rt.error);
   assert.match(rt.error, /^still bootstrapping after 2\.5 s \(last: "still compiling"\); see its log at /);
   assert.equal(rt.bootstrap, 'still compiling');
   await waitFor('its process gone', () => !alive(pid), 5000);
-  assert.equal(rt.state, 'failed', 'not restarted');
+  assert.equal(lib.stateOf(rt), 'failed', 'not restarted');
 });
 
 test('the ceiling holds with no bootstrap line after it: the last quiet bound is cut to what is left', async (t) => {
@@ -268,7 +268,7 @@ test('the ceiling holds with no bootstrap line after it: the last quiet bound is
   const host = await startHost(t, [dir], { timing: { helloTimeoutMs: 2000, bootstrapLimitMs: 1200, readyGraceMs: 300 } });
   const rt = host.get('late');
   assert.ok(rt);
-  await waitFor('failed', () => rt.state === 'failed', 4000);
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed', 4000);
   const took = Date.now() - started;
   assert.ok(took >= 1200 && took < 2500, `failed after ${took} ms, not at the 1.2 s ceiling`);
   assert.ok(rt.error);
@@ -282,7 +282,7 @@ test('a bootstrap after hello is an unknown-type problem, as terva reports it, a
   assert.ok(rt);
   await waitFor('the problem', () => rt.problems.length > 0);
   assert.deepEqual(problems(rt), ['unknown frame type "bootstrap" after hello (a launcher may send it only before hello); ignored']);
-  assert.equal(rt.state, 'ready');
+  assert.equal(lib.stateOf(rt), 'ready');
   assert.equal(rt.bootstrap, undefined);
 });
 

@@ -60,10 +60,10 @@ test('at the default auto-ready time, an extension that never says ready is auto
   // Only the ready grace is lengthened, so a slow machine cannot turn this into ready_timed_out.
   const host = await startHost(t, [dir], { noStart: true, timing: { readyGraceMs: 10_000 } });
   let autoAt = 0;
-  host.onDidChangeState(({ extension: r }) => r.name === 'quiet' && r.state === 'auto_ready' && (autoAt = Date.now()));
+  host.onDidChangeState(({ extension: r }) => r.name === 'quiet' && lib.stateOf(r) === 'auto_ready' && (autoAt = Date.now()));
   await host.start();
   const rt = view(host, 'quiet');
-  assert.equal(rt.state, 'auto_ready');
+  assert.equal(lib.stateOf(rt), 'auto_ready');
   // Taken by the extension just before it wrote its frames: never later than the host read them.
   const helloAt = await waitFor('its hello time', () => Number(host.stderrOf('quiet').find((l) => l.startsWith('HELLO_AT'))?.split(' ')[1]));
   const waited = autoAt - helloAt;
@@ -79,8 +79,8 @@ test('a crash loop at the default budget: restarted 4 times, then failed', async
   const rt = view(host, 'crashy');
   /** @type {(string | undefined)[]} */
   const restarts = [];
-  host.onDidChangeState(({ extension: r }) => r === rt && r.state === 'restarting' && restarts.push(r.error));
-  await waitFor('failed', () => rt.state === 'failed', 15_000);
+  host.onDidChangeState(({ extension: r }) => r === rt && lib.stateOf(r) === 'restarting' && restarts.push(r.error));
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed', 15_000);
   assert.equal(restarts.length, 4, restarts.join('\n'));
   assert.match(/** @type {string} */ (restarts[3]), /restart 4 of 4/);
   assert.match(/** @type {string} */ (rt.error), /crashed 5 times within 3 min.*not restarting it again/s);
@@ -98,15 +98,15 @@ test('restarts back off: 20, 40, 80 ms with a 20 ms base, capped at the maximum'
   let since;
   host.onDidChangeState(({ extension: r }) => {
     if (r !== rt) return;
-    if (r.state === 'restarting') {
+    if (lib.stateOf(r) === 'restarting') {
       since = performance.now();
       said.push(/restarting in (\d+) ms/.exec(/** @type {string} */ (r.error))?.[1]);
-    } else if (r.state === 'starting' && since !== undefined) {
+    } else if (lib.stateOf(r) === 'starting' && since !== undefined) {
       delays.push(performance.now() - since);
       since = undefined;
     }
   });
-  await waitFor('failed', () => rt.state === 'failed', 15_000);
+  await waitFor('failed', () => lib.stateOf(rt) === 'failed', 15_000);
   assert.deepEqual(said, ['20', '40', '80', '100'], 'the delays it announces');
   assert.equal(delays.length, 4);
   [20, 40, 80, 100].forEach((want, i) => assert.ok(delays[i] >= want - 2, `restart ${i + 1} waited ${delays[i].toFixed(1)} ms, want ${want}`));
@@ -179,7 +179,7 @@ test('at the default timings: the 3 s ready grace, stop 2 s then SIGTERM then SI
     // Registers for 8 s without ready: loading goes on without it after 3 s.
     (async () => {
       const host = await defaultHost(t, [makeExt(root, 'slow', { trickle: { count: 160, everyMs: 50 } })]);
-      assert.equal(view(host, 'slow').state, 'ready_timed_out');
+      assert.equal(lib.stateOf(view(host, 'slow')), 'ready_timed_out');
       assert.ok(host.startedIn >= 2_950 && host.startedIn < 4_500, `loading took ${host.startedIn.toFixed(0)} ms, not 3 s`);
     })(),
     // Ignores shutdown, dies of SIGTERM: stopped 2 s after shutdown.

@@ -66,14 +66,14 @@ test('a name in two folders: the first folder\'s is loaded, the other is disable
   for (const folder of ['same-folder', 'b-tool']) {
     const loser = byDir(path.join(w.extRoot(w.b), folder));
     assert.ok(loser);
-    assert.equal(loser.state, 'disabled');
+    assert.equal(lib.stateOf(loser), 'disabled');
     const note = loser.problems.map((p) => p.message).find((m) => m.includes('workspace folders'));
     assert.ok(note, `a clash diagnostic on ${folder}: ${JSON.stringify(loser.problems)}`);
     // It names the copy that runs (the first folder's), so the user edits that one.
     const name = folder === 'b-tool' ? 'same-name' : folder;
     assert.equal(note, `workspace folders ${w.a} and ${w.b} both have a zot extension named "${name}": the one in ${w.a} comes first in the folder order and is the one loaded; this one (${path.join(w.extRoot(w.b), folder)}) is not`);
   }
-  for (const folder of ['same-folder', 'a-tool']) assert.equal(byDir(path.join(w.extRoot(w.a), folder))?.state, 'ready');
+  for (const folder of ['same-folder', 'a-tool']) assert.equal(lib.stateOf(byDir(path.join(w.extRoot(w.a), folder))), 'ready');
 });
 
 test('each project extension gets its own folder as cwd in hello_ack; explicit and global ones get the first folder', async (t) => {
@@ -83,7 +83,7 @@ test('each project extension gets its own folder as cwd in hello_ack; explicit a
   makeExt(w.globalRoot, 'everywhere');
   const ex = makeExt(w.explicitRoot, 'pointed-at');
   const host = await startHost(t, [ex], { cwd: w.a, projectDirs: [w.a, w.b], zotHome: w.home, discover: true });
-  assert.deepEqual(host.extensions.map((rt) => [rt.name, rt.state]), [['pointed-at', 'ready'], ['in-a', 'ready'], ['in-b', 'ready'], ['everywhere', 'ready']]);
+  assert.deepEqual(host.extensions.map((rt) => [rt.name, lib.stateOf(rt)]), [['pointed-at', 'ready'], ['in-a', 'ready'], ['in-b', 'ready'], ['everywhere', 'ready']]);
   /** @param {string} name */
   const cwdOf = async (name) => (await waitFor(`hello_ack of ${name}`, () => helloAcks(host, name)[0])).cwd;
   assert.equal(await cwdOf('in-a'), w.a);
@@ -135,7 +135,7 @@ test('removing a folder stops only its extensions; adding it back starts them ag
   assert.deepEqual(gated, [], 'nothing else was gated again');
 
   await host.setProjectDirs([w.a, w.b]);
-  assert.deepEqual(host.extensions.map((rt) => [rt.name, rt.state]), [['in-a', 'ready'], ['in-b', 'ready'], ['everywhere', 'ready']]);
+  assert.deepEqual(host.extensions.map((rt) => [rt.name, lib.stateOf(rt)]), [['in-a', 'ready'], ['in-b', 'ready'], ['everywhere', 'ready']]);
   assert.deepEqual([...new Set(gated)], ['in-b'], 'only the added folder\'s extension was gated');
   const after = pids();
   assert.notEqual(after['in-b'], before['in-b']);
@@ -162,12 +162,12 @@ test('a folder added in front takes a clashing name over; the one it displaced s
   assert.ok(sharedPid);
   // b comes first now: its "shared" is loaded.
   await host.setProjectDirs([w.b, w.a]);
-  const winner = host.extensions.find((rt) => rt.name === 'shared' && rt.state === 'ready');
+  const winner = host.extensions.find((rt) => rt.name === 'shared' && lib.stateOf(rt) === 'ready');
   assert.ok(winner);
   assert.equal(winner.dir, path.join(w.extRoot(w.b), 'shared'));
   const loser = host.extensions.find((rt) => rt.dir === path.join(w.extRoot(w.a), 'shared'));
   assert.ok(loser);
-  assert.equal(loser.state, 'disabled');
+  assert.equal(lib.stateOf(loser), 'disabled');
   // The diagnostic names b's copy as the one loaded now, and a's as the one that is not.
   assert.deepEqual(loser.problems.map((p) => p.message).filter((m) => m.startsWith('workspace folders')),
     [`workspace folders ${w.b} and ${w.a} both have a zot extension named "shared": the one in ${w.b} comes first in the folder order and is the one loaded; this one (${loser.dir}) is not`]);

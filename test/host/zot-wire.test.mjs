@@ -99,7 +99,7 @@ test('call_tool: every refusal in zot\'s order and words, each answered; a frame
     '"call_tool" frame: field "parent_id" must be a string, got number 7',
     '"call_tool" frame: field "id" is required',
   ]);
-  assert.equal(host.get('composer')?.state, 'ready', 'nothing of it took the extension down');
+  assert.equal(lib.stateOf(host.get('composer')), 'ready', 'nothing of it took the extension down');
 });
 
 test('call_tool: the caller\'s cancel reaches the callee as tool_cancel and is answered "aborted: context canceled"; a cut answer says truncated; an interactive callee without a UI is refused in zot\'s words', async (t) => {

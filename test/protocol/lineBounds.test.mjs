@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { makeExt, RecordingUI, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { makeExt, RecordingUI, sleep, startHost, tmpdir, lib, waitFor } from '../helpers.mjs';
 import { collect } from './splitter.mjs';
 
 v8.setFlagsFromString('--expose-gc');
@@ -74,7 +74,7 @@ test('an extension streaming 64 MiB without a newline costs the host far less th
   const grew = process.memoryUsage().arrayBuffers - before;
   // The limit is 1 MiB; a stream buffer in flight may add a little.
   assert.ok(grew < 8 * 1024 * 1024, `external memory grew by ${(grew / 1024 / 1024).toFixed(1)} MiB`);
-  assert.equal(host.get('flood')?.state, 'auto_ready', 'the extension is still served');
+  assert.equal(lib.stateOf(host.get('flood')), 'auto_ready', 'the extension is still served');
 });
 
 test('an over-limit last line from an extension that exits is reported as a dropped line, never acted on', async (t) => {
@@ -84,7 +84,7 @@ test('an over-limit last line from an extension that exits is reported as a drop
   const host = await startHost(t, [dir], { ui, maxLineBytes: 1024, timing: { restartMax: 0 } });
   const rt = host.get('tail');
   assert.ok(rt, 'the extension is loaded');
-  await waitFor('failed after its exit', () => rt.state === 'failed', 5000);
+  await waitFor('failed after its exit', () => lib.stateOf(rt) === 'failed', 5000);
   assert.ok(rt.problems.some((p) => new RegExp(`dropped a line of ${frame.length} bytes: longer than the 1024-byte limit`).test(p.message)), rt.problems.map((p) => p.message).join('\n'));
   assert.equal(ui.of('notify').length, 0, 'the cut-off frame was not acted on');
 });

@@ -90,7 +90,7 @@ async function allowedV1(t, timing = {}) {
   const gate = makeGate();
   await gate.allow({ dir: p.dir, source: 'project', manifest: { name: 'proj', exec: 'node', args: ['index.mjs'], enabled: true, skills: [] } });
   const host = await startHost(t, [], { cwd: p.root, discover: true, gate, timing });
-  await waitFor('v1 running', () => host.get('proj')?.state === 'ready', 5000);
+  await waitFor('v1 running', () => lib.stateOf(host.get('proj')) === 'ready', 5000);
   assert.deepEqual(p.ran(), ['ran-v1']);
   return { ...p, gate, host };
 }
@@ -123,7 +123,7 @@ describe('consent is checked at every launch', () => {
     const { host, dir, marks, ran } = await allowedV1(t);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await host.restartExtension('proj');
-    assert.ok(heldAsChanged(host), `Restart holds it (${host.get('proj')?.state})`);
+    assert.ok(heldAsChanged(host), `Restart holds it (${lib.stateOf(host.get('proj'))})`);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v3', marks));
     await host.startExtension('proj');
     assert.ok(heldAsChanged(host), 'Start holds it');
@@ -146,14 +146,14 @@ describe('consent is checked at every launch', () => {
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await waitFor('the watcher to restart it', () => restarts.length > 0, 5000);
     await Promise.all(restarts);
-    assert.ok(heldAsChanged(host), host.get('proj')?.state);
+    assert.ok(heldAsChanged(host), lib.stateOf(host.get('proj')));
     assert.deepEqual(ran(), ['ran-v1']);
   });
 
   test('allowed again, the new code starts; unchanged code restarts after a crash without a question', async (t) => {
     const { host, dir, marks, ran, gate } = await allowedV1(t);
     await host.runToolCall('crash', {});
-    await waitFor('restarted', () => ran().length === 1 && host.get('proj')?.state === 'ready' && host.get('proj')?.pid, 5000);
+    await waitFor('restarted', () => ran().length === 1 && lib.stateOf(host.get('proj')) === 'ready' && host.get('proj')?.pid, 5000);
     fs.writeFileSync(path.join(dir, 'index.mjs'), program('v2', marks));
     await host.restartExtension('proj');
     assert.ok(heldAsChanged(host));
@@ -161,7 +161,7 @@ describe('consent is checked at every launch', () => {
     assert.ok(held, 'proj is loaded');
     await gate.allow(held.found);
     await host.startExtension('proj');
-    await waitFor('v2 running', () => host.get('proj')?.state === 'ready', 5000);
+    await waitFor('v2 running', () => lib.stateOf(host.get('proj')) === 'ready', 5000);
     assert.deepEqual(ran(), ['ran-v1', 'ran-v2']);
   });
 
@@ -176,13 +176,13 @@ describe('consent is checked at every launch', () => {
     const host = await startHost(t, [], { cwd: p.root, discover: true, gate, noStart: true });
     const starting = host.start();
     const releaseGate = await waitFor('the launch to ask the gate', () => release, 2000);
-    assert.equal(host.get('proj')?.state, 'starting', 'shown as starting while the gate is asked');
+    assert.equal(lib.stateOf(host.get('proj')), 'starting', 'shown as starting while the gate is asked');
     assert.equal(host.get('proj')?.status.kind, 'checking');
     await host.stopExtension('proj');
     releaseGate();
     await starting;
     await sleep(200);
-    assert.equal(host.get('proj')?.state, 'stopped');
+    assert.equal(lib.stateOf(host.get('proj')), 'stopped');
     assert.deepEqual(p.ran(), []);
   });
 
@@ -192,14 +192,14 @@ describe('consent is checked at every launch', () => {
     /** @type {import('../helpers.mjs').Gate} */
     const gate = () => { if (fails) throw new Error('store unreadable'); return { start: true }; };
     const host = await startHost(t, [], { cwd: p.root, discover: true, gate });
-    assert.equal(host.get('proj')?.state, 'held');
+    assert.equal(lib.stateOf(host.get('proj')), 'held');
     assert.equal(host.get('proj')?.error, 'could not check whether it may run: store unreadable');
     fails = false;
     await host.startExtension('proj');
-    await waitFor('running once the gate answers', () => host.get('proj')?.state === 'ready', 5000);
+    await waitFor('running once the gate answers', () => lib.stateOf(host.get('proj')) === 'ready', 5000);
     fails = true;
     await host.restartExtension('proj');
-    assert.equal(host.get('proj')?.state, 'held');
+    assert.equal(lib.stateOf(host.get('proj')), 'held');
     assert.equal(host.get('proj')?.error, 'could not check whether it may run: store unreadable');
     assert.deepEqual(p.ran(), ['ran-v1']);
   });
@@ -232,12 +232,12 @@ describe('data is not code', () => {
     assert.ok(held, 'todo is loaded');
     await gate.allow(held.found);
     await host.startExtension('todo');
-    await waitFor('todo ready', () => host.get('todo')?.state === 'ready' || host.get('todo')?.state === 'auto_ready', 5000);
+    await waitFor('todo ready', () => lib.stateOf(host.get('todo')) === 'ready' || lib.stateOf(host.get('todo')) === 'auto_ready', 5000);
     const added = await host.runToolCall('todo_add', { text: 'buy milk' });
     assert.equal(added.outcome, 'completed', JSON.stringify(added));
     assert.ok(fs.existsSync(path.join(dir, 'todos.json')), 'it saved its data in its own folder (data_dir)');
     await host.restartExtension('todo');
-    await waitFor('todo ready again', () => /** @type {(string | undefined)[]} */ (['ready', 'auto_ready']).includes(host.get('todo')?.state), 5000);
+    await waitFor('todo ready again', () => /** @type {(string | undefined)[]} */ (['ready', 'auto_ready']).includes(lib.stateOf(host.get('todo'))), 5000);
     const list = await host.runToolCall('todo_list', {});
     assert.match(JSON.stringify(list.content), /buy milk/, 'the same data, read back after the restart');
     fs.appendFileSync(path.join(dir, 'index.mjs'), '\n// changed\n');

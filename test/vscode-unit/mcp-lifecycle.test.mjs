@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
-import { bundleSources, makeExt, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { bundleSources, makeExt, sleep, startHost, tmpdir, lib, waitFor } from '../helpers.mjs';
 
 /** @typedef {import('../helpers.mjs').TestHost} TestHost */
 
@@ -42,7 +42,7 @@ async function setUp(t) {
     restartExtension: (n) => host.restartExtension(n),
     settled: () => queue,
     extension: (n) => host.get(n),
-    versionNow: (n) => (lifecycle.stopped.has(n) ? lifecycle.stopped.get(n) : host.get(n)?.connected ? versions.get(n) : undefined),
+    versionNow: (n) => (lifecycle.stopped.has(n) ? lifecycle.stopped.get(n) : host.get(n)?.status.kind === 'running' ? versions.get(n) : undefined),
     changed: () => changes++,
     log: (l) => lines.push(l),
   });
@@ -51,7 +51,7 @@ async function setUp(t) {
 }
 
 /** @type {(host: TestHost, n: string) => import('../../out/types/host/index.js').ExtensionState | undefined} */
-const state = (host, n) => host.get(n)?.state;
+const state = (host, n) => lib.stateOf(host.get(n));
 /** The pid of `n`, which must be loaded. @type {(host: TestHost, n: string) => number | undefined} */
 const pidOf = (host, n) => {
   const rt = host.get(n);

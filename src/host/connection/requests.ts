@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import type { FrameFromExt, FrameFromHost } from '../../protocol/index.js';
-import { formatMs } from '../outcomes.js';
+import { formatMs } from '../results/outcomes.js';
 import { nextId } from './ids.js';
 import type { FrameTransport, WriteTicket } from './transport.js';
 

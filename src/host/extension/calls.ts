@@ -6,8 +6,8 @@
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { EventInterceptFromHost, EventInterceptResponseFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject } from '../../protocol/index.js';
 import type { InFlight, ReplyFrame, RequestSpec, RequestTable, StopReason } from '../connection/requests.js';
-import { replaceUndecodable, undecodableImages } from '../content.js';
-import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome, type UnfinishedOutcome } from '../outcomes.js';
+import { replaceUndecodable, undecodableImages } from '../results/content.js';
+import { formatMs, stoppedMessage, type CommandOutcome, type ToolOutcome, type UnfinishedOutcome } from '../results/outcomes.js';
 import type { PanelUI } from '../port.js';
 
 /** What a tool call is made with beyond its name and arguments. */

@@ -1,7 +1,5 @@
 /** What went wrong with one extension, newest last, bounded. */
 
-export type LogLevel = 'info' | 'warn' | 'error';
-
 const MAX_PROBLEMS = 200;
 
 export class Problems {

@@ -9,13 +9,13 @@
 import { HOST_CAPABILITIES, isRequestType, notSupported, preview, PROTOCOL_VERSION, ZOT_PROTOCOL_RELEASE, type FrameFromExt } from '../../protocol/index.js';
 import { isReplyType, type ReplyFrame } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
-import { formatMs } from '../outcomes.js';
-import type { FamilyLink } from './familyLink.js';
+import { formatMs } from '../results/outcomes.js';
+import type { TervaLink } from '../terva/link.js';
 import type { Launch } from './launch.js';
-import type { LogLevel } from './problems.js';
+import type { LogLevel } from '../port.js';
 import type { RegistrationFrame, Registrations } from './registrations.js';
-import type { RuntimeConfig } from './runtime.js';
-import type { ExtensionStatus } from './state.js';
+import type { RuntimeConfig } from './contract.js';
+import { isServing, type ExtensionStatus } from './state.js';
 import type { UiQueue } from './uiQueue.js';
 
 export type Status = ExtensionStatus<Launch, NodeJS.Timeout>;
@@ -30,12 +30,11 @@ export interface RuntimeCore {
   readonly logPath: string;
   readonly config: RuntimeConfig;
   readonly registrations: Registrations;
-  readonly family: FamilyLink;
+  readonly terva: TervaLink;
   readonly ui: UiQueue;
   readonly current: Status;
   /** The launch of the current state, if it has one. */
   readonly live: Launch | undefined;
-  readonly connected: boolean;
   transition(next: Status): void;
   /** Loading of a running process failed: it is stopped and not restarted. */
   failLaunch(l: Launch, message: string): void;
@@ -132,7 +131,7 @@ export function onFrame(rt: RuntimeCore, l: Launch, frame: FrameFromExt): void {
     case 'secret_get':
     case 'secret_delete':
     case 'secret_list':
-      return rt.family.request({ requestsGone: l.requestsGone, live: () => rt.live === l && rt.connected, send: (a) => l.transport.send(a) }, frame);
+      return rt.terva.request({ requestsGone: l.requestsGone, live: () => rt.live === l && isServing(rt.current), send: (a) => l.transport.send(a) }, frame);
     case 'register_context':
     case 'refresh_context':
     case 'context_card':
@@ -142,7 +141,7 @@ export function onFrame(rt: RuntimeCore, l: Launch, frame: FrameFromExt): void {
     case 'register_connector':
     case 'chat':
     case 'chat_down':
-      return rt.family.notice(frame);
+      return rt.terva.notice(frame);
     case 'bootstrap':
       // As terva reports it: the line is valid only before hello.
       return rt.addProblem('unknown frame type "bootstrap" after hello (a launcher may send it only before hello); ignored');
@@ -163,7 +162,7 @@ function onHello(rt: RuntimeCore, l: Launch, hello: Extract<FrameFromExt, { type
   rt.helloSaid(hello.capabilities ?? [], hello.version);
   if (hello.name !== rt.name) rt.addProblem(`hello names it "${hello.name}"; its manifest name "${rt.name}" is used`);
   // As zot: the extension's folder is its data_dir too. As terva: the events it will see, and its settings when it declares any.
-  const settings = rt.family.helloSettings();
+  const settings = rt.terva.helloSettings();
   l.transport.send({
     type: 'hello_ack', protocol_version: PROTOCOL_VERSION, zot_version: ZOT_PROTOCOL_RELEASE, host_version: config.hostVersion, ...config.model(),
     cwd: rt.found.projectDir ?? config.cwd, extension_dir: rt.found.dir, data_dir: rt.found.dir,

@@ -2,14 +2,14 @@
  * What one extension registered over its connection: commands, tools and
  * event subscriptions. Forgotten when the connection goes.
  */
-import { FAMILY_EVENTS, INTERCEPTABLE_EVENTS, KNOWN_EVENTS, preview, readDisplayHints, readToolSchema, REPLAY_POLICIES, TOOL_EXPOSURES, type DisplayHints, type FrameFromExt, type JsonObject, type ReplayPolicy, type ToolExposure } from '../../protocol/index.js';
+import { TERVA_EVENTS, INTERCEPTABLE_EVENTS, KNOWN_EVENTS, preview, readDisplayHints, readToolSchema, REPLAY_POLICIES, TOOL_EXPOSURES, type DisplayHints, type FrameFromExt, type JsonObject, type ReplayPolicy, type ToolExposure } from '../../protocol/index.js';
 
 /** terva honours this many `essential` tools per extension; later ones register as ordinary tools. */
 export const MAX_ESSENTIAL_TOOLS = 3;
 /** Event names neither zot nor terva knows (a newer event, say) are kept up to this many per extension, as terva does. */
 export const MAX_UNKNOWN_EVENTS = 64;
 
-const FAMILY_EVENT_NAMES: ReadonlySet<string> = new Set([...KNOWN_EVENTS, ...FAMILY_EVENTS]);
+const TERVA_EVENT_NAMES: ReadonlySet<string> = new Set([...KNOWN_EVENTS, ...TERVA_EVENTS]);
 
 export interface CommandRegistration { name: string; description: string }
 export interface ToolRegistration {
@@ -134,9 +134,9 @@ export class Registrations {
   /** Every known name is kept; unknown ones up to MAX_UNKNOWN_EVENTS, the rest dropped and logged. */
   private subscribe(event: string, log: (message: string) => void): void {
     if (this.events.has(event)) return;
-    if (!FAMILY_EVENT_NAMES.has(event)) {
+    if (!TERVA_EVENT_NAMES.has(event)) {
       let unknown = 0;
-      for (const e of this.events) if (!FAMILY_EVENT_NAMES.has(e)) unknown++;
+      for (const e of this.events) if (!TERVA_EVENT_NAMES.has(e)) unknown++;
       if (unknown >= MAX_UNKNOWN_EVENTS) return log(`subscription to "${event.slice(0, 64)}" dropped: more than ${MAX_UNKNOWN_EVENTS} unknown event names`);
     }
     this.events.add(event);

@@ -3,7 +3,7 @@
  * window, with a doubling delay (zot and vscode-languageclient give up after
  * a fifth crash within three minutes). Pluggable: the runtime only asks.
  */
-import { formatMs } from '../outcomes.js';
+import { formatMs } from '../results/outcomes.js';
 import type { ExtensionStatus } from './state.js';
 export type RestartVerdict =
   | { restart: true; attempt: number; max: number; delayMs: number }

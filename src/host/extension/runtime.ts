@@ -3,77 +3,29 @@
  * handshake, its registrations, requests to it, restarts after a crash and
  * the stop. Every move goes through `transition`, which tells the host
  * `{old, new}`. What its frames do (the handshake, their routing) is
- * reading.ts; the registry of all extensions lives in registry.ts.
+ * reading.ts; what it is made with and how it reports to the host,
+ * contract.ts; the registry of all extensions lives in registry/registry.ts.
  */
-import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { AnswerFromHost, FrameFromExt, FrameFromHost, InterceptableEvent, InterceptMap, JsonObject, RequestFromExt } from '../../protocol/index.js';
+import type { FrameFromHost, InterceptableEvent, InterceptMap, JsonObject } from '../../protocol/index.js';
 import { settledRequest, type PendingRequest } from '../connection/requests.js';
 import type { FoundExtension } from '../discovery/discover.js';
 import { extensionLogPath } from '../discovery/paths.js';
-import { askGate, type GateDecision } from './gate.js';
-import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../outcomes.js';
+import { askGate } from './gate.js';
+import { toolOutcome, type CommandOutcome, type ToolOutcome } from '../results/outcomes.js';
 import { within } from '../process/child.js';
 import { asToolCall, commandSpec, interceptSpec, ToolCallSpec, toolCallsIn, type GuardEnding, type ToolCall, type ToolCallOpts } from './calls.js';
-import { spawnLaunch, type Launch, type SpawnConfig } from './launch.js';
-import type { ContextCard, FamilyChange } from './family.js';
-import { FamilyLink } from './familyLink.js';
-import { Problems, type LogLevel } from './problems.js';
-import { armHello, onBadFrame, onFrame, type CallToolFrame, type RuntimeCore, type Status } from './reading.js';
+import { spawnLaunch, type Launch } from './launch.js';
+import type { ContextCard } from '../terva/notices.js';
+import { TervaLink } from '../terva/link.js';
+import { Problems } from './problems.js';
+import type { LogLevel } from '../port.js';
+import { armHello, onBadFrame, onFrame, type RuntimeCore, type Status } from './reading.js';
 import { Registrations, type CommandRegistration, type ToolRegistration } from './registrations.js';
-import { afterCrash, restartBudget, type RestartBudget, type RestartPolicy } from './restartPolicy.js';
+import { afterCrash, restartBudget, type RestartPolicy } from './restartPolicy.js';
 import { canStart, initialStatus, isServing, isStartable, isSettling, launchOf, StateCell, stateName, statusMessage, viewOf, type ExtensionState, type HoldReason, type StatusView } from './state.js';
 import { UiQueue } from './uiQueue.js';
 import type { ExtensionView } from './view.js';
-
-/** What a runtime is made with; SpawnConfig holds the environment, the stop ladder's timings and the redaction. */
-export interface RuntimeConfig extends SpawnConfig {
-  cwd: string;
-  zotHome: string;
-  hostVersion: string;
-  helloTimeoutMs: number;
-  bootstrapLimitMs: number;
-  autoReadyMs: number;
-  restart: RestartBudget;
-  /** A policy other than the budget's (HostOptions.restartPolicy). */
-  restartPolicy?: (extension: string) => RestartPolicy;
-  model(): { provider: string; model: string };
-  /** The events this host emits, for hello_ack's `supported_events`. */
-  supportedEvents: readonly string[];
-  /** The extension's resolved settings for hello_ack's `config` (keys sorted), or undefined when it declares none. */
-  configFor?: (found: FoundExtension) => JsonObject | undefined;
-  /**
-   * Whether this code may run now (workspace trust, consent), asked before
-   * every launch: the first start, Start, Restart, a crash restart, a
-   * debugger's or a watcher's restart. Absent: every launch may run.
-   */
-  gate?: (found: FoundExtension) => GateDecision | Promise<GateDecision>;
-}
-
-/** How the runtime reports to the host. Every call is synchronous and cheap except `handle`. */
-export interface RuntimeDelegate {
-  stateChanged(rt: ExtensionRuntime, old: StatusView, next: StatusView): void;
-  registrationsChanged(rt: ExtensionRuntime): void;
-  /** UI-facing frames (notify, submit, panels…), one at a time in arrival order. */
-  handle(rt: ExtensionRuntime, frame: FrameFromExt): Promise<void> | void;
-  /**
-   * The same frames as they arrive, in order with the rest of the stream: a
-   * note sent before a tool's result is heard before that result settles
-   * its call, however long the UI takes with the frames before it.
-   */
-  arrived(rt: ExtensionRuntime, frame: FrameFromExt): void;
-  /** The connection is gone; pending requests have already failed. */
-  disconnected(rt: ExtensionRuntime): void;
-  log(rt: ExtensionRuntime, line: string, kind: 'stderr' | 'host', level: LogLevel): void;
-  /** What one of terva's notices changed: its context, cards, status segments or withdrawn tools. */
-  familyChanged(rt: ExtensionRuntime, what: FamilyChange): void;
-  /** The answer to one of terva's requests; `token` is cancelled when the connection goes. Never rejects. */
-  answer(rt: ExtensionRuntime, frame: RequestFromExt, token: CancellationToken): Promise<AnswerFromHost>;
-  /** zot's `call_tool` and `call_tool_cancel` (`malformed`: a call_tool that failed validation, by its id). */
-  callTool(rt: ExtensionRuntime, frame: CallToolFrame): void;
-}
-
-/** `onPanel`: a command's response that opens a panel was read; told its id at once, before any frame after it. */
-export interface CallOpts { token?: CancellationToken | undefined; timeoutMs: number; onPanel?: ((panelId: string) => void) | undefined }
+import type { CallOpts, RuntimeConfig, RuntimeDelegate } from './contract.js';
 
 export class ExtensionRuntime implements ExtensionView {
   readonly logPath: string;
@@ -89,7 +41,7 @@ export class ExtensionRuntime implements ExtensionView {
   /** Its launcher's last `bootstrap` line of the latest launch: what it was building, even once it failed. */
   private bootstrapText: string | undefined;
   /** terva's side of the wire: what its notices said, its requests, the settings it was told. */
-  private readonly family: FamilyLink;
+  private readonly terva: TervaLink;
 
   private readonly cell: StateCell<Status>;
   private shown: StatusView;
@@ -108,10 +60,10 @@ export class ExtensionRuntime implements ExtensionView {
     this.ui = new UiQueue((f) => delegate.handle(this, f), (f, err) => this.addProblem(`handling its "${f.type}" frame failed: ${err.message}`), (f) => delegate.arrived(this, f));
     this.cell = new StateCell<Status>(initialStatus(found));
     this.shown = viewOf(this.cell.value);
-    this.family = new FamilyLink({
+    this.terva = new TervaLink({
       log: (line, level) => this.log(line, level),
       changed: (what) => {
-        delegate.familyChanged(this, what);
+        delegate.tervaChanged(this, what);
         if (what === 'withdrawn') delegate.registrationsChanged(this);
       },
       toolNames: () => this.registrations.tools.keys(),
@@ -120,10 +72,9 @@ export class ExtensionRuntime implements ExtensionView {
     });
     const rt = this;
     this.core = {
-      name: found.name, found, logPath: this.logPath, config, registrations: this.registrations, family: this.family, ui: this.ui,
+      name: found.name, found, logPath: this.logPath, config, registrations: this.registrations, terva: this.terva, ui: this.ui,
       get current() { return rt.current; },
       get live() { return rt.live; },
-      get connected() { return rt.connected; },
       transition: (next) => this.transition(next),
       failLaunch: (l, message) => this.failLaunch(l, message),
       addProblem: (message) => this.addProblem(message),
@@ -143,6 +94,7 @@ export class ExtensionRuntime implements ExtensionView {
   get dir(): string { return this.found.dir; }
   /** The state as views see it (no launch, no timer), made once per change. */
   get status(): StatusView { return this.shown; }
+  /** The flat name, for the host's own reports and messages; a view derives it: stateOf(view). */
   get state(): ExtensionState { return stateName(this.current); }
   /** Why it failed, is held, disabled or restarting, in a sentence. */
   get error(): string | undefined { return statusMessage(this.current); }
@@ -152,19 +104,14 @@ export class ExtensionRuntime implements ExtensionView {
   get intercepts(): ReadonlySet<string> { return this.registrations.intercepts; }
   get problems(): readonly { time: number; message: string }[] { return this.problemList.items; }
   get bootstrap(): string | undefined { return this.bootstrapText; }
-  get notes(): readonly string[] { return this.family.notes; }
-  get context(): string | undefined { return this.family.state.context; }
-  get cards(): ReadonlyMap<string, Readonly<ContextCard>> { return this.family.state.cards; }
-  get segments(): ReadonlyMap<string, string> { return this.family.state.segments; }
-  get withdrawn(): ReadonlySet<string> { return this.family.state.withdrawn; }
+  get notes(): readonly string[] { return this.terva.notes; }
+  get context(): string | undefined { return this.terva.state.context; }
+  get cards(): ReadonlyMap<string, Readonly<ContextCard>> { return this.terva.state.cards; }
+  get segments(): ReadonlyMap<string, string> { return this.terva.state.segments; }
+  get withdrawn(): ReadonlySet<string> { return this.terva.state.withdrawn; }
   get droppedProblems(): number { return this.problemList.dropped; }
 
   get startable(): boolean { return isStartable(this.found); }
-
-  /** Said hello over a connection that is still open: the state says so (a lost connection is a state of its own). */
-  get connected(): boolean {
-    return isServing(this.current);
-  }
 
   get capabilities(): readonly string[] { return this.caps; }
   get supportsCancel(): boolean { return this.cancels; }
@@ -278,7 +225,8 @@ export class ExtensionRuntime implements ExtensionView {
     this.cancels = caps.includes('tool_cancel');
   }
 
-  private serving(): Launch | undefined { return this.connected ? this.live : undefined; }
+  /** The launch while it serves: said hello over a connection still open (a lost connection is a state of its own). */
+  private serving(): Launch | undefined { return isServing(this.current) ? this.live : undefined; }
 
   /**
    * The user changed settings: the whole new map for a running extension
@@ -287,7 +235,7 @@ export class ExtensionRuntime implements ExtensionView {
    */
   changedSettings(): JsonObject | undefined {
     if (!this.serving() || !this.registrations.events.has('config_update')) return undefined;
-    return this.family.changedSettings();
+    return this.terva.changedSettings();
   }
 
   private notRunning(): string { return `extension "${this.name}" is not running (${this.state})`; }
@@ -314,7 +262,7 @@ export class ExtensionRuntime implements ExtensionView {
   private spawn(): void {
     this.setCapabilities([]);
     this.bootstrapText = undefined;
-    this.family.reset();
+    this.terva.reset();
     for (const d of this.found.manifest?.configDropped ?? []) this.log(`extension.json: ${d}`, 'warn');
     let l: Launch | undefined;
     const spawned = spawnLaunch({ name: this.name, dir: this.dir, manifest: this.found.manifest!, logPath: this.logPath }, this.config, {
@@ -345,7 +293,7 @@ export class ExtensionRuntime implements ExtensionView {
     // A running extension whose connection went is no longer running: views see it at once.
     if (this.current.kind === 'running') this.transition({ kind: 'lost', launch: l, reason });
     if (this.registrations.clear()) this.delegate.registrationsChanged(this);
-    this.family.forget();
+    this.terva.forget();
     this.delegate.disconnected(this);
     if (!l.process.exit && !l.process.stopRequested) {
       l.process.note(`connection lost: ${reason}; stopping the process`);

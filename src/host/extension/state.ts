@@ -79,6 +79,13 @@ export function stateName(s: StatusView): ExtensionState {
   }
 }
 
+/** The flat name of a view's state (reports, log lines): derived from its `status`, never kept beside it. */
+export function stateOf(view: { readonly status: StatusView }): ExtensionState;
+export function stateOf(view: { readonly status: StatusView } | undefined): ExtensionState | undefined;
+export function stateOf(view: { readonly status: StatusView } | undefined): ExtensionState | undefined {
+  return view && stateName(view.status);
+}
+
 /** A flat state in words: `auto_ready` is "auto ready", `ready_timed_out` "ready timed out". */
 export function stateLabel(state: ExtensionState): string {
   return state.replace(/_/g, ' ');
@@ -127,6 +134,15 @@ export const isSettling = (s: StatusView): boolean =>
  * registering), `stopping` (stopping, lost) and `restarting` of `stateName`.
  */
 export const isInTransition = (s: StatusView): boolean => isSettling(s) || s.kind === 'lost' || s.kind === 'stopping';
+
+/**
+ * On its way to serving, as an agent hook waits for it: its start being
+ * checked, before hello, registering (or past the ready grace and still
+ * registering), restarting after a crash, or its lost connection ending.
+ * Unlike `isSettling`, a stop is not on its way anywhere a hook waits for.
+ */
+export const isOnItsWay = (s: StatusView): boolean =>
+  s.kind === 'running' ? s.readiness === 'registering' || s.readiness === 'timed_out' : s.kind === 'checking' || s.kind === 'starting' || s.kind === 'restarting' || s.kind === 'lost';
 
 /**
  * The current state and those waiting for a state: `set` is the one place a

@@ -1,8 +1,8 @@
 /** An extension as front ends see it: read-only; changes go through the host's methods. */
 import type { FoundExtension } from '../discovery/discover.js';
-import type { ContextCard } from './family.js';
+import type { ContextCard } from '../terva/notices.js';
 import type { CommandRegistration, ToolRegistration } from './registrations.js';
-import type { ExtensionState, StatusView } from './state.js';
+import type { StatusView } from './state.js';
 
 export interface ExtensionView {
   readonly name: string;
@@ -11,14 +11,11 @@ export interface ExtensionView {
   readonly logPath: string;
   readonly version: string | undefined;
   readonly capabilities: readonly string[];
-  /** The state, to switch on. */
+  /** The state, to switch on; its flat name is `stateOf(view)`, whether it serves `isServing(view.status)` (state.ts). */
   readonly status: StatusView;
-  /** Its flat name, as reports show it. */
-  readonly state: ExtensionState;
   /** Why it failed, is held, disabled or restarting. */
   readonly error: string | undefined;
   readonly startable: boolean;
-  readonly connected: boolean;
   readonly supportsCancel: boolean;
   readonly pid: number | undefined;
   readonly pendingCount: number;

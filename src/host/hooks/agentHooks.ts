@@ -45,8 +45,9 @@
 import { boundedStringify, sameJson, type ContentBlock, type InterceptableEvent, type InterceptMap, type JsonObject } from '../../protocol/index.js';
 import { failsClosed, type HookInput } from './hookInput.js';
 import { zotMcpTool, type McpToolNames } from './mcpNames.js';
-import { clearToolCall, reportBlocked, toolResultEvent, type Guards, type InterceptResult } from '../agent.js';
+import { clearToolCall, reportBlocked, toolResultEvent, type Guards, type InterceptResult } from '../agent/agentPath.js';
 import type { ExtensionView } from '../extension/view.js';
+import { isOnItsWay, isServing } from '../extension/state.js';
 import type { HostCalls } from '../zotHost.js';
 
 export * from './hookInput.js';
@@ -199,19 +200,9 @@ async function answer(host: HookHost, input: HookInput, notes: readonly string[]
   }
 }
 
-/**
- * On its way to serving: the hook may yet hear from it if it waits (its
- * start being checked, before hello, registering, restarting after a crash).
- */
-function onItsWay(rt: ExtensionView): boolean {
-  const s = rt.status;
-  if (s.kind === 'running') return s.readiness === 'registering' || s.readiness === 'timed_out';
-  return s.kind === 'checking' || s.kind === 'starting' || s.kind === 'restarting' || s.kind === 'lost';
-}
-
 /** Resolves once no extension is on its way, or at `until` (Date.now() time). */
 function settled(host: HostCalls, until: number): Promise<void> {
-  const waiting = (): boolean => host.extensions.some(onItsWay);
+  const waiting = (): boolean => host.extensions.some((rt) => isOnItsWay(rt.status));
   if (!waiting() || until <= Date.now()) return Promise.resolve();
   return new Promise((resolve) => {
     let done = false;
@@ -239,7 +230,7 @@ function notRunning(rt: ExtensionView, event: InterceptableEvent): string | unde
     case 'checking': return 'was still being checked before its start';
     case 'starting': return 'was still starting (it had not said hello)';
     // Asked already if it subscribed in time: only one without the intercept yet missed it.
-    case 'running': return onItsWay(rt) && !rt.intercepts.has(event) ? 'was still starting (it had not finished registering)' : undefined;
+    case 'running': return isOnItsWay(s) && !rt.intercepts.has(event) ? 'was still starting (it had not finished registering)' : undefined;
     case 'restarting': return `was restarting (${s.message})`;
     case 'lost': return `had lost its connection (${s.reason})`;
     default: return undefined;
@@ -254,7 +245,7 @@ function notRunning(rt: ExtensionView, event: InterceptableEvent): string | unde
  * after it go to `late`.
  */
 async function interceptHeard<K extends InterceptableEvent>(host: HostCalls, event: K, payload: InterceptMap[K], answerBy: number, unanswered: Unheard[], late: Unheard[]): Promise<InterceptResult<K>> {
-  const guards = host.extensions.filter((rt) => rt.connected && rt.intercepts.has(event));
+  const guards = host.extensions.filter((rt) => isServing(rt.status) && rt.intercepts.has(event));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, answerBy - Date.now()))));
   const verdict = await Promise.race([host.intercept(event, payload), deadline]);

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { formatMs } from '../outcomes.js';
+import { formatMs } from '../results/outcomes.js';
 import { guard, release } from './exitGuard.js';
 import { LogFile } from './logFile.js';
 import { MARKER_VAR, newMarker, terminateMarked } from './marker.js';

@@ -22,8 +22,8 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { EventMap, EventName, InterceptableEvent, InterceptMap, JsonObject } from '../../protocol/index.js';
-import type { InterceptResult, ToolCallOptions } from '../agent.js';
-import type { ToolOutcome } from '../outcomes.js';
+import type { InterceptResult, ToolCallOptions } from '../agent/agentPath.js';
+import type { ToolOutcome } from '../results/outcomes.js';
 
 /** A call the model asked for, by zot's tool name. */
 export interface ModelCall {

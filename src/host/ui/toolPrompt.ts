@@ -3,8 +3,8 @@
  * result as a pair (a UI that only submits text, an MCP prompt, the CLI):
  * the tool's result, then the prompt, as text a model reads.
  */
-import { blocksText } from '../content.js';
-import { outcomeLabel, type ToolOutcome } from '../outcomes.js';
+import { blocksText } from '../results/content.js';
+import { outcomeLabel, type ToolOutcome } from '../results/outcomes.js';
 import type { ToolPrompt } from './commandResponse.js';
 
 /** What the tool returned, as a model would read it: its text, or how it ended. */

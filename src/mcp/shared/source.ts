@@ -4,7 +4,7 @@
  * MCP request's abort signal becomes a host cancellation token.
  */
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
-import { authorityOf, isOffered, type FamilyEvent, type HostCalls, type NoteEvent } from '../../host/index.js';
+import { authorityOf, isOffered, type TervaEvent, type HostCalls, type NoteEvent } from '../../host/index.js';
 
 /** A host that may be replaced over time (VS Code's host manager), or a fixed one. */
 export interface HostSource {
@@ -13,13 +13,13 @@ export interface HostSource {
   /** Every extension's notes, across host replacements. */
   onNote(listener: (note: NoteEvent) => void): { dispose(): void };
   /** terva's notices: what changed for which extension (its model context, for the servers' instructions); absent: never told. */
-  onDidChangeTerva?(listener: (e: FamilyEvent) => void): { dispose(): void };
+  onDidChangeTerva?(listener: (e: TervaEvent) => void): { dispose(): void };
   /** Whether panels are to be views inline in a chat that shows MCP Apps (VS Code: `chat.mcp.apps.enabled`); absent: yes. */
   showsApps?(): boolean;
 }
 
 export function hostSource(h: HostCalls | HostSource): HostSource {
-  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l), onNote: (l) => h.onNote(l), onDidChangeTerva: (l) => h.onDidChangeFamily(l) };
+  return 'host' in h ? h : { host: h, onDidChangeRegistry: (l) => h.onDidChangeRegistry(l), onNote: (l) => h.onNote(l), onDidChangeTerva: (l) => h.onDidChangeTerva(l) };
 }
 
 /**

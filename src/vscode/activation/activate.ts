@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { stateOf } from '../../host/index.js';
 import { Commands } from '../commands/commands.js';
 import { registerNewExtension } from '../authoring/newExtension.js';
 import { registerManifestDiagnostics } from '../authoring/manifestDiagnostics.js';
@@ -75,7 +76,7 @@ export function activateWith(context: vscode.ExtensionContext, instruments: Inst
   const statusBar = new StatusBar(mgr);
   const segmentItems = new SegmentItems(mgr);
   // State changes go to each extension's channel; the host channel gets the big events.
-  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${rt.state}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
+  const stateLog = mgr.onDidChangeState((rt) => logs.extensionLog(rt.name, `state: ${stateOf(rt)}${rt.error ? ` (${rt.error})` : ''}`, rt.status.kind === 'failed' ? 'error' : 'info'));
   const hostLog = mgr.onLog((e) => logs.onHostLog(e));
   registerChatParticipant(context, { host: () => mgr.host, reload: () => mgr.reload(), maxSteps: chatMaxSteps, log: (line) => logs.hostLog(line), replies: trace, sessions: p.chatSessions });
   const mcp = wireAgentMode(context, mgr, p, tree);
@@ -106,7 +107,7 @@ function startInBackground(mgr: HostManager, p: WindowParts): void {
   void p.extensionSettings.loadAll().catch((err: unknown) => p.logs.hostLog(`the extension settings' secrets could not be read: ${(err as Error).message}`, 'warn')).then(() => mgr.start()).then(
     () => {
       const exts = mgr.view.extensions;
-      p.logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${r.state})`).join(', ') || 'none'}`);
+      p.logs.hostLog(`loaded ${exts.length} extension${exts.length === 1 ? '' : 's'} in ${Math.round(performance.now() - loadStart)} ms: ${exts.map((r) => `${r.name} (${stateOf(r)})`).join(', ') || 'none'}`);
     },
     (err: unknown) => p.logs.hostLog(`loading failed: ${(err as Error).stack ?? String(err)}`, 'error'),
   );

@@ -11,7 +11,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionView, LogEvent } from '../../host/index.js';
+import { stateOf, type ExtensionView, type LogEvent } from '../../host/index.js';
 import type { HostManager } from '../core/hostManager.js';
 import type { LogChannels } from '../ui/logs.js';
 import { extensionOf } from './target.js';
@@ -90,7 +90,7 @@ async function pick(d: DebugDeps, a: unknown): Promise<ExtensionView | undefined
 async function debugExtension(d: DebugDeps, rt: ExtensionView, debugging: Set<string>): Promise<DebugStarted> {
   const host = d.manager.view;
   const name = rt.name;
-  if (!rt.startable) throw new Error(t('it cannot be started ({0})', `${rt.state}${rt.error ? `: ${rt.error}` : ''}`));
+  if (!rt.startable) throw new Error(t('it cannot be started ({0})', `${stateOf(rt)}${rt.error ? `: ${rt.error}` : ''}`));
   if (rt.status.kind === 'held') throw new Error(t('it is held: allow it first'));
   const kind = debugKind(rt);
   if (!kind) throw new Error(t('Debug Extension works for Node and Python extensions; this one runs "{0}"', rt.found.manifest?.exec ?? ''));

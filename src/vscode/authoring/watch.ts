@@ -8,7 +8,7 @@
  * budget (see FolderWatcher and `zot-host watch`).
  */
 import * as vscode from 'vscode';
-import { DisposableStore, FolderWatcher, reactToChange } from '../../host/index.js';
+import { DisposableStore, FolderWatcher, reactToChange, stateOf } from '../../host/index.js';
 import type { HostManager } from '../core/hostManager.js';
 import { SECTION } from '../core/settings.js';
 import type { LogChannels } from '../ui/logs.js';
@@ -48,7 +48,7 @@ export class ExtensionWatch implements vscode.Disposable {
     let name = target.named === false ? undefined : target.rt?.name ?? target.named;
     if (name === undefined) {
       const picked = await vscode.window.showQuickPick(
-        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? t('watched: pick to stop') : stateLook(rt.state).label, detail: rt.dir })),
+        host.extensions.map((rt) => ({ label: rt.name, description: this.isWatching(rt.name) ? t('watched: pick to stop') : stateLook(stateOf(rt)).label, detail: rt.dir })),
         { placeHolder: t('Watch which zot extension (restart it when a file in its folder changes)?') },
       );
       name = picked?.label;

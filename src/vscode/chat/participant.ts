@@ -4,7 +4,7 @@
  * request's model (modelLoop.ts).
  */
 import * as vscode from 'vscode';
-import { isOffered, isServing, type HostCalls, type HostReader } from '../../host/index.js';
+import { isOffered, isServing, stateOf, type HostCalls, type HostReader } from '../../host/index.js';
 import { outcomeWord } from '../views/presentation.js';
 import type { UiTrace } from '../ui/trace.js';
 import type { ZotTurnMetadata } from './history.js';
@@ -202,7 +202,7 @@ function helpText(host: HostReader): string {
   const failed = host.extensions.filter((e) => e.status.kind === 'failed' || e.status.kind === 'held');
   if (failed.length) {
     lines.push('', `**${t('Not running:')}**`);
-    for (const e of failed) lines.push(`- ${e.name}: ${e.error ?? e.state}`);
+    for (const e of failed) lines.push(`- ${e.name}: ${e.error ?? stateOf(e)}`);
   }
   lines.push('', t('Built-ins: {0}.', '`/help`, `/reload`'));
   return lines.join('\n');

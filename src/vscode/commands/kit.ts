@@ -4,7 +4,7 @@
  * show, each recorded in the trace.
  */
 import * as vscode from 'vscode';
-import type { ExtensionView, HostCalls } from '../../host/index.js';
+import { stateOf, type ExtensionView, type HostCalls } from '../../host/index.js';
 import type { HostManager } from '../core/hostManager.js';
 import type { WorkspaceGate } from '../trust/workspaceGate.js';
 import type { DisplayDocuments } from '../ui/display.js';
@@ -49,7 +49,7 @@ export class CommandKit {
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      candidates.map((rt) => ({ label: rt.name, description: stateLook(rt.state).label, detail: rt.dir, iconPath: stateIcon(rt.state), rt })),
+      candidates.map((rt) => ({ label: rt.name, description: stateLook(stateOf(rt)).label, detail: rt.dir, iconPath: stateIcon(stateOf(rt)), rt })),
       { placeHolder, matchOnDetail: true },
     );
     return picked?.rt;

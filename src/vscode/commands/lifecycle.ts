@@ -3,7 +3,7 @@
  * allow a held one, and forget this workspace's consent answers.
  */
 import * as vscode from 'vscode';
-import { canStart, canStop } from '../../host/index.js';
+import { canStart, canStop, stateOf } from '../../host/index.js';
 import type { CommandKit } from './kit.js';
 import { t } from '../l10n.js';
 
@@ -13,7 +13,7 @@ export class LifecycleCommands {
   async reload(): Promise<{ name: string; state: string }[]> {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Reloading zot extensions') }, () => this.k.d.manager.reload());
     this.k.d.logs.hostLog('reloaded');
-    return this.k.host.extensions.map((r) => ({ name: r.name, state: r.state }));
+    return this.k.host.extensions.map((r) => ({ name: r.name, state: stateOf(r) }));
   }
 
   async start(a?: unknown): Promise<string | undefined> {
@@ -25,21 +25,21 @@ export class LifecycleCommands {
     } else {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Starting ${rt.name}` }, () => this.k.d.manager.startExtension(rt.name));
     }
-    return this.k.host.get(rt.name)?.state;
+    return stateOf(this.k.host.get(rt.name));
   }
 
   async stop(a?: unknown): Promise<string | undefined> {
     const rt = await this.k.pickExtension(a, t('Stop which zot extension?'), (r) => canStop(r.status));
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Stopping ${rt.name}` }, () => this.k.d.manager.stopExtension(rt.name));
-    return this.k.host.get(rt.name)?.state;
+    return stateOf(this.k.host.get(rt.name));
   }
 
   async restart(a?: unknown): Promise<string | undefined> {
     const rt = await this.k.pickExtension(a, t('Restart which zot extension?'), (r) => r.startable && r.status.kind !== 'held');
     if (!rt) return undefined;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Restarting ${rt.name}` }, () => this.k.d.manager.restartExtension(rt.name));
-    return this.k.host.get(rt.name)?.state;
+    return stateOf(this.k.host.get(rt.name));
   }
 
   async allow(a?: unknown): Promise<boolean> {

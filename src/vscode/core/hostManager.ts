@@ -8,7 +8,7 @@
  * into extensions through `host`; neither can start, stop or reconfigure it.
  */
 import * as vscode from 'vscode';
-import { DisposableStore, type ExtensionView, type FamilyEvent, type HoldReason, type HostCalls, type HostReader, type LogEvent, type NoteEvent, type Timing, type TraceSink, type ZotHost } from '../../host/index.js';
+import { DisposableStore, type ExtensionView, type TervaEvent, type HoldReason, type HostCalls, type HostReader, type LogEvent, type NoteEvent, type Timing, type TraceSink, type ZotHost } from '../../host/index.js';
 
 export class HostManager implements vscode.Disposable {
   private current: ZotHost;
@@ -25,7 +25,7 @@ export class HostManager implements vscode.Disposable {
   private readonly logEmitter = this.own.add(new vscode.EventEmitter<LogEvent>());
   private readonly noteEmitter = this.own.add(new vscode.EventEmitter<NoteEvent>());
   private readonly busyEmitter = this.own.add(new vscode.EventEmitter<boolean>());
-  private readonly tervaEmitter = this.own.add(new vscode.EventEmitter<FamilyEvent>());
+  private readonly tervaEmitter = this.own.add(new vscode.EventEmitter<TervaEvent>());
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidChangeRegistry = this.registryEmitter.event;
   readonly onLog = this.logEmitter.event;
@@ -149,7 +149,7 @@ export class HostManager implements vscode.Disposable {
     this.hostSubs.add(host.onDidChangeRegistry(() => this.registryEmitter.fire()));
     this.hostSubs.add(host.onLog((e) => this.logEmitter.fire(e)));
     this.hostSubs.add(host.onNote((e) => this.noteEmitter.fire(e)));
-    this.hostSubs.add(host.onDidChangeFamily((e) => this.tervaEmitter.fire(e)));
+    this.hostSubs.add(host.onDidChangeTerva((e) => this.tervaEmitter.fire(e)));
     return host;
   }
 

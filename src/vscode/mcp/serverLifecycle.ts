@@ -30,7 +30,7 @@
  * before; only a stop made in VS Code's MCP UI keeps it listed.
  */
 import { randomUUID } from 'node:crypto';
-import { isInTransition, isServing, type ExtensionView } from '../../host/index.js';
+import { isInTransition, isServing, stateOf, type ExtensionView } from '../../host/index.js';
 
 /** A stop and the start that makes it a restart come closer together than this. */
 export const RESTART_WINDOW_MS = 1_500;
@@ -107,7 +107,7 @@ export class ServerLifecycle {
     await this.d.settled();
     const rt = await this.settled(name);
     if (!serving(rt)) {
-      this.d.log(`MCP: the server of "${name}" cannot start: the extension is ${rt ? rt.state : 'gone'}${rt?.error ? ` (${rt.error})` : ''}`);
+      this.d.log(`MCP: the server of "${name}" cannot start: the extension is ${rt ? stateOf(rt) : 'gone'}${rt?.error ? ` (${rt.error})` : ''}`);
       return undefined;
     }
     if (this.stoppedHere.delete(name)) this.d.changed();

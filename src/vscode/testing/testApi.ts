@@ -5,7 +5,7 @@
  * the test bundle only (./extension.ts).
  */
 import * as vscode from 'vscode';
-import { isOffered } from '../../host/index.js';
+import { isOffered, stateOf } from '../../host/index.js';
 import type { Wired } from '../activation/activate.js';
 import type { PanelSnapshot } from '../panels/panels.js';
 import type { SegmentItemView } from '../terva/statusItems.js';
@@ -62,7 +62,7 @@ export function createTestApi(d: Wired, consent: ConsentQuestions): { api: TestA
   };
   const disposables = [
     d.trace.onDidRecord((e) => keep(events, e)),
-    d.manager.onDidChangeState((rt) => keep(states, { extension: rt.name, state: rt.state, error: rt.error ?? null, time: Date.now() })),
+    d.manager.onDidChangeState((rt) => keep(states, { extension: rt.name, state: stateOf(rt), error: rt.error ?? null, time: Date.now() })),
   ];
   const api: TestApi = {
     snapshot: () => snapshot(d),
@@ -110,7 +110,7 @@ function snapshot(d: Wired) {
     viewBadge: d.tree.view.badge ? { value: d.tree.view.badge.value, tooltip: d.tree.view.badge.tooltip } : null,
     extensions: host.extensions.map((rt) => ({
       name: rt.name,
-      state: rt.state,
+      state: stateOf(rt),
       error: rt.error ?? null,
       source: rt.found.source,
       dir: rt.dir,

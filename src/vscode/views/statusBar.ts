@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostManager } from '../core/hostManager.js';
-import { DisposableStore, isReady, isSettling } from '../../host/index.js';
+import { DisposableStore, isReady, isSettling, stateOf } from '../../host/index.js';
 import { stateLook } from './presentation.js';
 import { VIEW_ID } from './tree.js';
 import { t } from '../l10n.js';
@@ -60,7 +60,7 @@ export class StatusBar implements vscode.Disposable {
     const md = new vscode.MarkdownString(undefined, true);
     const counts = countsText(running, failed, held);
     md.appendMarkdown(`**${t('Zot extensions')}** — ${counts}\n\n`);
-    for (const r of exts) md.appendMarkdown(`- $(${stateLook(r.state).icon.replace('~spin', '')}) ${r.name}: ${stateLook(r.state).label}\n`);
+    for (const r of exts) md.appendMarkdown(`- $(${stateLook(stateOf(r)).icon.replace('~spin', '')}) ${r.name}: ${stateLook(stateOf(r)).label}\n`);
     md.appendMarkdown(`\n${t('Click to show the Zot Extensions view.')}`);
     this.item.tooltip = md;
     this.item.accessibilityInformation = { label: `${t('Zot extensions')}: ${counts}` };

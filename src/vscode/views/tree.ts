@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DisposableStore, isReady, isServing, isSettling, type ExtensionView, type HostReader, type StatusKind } from '../../host/index.js';
+import { DisposableStore, isReady, isServing, isSettling, stateOf, type ExtensionView, type HostReader, type StatusKind } from '../../host/index.js';
 import type { HostManager } from '../core/hostManager.js';
 import { groupOf, groupsOf, type Group } from './groups.js';
 import { affordances, code, escapeMarkdown, stateIcon, stateLook } from './presentation.js';
@@ -196,13 +196,13 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     item.id = `ext/${this.keyOf(name, rt.dir)}`;
     const where = rt.found.source === 'project' ? t('workspace') : rt.found.source === 'explicit' ? t('path') : '';
     const guards = this.guarding() && isServing(rt.status) && rt.intercepts.has('tool_call');
-    item.description = [stateLook(rt.state).label, where, guards && t('guards agent tools')].filter(Boolean).join(' · ');
-    item.iconPath = stateIcon(rt.state);
+    item.description = [stateLook(stateOf(rt)).label, where, guards && t('guards agent tools')].filter(Boolean).join(' · ');
+    item.iconPath = stateIcon(stateOf(rt));
     item.tooltip = extensionTooltip(rt);
     if (guards) item.tooltip.appendMarkdown(`\n$(shield) ${t('Guards every tool call of VS Code\'s agent (agent hooks are on: Zot: Remove Agent Hooks turns them off)')}\n`);
     const can = affordances(rt, this.canAllow(name));
     item.contextValue = `zotExtension;${Object.entries(can).filter(([, v]) => v).map(([k]) => k).join(';')};log;folder;`;
-    item.accessibilityInformation = { label: `${name}, ${stateLook(rt.state).label}${rt.error ? `, ${rt.error}` : ''}` };
+    item.accessibilityInformation = { label: `${name}, ${stateLook(stateOf(rt)).label}${rt.error ? `, ${rt.error}` : ''}` };
     return item;
   }
 
@@ -224,7 +224,7 @@ export class ExtensionsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
 
 function extensionTooltip(rt: ExtensionView): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  const look = stateLook(rt.state);
+  const look = stateLook(stateOf(rt));
   md.appendMarkdown(`$(${look.icon.replace('~spin', '')}) **${escapeMarkdown(rt.name)}**${rt.version ? ` ${escapeMarkdown(rt.version)}` : ''} — ${escapeMarkdown(look.label)}\n\n`);
   if (rt.found.manifest?.description) md.appendMarkdown(`${escapeMarkdown(rt.found.manifest.description)}\n\n`);
   const source = rt.found.source === 'project' ? t('this workspace ({0})', `${rt.found.projectDir ? `${rt.found.projectDir}/` : ''}.zot/extensions`) : rt.found.source === 'explicit' ? t('an explicit path (zot.extensionPaths)') : t('global ($ZOT_HOME/extensions)');

@@ -1,6 +1,6 @@
 /** What `doctor` and the diagnostics report show about each extension. */
-import type { ExtensionState, HoldReason, StatusKind } from './extension/state.js';
-import type { ExtensionRuntime } from './extension/runtime.js';
+import type { ExtensionState, HoldReason, StatusKind } from '../extension/state.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
 import type { Registry } from './registry.js';
 
 export interface ExtensionReport {

@@ -7,14 +7,14 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { AnswerFromHost, FrameFromHost, JsonObject, NoticeFromExt, RequestFromExt } from '../../protocol/index.js';
-import type { LogLevel } from './problems.js';
-import { FamilyState, type FamilyChange } from './family.js';
+import type { LogLevel } from '../port.js';
+import { TervaState, type TervaChange } from './notices.js';
 
 /** What the link needs of its extension's runtime. */
-export interface FamilyPort {
+export interface TervaPort {
   log(line: string, level: LogLevel): void;
   /** What a notice changed, for the front ends; a withdrawal changes the registry too. */
-  changed(what: FamilyChange): void;
+  changed(what: TervaChange): void;
   /** The names of the tools it has registered now (withdrawal covers only those). */
   toolNames(): Iterable<string>;
   /** Its resolved settings, or undefined when it declares none. */
@@ -29,14 +29,14 @@ export interface AnswerRoute {
   send(frame: FrameFromHost): void;
 }
 
-export class FamilyLink {
-  readonly state = new FamilyState();
+export class TervaLink {
+  readonly state = new TervaState();
   /** Frames it sent that this host has no place for, one line each, said once; never problems. */
   readonly notes: string[] = [];
   /** The settings it was last told (hello_ack's `config`, then config_update), as JSON. */
   private told: string | undefined;
 
-  constructor(private readonly port: FamilyPort) {}
+  constructor(private readonly port: TervaPort) {}
 
   /** A new launch: nothing said yet, nothing told. */
   reset(): void {

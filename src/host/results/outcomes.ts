@@ -2,7 +2,7 @@
  * What a call to an extension ended as. Exactly one outcome per call; the
  * message says truthfully what happened, for the model and for the user.
  */
-import type { CommandResponseFromExt, ContentBlock, ToolStatus } from '../protocol/index.js';
+import type { CommandResponseFromExt, ContentBlock, ToolStatus } from '../../protocol/index.js';
 
 export type Outcome = 'completed' | 'timed_out' | 'canceled' | 'abandoned' | 'not_run' | 'disconnected';
 export type Unfinished = Exclude<Outcome, 'completed'>;

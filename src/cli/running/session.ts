@@ -2,8 +2,8 @@
  * A headless host for one verb, with Ctrl-C (and SIGTERM, SIGHUP) cancelling
  * what runs and a stop that leaves nothing behind before the process exits.
  */
-import { CancellationTokenSource, HeadlessHost, type HostOptions, type ZotHost } from '../host/index.js';
-import { err } from './output.js';
+import { CancellationTokenSource, HeadlessHost, type HostOptions, type ZotHost } from '../../host/index.js';
+import { err } from '../output.js';
 
 export interface Session {
   host: ZotHost;

@@ -4,7 +4,7 @@
  * new, and which are gone.
  */
 import type { FoundExtension } from '../discovery/discover.js';
-import type { ExtensionRuntime } from './runtime.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
 
 export interface Reconciled {
   /** Every runtime, in the new load order. */

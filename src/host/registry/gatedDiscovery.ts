@@ -5,9 +5,9 @@
  * cannot switch off a user's extension by reusing its folder or manifest name.
  */
 import * as path from 'node:path';
-import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
-import { askGate, type GateDecision } from './extension/gate.js';
-import type { HostOptions } from './options.js';
+import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from '../discovery/discover.js';
+import { askGate, type GateDecision } from '../extension/gate.js';
+import type { HostOptions } from '../options.js';
 
 export interface Gated {
   found: FoundExtension[];

@@ -9,7 +9,11 @@
  */
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import { notSupported, type AnswerFromHost, type ContentBlock, type ImageBlock, type TextBlock, type JsonObject, type RequestFromExt, type SessionEntry, type SessionMessage } from '../../protocol/index.js';
-import type { ExtensionView } from './view.js';
+import type { FoundExtension } from '../discovery/discover.js';
+import type { ExtensionRef } from '../port.js';
+
+/** The extension a request comes from, as the services see it: a view of it has these and more. */
+export interface Requester extends ExtensionRef { readonly found: Readonly<FoundExtension> }
 
 /** A secret key longer than this is refused. */
 export const MAX_SECRET_KEY_CHARS = 256;
@@ -33,7 +37,7 @@ export interface SecretStore {
 }
 
 /** What a host tool call asks (docs/TERVA.md 16.9). */
-export interface HostToolRequest { extension: ExtensionView; name: string; args: JsonObject; silent: boolean }
+export interface HostToolRequest { extension: Requester; name: string; args: JsonObject; silent: boolean }
 export interface HostToolAnswer { content: ContentBlock[]; isError: boolean }
 
 /** Runs a tool of the front end's for an extension, with no more permission than the model would have. */
@@ -51,14 +55,14 @@ export interface SessionStore {
 }
 
 /** The services a front end brings; each one absent is answered with section 20's frame. */
-export interface FamilyServices {
+export interface TervaServices {
   secrets?: SecretStore;
   hostTools?: HostTools;
   sessions?: SessionStore;
 }
 
 export interface AnswerContext {
-  services: FamilyServices;
+  services: TervaServices;
   /** Whether a tool name is one of zot's own (any extension's), by whatever name a bridge gives it. */
   isZotTool(name: string): boolean;
   /** Cancelled when the extension's connection goes. */
@@ -75,7 +79,7 @@ export interface AnswerContext {
 export type GuardedHostCall = { run: true; args: JsonObject; ended(isError: boolean, content: readonly ContentBlock[]): void } | { run: false; reason: string };
 
 /** The answer to one request: the service's, or section 20's when the front end has none. Never rejects. */
-export async function answerRequest(ext: ExtensionView, frame: RequestFromExt, ctx: AnswerContext): Promise<AnswerFromHost> {
+export async function answerRequest(ext: Requester, frame: RequestFromExt, ctx: AnswerContext): Promise<AnswerFromHost> {
   try {
     return await answer(ext, frame, ctx);
   } catch (err) {
@@ -83,7 +87,7 @@ export async function answerRequest(ext: ExtensionView, frame: RequestFromExt, c
   }
 }
 
-async function answer(ext: ExtensionView, frame: RequestFromExt, ctx: AnswerContext): Promise<AnswerFromHost> {
+async function answer(ext: Requester, frame: RequestFromExt, ctx: AnswerContext): Promise<AnswerFromHost> {
   const { secrets, hostTools, sessions } = ctx.services;
   const id = frame.id;
   switch (frame.type) {

@@ -6,13 +6,14 @@
  * gate itself (extension/runtime.ts).
  */
 import * as path from 'node:path';
-import { folderClashes } from './discovery/clashes.js';
-import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from './discovery/discover.js';
-import { reconcile } from './extension/reconcile.js';
-import { ExtensionRuntime, type RuntimeConfig, type RuntimeDelegate } from './extension/runtime.js';
+import { folderClashes } from '../discovery/clashes.js';
+import { discoverExtensions, type DiscoveryOptions, type FoundExtension } from '../discovery/discover.js';
+import { reconcile } from './reconcile.js';
+import { ExtensionRuntime } from '../extension/runtime.js';
+import type { RuntimeConfig, RuntimeDelegate } from '../extension/contract.js';
 import { discoverGated } from './gatedDiscovery.js';
-import type { GateDecision } from './extension/gate.js';
-import type { HostOptions } from './options.js';
+import type { GateDecision } from '../extension/gate.js';
+import type { HostOptions } from '../options.js';
 import type { Registry } from './registry.js';
 
 export interface LoadingDeps {

@@ -5,7 +5,7 @@
  * session those fields name. One sequence counter per host, raised for
  * every event emitted whether or not anyone listens, as zot counts.
  */
-import type { EventCommon, EventFrame, EventMap, EventName, SessionEndReason, SessionIdentity } from '../protocol/index.js';
+import type { EventCommon, EventFrame, EventMap, EventName, SessionEndReason, SessionIdentity } from '../../protocol/index.js';
 
 /** Who receives events: the connected extensions, each with its subscriptions. */
 export interface Subscribers {

@@ -4,8 +4,8 @@
  * name holds it, whenever it registered. Entries found by name carry the
  * runtime itself, so a call never looks the extension up again.
  */
-import type { ExtensionRuntime } from './extension/runtime.js';
-import type { ToolRegistration } from './extension/registrations.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
+import type { ToolRegistration } from '../extension/registrations.js';
 
 export interface CommandEntry {
   name: string;
@@ -102,7 +102,7 @@ export class Registry {
     const idx: Index = { commands: [], tools: [], commandIndex: new Map(), toolIndex: new Map() };
     for (const rt of this.runtimes) {
       const s = rt.status;
-      if (!rt.connected || s.kind !== 'running') continue;
+      if (s.kind !== 'running') continue; // serving: said hello over a connection still open
       for (const [key, c] of rt.commands) {
         const winner = idx.commandIndex.get(key);
         const entry: CommandEntry = { name: c.name, description: c.description, extension: rt.name, active: !winner };

@@ -1,7 +1,7 @@
 /** `zot-host tool` and `zot-host command`: one call, its result printed, the exit status by outcome. */
-import { actionOf, boundedStringify, carryOut, decodedBytes, outcomeLabel, renderPanelText, toolPromptResult, wireBlock, type ContentBlock, type ToolOutcome } from '../host/index.js';
-import type { Parsed } from './args.js';
-import { err, out } from './output.js';
+import { actionOf, boundedStringify, carryOut, decodedBytes, outcomeLabel, renderPanelText, toolPromptResult, wireBlock, type ContentBlock, type ToolOutcome } from '../../host/index.js';
+import type { Parsed } from '../args.js';
+import { err, out } from '../output.js';
 import type { Session } from './session.js';
 
 export async function tool({ host, cancel, interrupted }: Session, p: Parsed, args: Record<string, unknown>): Promise<number> {

@@ -3,7 +3,7 @@
  * them into something else (chat parts, MCP content, CLI text, messages).
  * Blocks are the closed union validation produces (protocol ContentBlock).
  */
-import type { ContentBlock } from '../protocol/index.js';
+import type { ContentBlock } from '../../protocol/index.js';
 
 /** The blocks as one text: text blocks as they are, any other block as `[its type]`. */
 export function blocksText(blocks: readonly ContentBlock[]): string {

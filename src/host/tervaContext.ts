@@ -9,14 +9,15 @@
 import type { JsonObject } from '../protocol/index.js';
 import type { FoundExtension } from './discovery/discover.js';
 import type { ExtensionView } from './extension/view.js';
-import type { ContextCard } from './extension/family.js';
+import { isServing } from './extension/state.js';
+import type { ContextCard } from './terva/notices.js';
 import { resolveConfig } from './discovery/settings.js';
 import { PLUGIN_MCP_PREFIXES } from './harnessNames.js';
 import type { SettingsSource } from './options.js';
 
-export type { ContextCard, FamilyChange } from './extension/family.js';
-export { CONTEXT_CUT_MARKER, MAX_CONTEXT_BYTES, MAX_CARD_BYTES, MAX_SEGMENT_CHARS } from './extension/family.js';
-export type { FamilyServices, HostToolAnswer, HostToolRequest, HostTools, SecretStore, SessionStore } from './extension/familyServices.js';
+export type { ContextCard, TervaChange } from './terva/notices.js';
+export { CONTEXT_CUT_MARKER, MAX_CONTEXT_BYTES, MAX_CARD_BYTES, MAX_SEGMENT_CHARS } from './terva/notices.js';
+export type { TervaServices, HostToolAnswer, HostToolRequest, HostTools, SecretStore, SessionStore } from './terva/services.js';
 
 /** All cards of one request together are bounded to this many UTF-8 bytes (terva: 8 KiB). */
 export const MAX_CARDS_BYTES = 8192;
@@ -31,7 +32,7 @@ export interface StatusEntry { extension: string; segments: { id: string; text: 
 const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Only what a connected extension said counts: a stopped one's context is gone with it. */
-const live = (exts: readonly ExtensionView[]): ExtensionView[] => exts.filter((e) => e.connected).sort(byName);
+const live = (exts: readonly ExtensionView[]): ExtensionView[] => exts.filter((e) => isServing(e.status)).sort(byName);
 
 /**
  * Text that cannot end its wrapper or open another: `&`, `<` and `>` as

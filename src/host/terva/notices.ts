@@ -23,7 +23,7 @@ const MAX_LABEL_CHARS = 120;
 export const CONTEXT_CUT_MARKER = '\n[… cut: an extension\'s context is bounded to 8192 bytes]';
 
 /** What a notice changed, for the views and front ends that draw it. */
-export type FamilyChange = 'context' | 'cards' | 'status' | 'withdrawn';
+export type TervaChange = 'context' | 'cards' | 'status' | 'withdrawn';
 
 export interface ContextCard {
   id: string;
@@ -33,7 +33,7 @@ export interface ContextCard {
   blocking: boolean;
 }
 
-export class FamilyState {
+export class TervaState {
   /** The standing context block (register_context, refresh_context), bounded; undefined when none. */
   context: string | undefined;
   /** Live cards by id, in arrival order. */
@@ -50,7 +50,7 @@ export class FamilyState {
    * names its extension has registered now (withdrawal covers only those);
    * `log` takes what was cut or dropped.
    */
-  apply(frame: NoticeFromExt, ownTools: Iterable<string>, log: (line: string) => void): FamilyChange | undefined {
+  apply(frame: NoticeFromExt, ownTools: Iterable<string>, log: (line: string) => void): TervaChange | undefined {
     switch (frame.type) {
       case 'register_context':
       case 'refresh_context': {
@@ -104,8 +104,8 @@ export class FamilyState {
   }
 
   /** Forgets everything (the connection went); returns what had content. */
-  clear(): FamilyChange[] {
-    const had: FamilyChange[] = [];
+  clear(): TervaChange[] {
+    const had: TervaChange[] = [];
     if (this.context !== undefined) had.push('context');
     if (this.cards.size) had.push('cards');
     if (this.segments.size) had.push('status');

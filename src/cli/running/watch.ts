@@ -6,9 +6,9 @@
  * the next save. State changes go to stdout; frames to stderr with --trace.
  * Ends on SIGINT or SIGTERM with every process gone.
  */
-import { FolderWatcher, projectExtensionsDir, reactToChange, stateLabel, type ExtensionView, type ZotHost } from '../host/index.js';
-import { firstEvent } from './firstEvent.js';
-import { err, out } from './output.js';
+import { FolderWatcher, projectExtensionsDir, reactToChange, stateLabel, stateOf, type ExtensionView, type ZotHost } from '../../host/index.js';
+import { firstEvent } from '../firstEvent.js';
+import { err, out } from '../output.js';
 import type { Session } from './session.js';
 
 export async function watch({ host }: Session): Promise<number> {
@@ -60,5 +60,5 @@ function printLoaded(host: ZotHost): void {
 
 /** `name: state (why)`, the line watch prints for an extension. */
 function stateLine(rt: ExtensionView): string {
-  return `${rt.name}: ${stateLabel(rt.state)}${rt.error ? ` (${rt.error})` : ''}`;
+  return `${rt.name}: ${stateLabel(stateOf(rt))}${rt.error ? ` (${rt.error})` : ''}`;
 }

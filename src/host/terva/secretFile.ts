@@ -20,7 +20,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SecretStore } from './familyServices.js';
+import type { SecretStore } from './services.js';
 
 /** A lock file older than this is taken to be left by a process that died while holding it. */
 export const SECRET_LOCK_STALE_MS = 10_000;

@@ -10,12 +10,12 @@
  * when its connection goes.
  */
 import { CancellationTokenSource, type Disposable } from 'vscode-jsonrpc/node';
-import { boundResult, type CallToolFromExt, type ContentBlock, type JsonObject, type ToolResultFromHost } from '../protocol/index.js';
-import { nextId } from './connection/ids.js';
-import type { ToolCall } from './extension/calls.js';
-import type { ExtensionRuntime } from './extension/runtime.js';
-import { toolEnding, type ToolOutcome } from './outcomes.js';
-import type { ToolCallOptions } from './agent.js';
+import { boundResult, type CallToolFromExt, type ContentBlock, type JsonObject, type ToolResultFromHost } from '../../protocol/index.js';
+import { nextId } from '../connection/ids.js';
+import type { ToolCall } from '../extension/calls.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
+import { toolEnding, type ToolOutcome } from '../results/outcomes.js';
+import type { ToolCallOptions } from './agentPath.js';
 
 /** zot's bound on one `call_tool`, from its arrival to its answer. */
 export const CALL_TOOL_TIMEOUT_MS = 60_000;

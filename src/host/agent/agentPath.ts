@@ -3,17 +3,18 @@
  * extension that holds the name, lifecycle events to their subscribers, and
  * intercepts asked in load order.
  */
-import { boundedStringify, boundResult, deeperThan, MAX_VALUE_DEPTH, type ContentBlock, type EventMap, type EventName, type InterceptableEvent, type InterceptMap, type JsonObject, type PermissionDecision, type PermissionSource } from '../protocol/index.js';
-import { nextId } from './connection/ids.js';
-import { blocksText } from './content.js';
+import { boundedStringify, boundResult, deeperThan, MAX_VALUE_DEPTH, type ContentBlock, type EventMap, type EventName, type InterceptableEvent, type InterceptMap, type JsonObject, type PermissionDecision, type PermissionSource } from '../../protocol/index.js';
+import { nextId } from '../connection/ids.js';
+import { blocksText } from '../results/content.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { ExtensionRuntime } from './extension/runtime.js';
-import type { GuardEnding } from './extension/calls.js';
-import type { GuardedHostCall } from './extension/familyServices.js';
-import type { PanelUI } from './port.js';
-import type { CallOptions, Timing } from './options.js';
-import { toolEnding, toolOutcome, type CommandOutcome, type ToolOutcome } from './outcomes.js';
-import type { Registry } from './registry.js';
+import type { ExtensionRuntime } from '../extension/runtime.js';
+import { isServing } from '../extension/state.js';
+import type { GuardEnding } from '../extension/calls.js';
+import type { GuardedHostCall } from '../terva/services.js';
+import type { PanelUI } from '../port.js';
+import type { CallOptions, Timing } from '../options.js';
+import { toolEnding, toolOutcome, type CommandOutcome, type ToolOutcome } from '../results/outcomes.js';
+import type { Registry } from '../registry/registry.js';
 
 /** How each guard asked ended, by extension, in the order asked. */
 export interface Heard { by: string; ending: GuardEnding }
@@ -302,7 +303,7 @@ function startPrompt(rt: ExtensionRuntime, answer: { block?: boolean; system_pro
 
 /** Whether intercept() asks this extension about `event`: it subscribed to intercept it and is connected. */
 function asks(rt: ExtensionRuntime, event: InterceptableEvent): boolean {
-  return rt.intercepts.has(event) && rt.connected;
+  return rt.intercepts.has(event) && isServing(rt.status);
 }
 
 /** Why arguments cannot be sent, or undefined when they can. */

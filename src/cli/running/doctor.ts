@@ -1,8 +1,8 @@
 /** `zot-host doctor`: every extension found and what is true of it when it prints. */
 import * as path from 'node:path';
-import { boundedStringify, projectExtensionsDir, stateLabel, type ExtensionReport } from '../host/index.js';
-import type { Parsed } from './args.js';
-import { out } from './output.js';
+import { boundedStringify, projectExtensionsDir, stateLabel, type ExtensionReport } from '../../host/index.js';
+import type { Parsed } from '../args.js';
+import { out } from '../output.js';
 import type { Session } from './session.js';
 
 export async function doctor({ host }: Session, p: Parsed): Promise<number> {
