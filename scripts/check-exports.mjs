@@ -8,12 +8,7 @@
 // a namespace import, `import()`, `typeof import()` or `require()` of a module
 // counts as using all of it. Run in `npm run build` after the layer check.
 //
-// Held for now in src/protocol, src/mcp and the editor's layer; src/host,
-// the CLI, and the MCP Apps view code (mcp/shared/apps.ts, era2026's
-// modern.ts and rounds.ts) are being reshaped and join it after (`--all`
-// lists their unused exports today).
-//
-//   node scripts/check-exports.mjs [--all] [project root]
+//   node scripts/check-exports.mjs [project root]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,12 +88,8 @@ function scan(rel, text) {
   return { own, uses };
 }
 
-/** Where the check holds (see the header). */
-const RESHAPED = ['src/cli.ts', 'src/mcp/shared/apps.ts', 'src/mcp/era2026/modern.ts', 'src/mcp/era2026/rounds.ts'];
-export const held = (rel) => !rel.startsWith('src/host/') && !rel.startsWith('src/cli/') && !RESHAPED.includes(rel);
-
-/** Every export no other module uses, as `file:line: name` lines (`all`: outside `held` as well). */
-export function unusedExports(rootDir, all = false) {
+/** Every export no other module uses, as `file:line: name` lines. */
+export function unusedExports(rootDir) {
   const files = sourceFiles(path.join(rootDir, 'src'), rootDir);
   const mods = new Map(files.map((rel) => [rel, scan(rel, readFileSync(path.join(rootDir, rel), 'utf8'))]));
   const target = (from, spec) => (spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.js$/, '.ts') : undefined);
@@ -130,7 +121,7 @@ export function unusedExports(rootDir, all = false) {
   const problems = [];
   for (const [rel, { own }] of mods) {
     const u = used.get(rel);
-    if (u.has('*') || (!all && !held(rel))) continue;
+    if (u.has('*')) continue;
     for (const [name, line] of own) if (!u.has(name)) problems.push(`${rel}:${line}: ${name} is exported but no other module imports it`);
   }
   return problems;
@@ -138,9 +129,8 @@ export function unusedExports(rootDir, all = false) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const all = args.includes('--all');
-  const root = path.resolve(args.find((a) => a !== '--all') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
-  const problems = unusedExports(root, all);
+  const root = path.resolve(args[0] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  const problems = unusedExports(root);
   for (const p of problems) console.error(p);
   if (problems.length) {
     console.error(`check-exports: ${problems.length} unused export${problems.length === 1 ? '' : 's'} (drop the export, or the code)`);

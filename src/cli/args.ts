@@ -75,7 +75,7 @@ options:
                  (--trace=messages: direction, type, id and size only)
 `;
 
-export const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook', 'plugin', 'secrets'] as const;
+const VERBS = ['init', 'doctor', 'tool', 'command', 'mcp', 'watch', 'hook', 'plugin', 'secrets'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** A mistake in how zot-host was called: exit 2, with the usage. An empty message asks for the usage itself. */

@@ -24,7 +24,7 @@ export type EditorAnswer =
   | { kind: 'unreachable'; note: string };
 
 /** The live window with the deepest workspace folder that holds `cwd`; entries of windows that are gone are removed. */
-export function windowFor(dir: string, cwd: string, alive: (w: WindowEntry) => 'alive' | 'dead' = entryAlive): WindowEntry | undefined {
+function windowFor(dir: string, cwd: string, alive: (w: WindowEntry) => 'alive' | 'dead' = entryAlive): WindowEntry | undefined {
   let best: { w: WindowEntry; depth: number } | undefined;
   let names: string[];
   try {

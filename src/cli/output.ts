@@ -34,7 +34,7 @@ export const out = (s: string): void => write(process.stdout, s);
 export const err = (s: string): void => write(process.stderr, s);
 
 /** Resolves once everything written to `stream` has been handed to the OS (or the reader went away). */
-export function drained(stream: NodeJS.WriteStream): Promise<void> {
+function drained(stream: NodeJS.WriteStream): Promise<void> {
   if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
   // A reader that closed early (`| head`) ends the wait instead of failing it.
   // Writes complete in order: the callback of an empty write runs after every earlier one.

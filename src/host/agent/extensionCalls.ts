@@ -22,7 +22,7 @@ export const CALL_TOOL_TIMEOUT_MS = 60_000;
 /** At most this many tools in one chain, the model's own call included (zot: 4). */
 export const MAX_CALL_CHAIN = 4;
 /** Requests one extension may have in flight at once; zot sets none, this host keeps a runaway loop from piling up. */
-export const MAX_CALLS_IN_FLIGHT = 64;
+const MAX_CALLS_IN_FLIGHT = 64;
 
 /** zot's words for each refusal, in the order it checks them. */
 export const CALL_TOOL_REFUSALS = {

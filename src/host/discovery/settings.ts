@@ -11,7 +11,7 @@ export const CONFIG_TYPES = ['string', 'bool', 'int', 'select', 'secret'] as con
 export type ConfigType = (typeof CONFIG_TYPES)[number];
 
 /** Fields of one extension kept; later ones are dropped. */
-export const MAX_CONFIG_FIELDS = 64;
+const MAX_CONFIG_FIELDS = 64;
 /** A key is 1 to 64 of these characters. */
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 

@@ -5,9 +5,9 @@
 import { TERVA_EVENTS, INTERCEPTABLE_EVENTS, KNOWN_EVENTS, preview, readDisplayHints, readToolSchema, REPLAY_POLICIES, TOOL_EXPOSURES, type DisplayHints, type FrameFromExt, type JsonObject, type ReplayPolicy, type ToolExposure } from '../../protocol/index.js';
 
 /** terva honours this many `essential` tools per extension; later ones register as ordinary tools. */
-export const MAX_ESSENTIAL_TOOLS = 3;
+const MAX_ESSENTIAL_TOOLS = 3;
 /** Event names neither zot nor terva knows (a newer event, say) are kept up to this many per extension, as terva does. */
-export const MAX_UNKNOWN_EVENTS = 64;
+const MAX_UNKNOWN_EVENTS = 64;
 
 const TERVA_EVENT_NAMES: ReadonlySet<string> = new Set([...KNOWN_EVENTS, ...TERVA_EVENTS]);
 

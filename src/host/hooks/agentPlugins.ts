@@ -16,8 +16,8 @@ import { PLUGIN_NAME, PLUGIN_SERVER } from '../harnessNames.js';
 import { shellWord } from './hookCommand.js';
 
 /** The schema identifiers of Agent Plugins 1.0.0 (spec §5.2, §7.2.1). */
-export const AGENT_PLUGINS_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
-export const AGENT_PLUGINS_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
+const AGENT_PLUGINS_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
+const AGENT_PLUGINS_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
 /** Copilot CLI's extension namespace: its folder holds the plugin's hooks. */
 export const COPILOT_NAMESPACE = 'com.github.copilot';
 /** Names the standard keeps for the client (spec §9.2): a server's env must not set them. */

@@ -16,7 +16,7 @@ export interface Reconciled {
 }
 
 /** The same extension found the same way: same folder, same root and project, same verdict on clashes and errors. */
-export function sameFind(a: FoundExtension, b: FoundExtension): boolean {
+function sameFind(a: FoundExtension, b: FoundExtension): boolean {
   return a.dir === b.dir && a.source === b.source && a.projectDir === b.projectDir
     && a.name === b.name && a.shadowedBy === b.shadowedBy && a.error === b.error;
 }

@@ -12,11 +12,11 @@ export const MAX_CONTEXT_BYTES = 8192;
 /** A card's text is cut to this many UTF-8 bytes (terva: 4 KiB per card). */
 export const MAX_CARD_BYTES = 4096;
 /** Cards of one extension kept at once; a new id beyond this is dropped and logged. */
-export const MAX_CARDS = 32;
+const MAX_CARDS = 32;
 /** A status segment is shown cut to this many characters, on one line. */
 export const MAX_SEGMENT_CHARS = 80;
 /** Status segments of one extension kept at once. */
-export const MAX_SEGMENTS = 8;
+const MAX_SEGMENTS = 8;
 /** A card's label or a card or segment id is cut to this many characters. */
 const MAX_LABEL_CHARS = 120;
 
@@ -124,14 +124,14 @@ function sameCard(a: ContextCard, b: ContextCard): boolean {
 }
 
 /** One line: control characters and line breaks become spaces, runs of blanks one, cut to `max` characters. */
-export function oneLine(s: string, max: number): string {
+function oneLine(s: string, max: number): string {
   // eslint-disable-next-line no-control-regex
   const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** `text` cut to at most `max` UTF-8 bytes on a character boundary, `marker` appended when cut. */
-export function boundBytes(text: string, max: number, marker: string, cut: () => void): string {
+function boundBytes(text: string, max: number, marker: string, cut: () => void): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= max) return text;
   cut();

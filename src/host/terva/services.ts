@@ -16,9 +16,9 @@ import type { ExtensionRef } from '../port.js';
 export interface Requester extends ExtensionRef { readonly found: Readonly<FoundExtension> }
 
 /** A secret key longer than this is refused. */
-export const MAX_SECRET_KEY_CHARS = 256;
+const MAX_SECRET_KEY_CHARS = 256;
 /** A secret value larger than this (UTF-8 bytes) is refused. */
-export const MAX_SECRET_VALUE_BYTES = 64 * 1024;
+const MAX_SECRET_VALUE_BYTES = 64 * 1024;
 
 /**
  * One extension's secrets: the store scopes them by the manifest name it is

@@ -36,9 +36,9 @@ import type { ToolOutcome } from '../../host/index.js';
 interface Activation { names: Set<string>; changed(): void }
 
 /** How long an interactive call waits for its client to answer a question before it is cancelled. */
-export const ANSWER_WAIT_MS = 10 * 60_000;
+const ANSWER_WAIT_MS = 10 * 60_000;
 /** Most interactive calls waiting for an answer at once; one more cancels the one waiting longest. */
-export const MAX_WAITING_CALLS = 32;
+const MAX_WAITING_CALLS = 32;
 /** The name of the one question a round asks (the form's field is inside it). */
 const ANSWER = 'panel';
 

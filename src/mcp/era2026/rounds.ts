@@ -24,7 +24,7 @@ export interface Question {
 }
 
 /** The panels of one call, as the questions they ask, in order, each asked once until it changes. */
-export class QuestionPanels implements PanelUI {
+class QuestionPanels implements PanelUI {
   readonly interactive = true;
   /** What each open panel last asked (every open panel asks when it opens). */
   private readonly asked = new Map<string, string>();

@@ -35,17 +35,17 @@ import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/serve
 import { INPUT_TOOL, MAX_MESSAGES, PanelPage, VIEW_TOOL, pageDocument, panelTitle, preview, viewPageConfig, type InputToolParams, type InputToolResult, type Unchecked, type ViewState, type ViewToolParams } from '../../protocol/index.js';
 import type { PanelHandle, PanelUI } from '../../host/index.js';
 
-export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
-export const APP_MIME = 'text/html;profile=mcp-app';
-export const PANEL_URI = 'ui://zot/panel/';
+const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+const APP_MIME = 'text/html;profile=mcp-app';
+const PANEL_URI = 'ui://zot/panel/';
 /** The names the host keeps for the views' tools: an extension's tool of that name is not served to an Apps client. */
 export const APP_TOOLS: readonly string[] = [VIEW_TOOL, INPUT_TOOL];
 /** How long an open panel waits for its view before it is shown another way. */
-export const APP_WAIT_MS = 10_000;
+const APP_WAIT_MS = 10_000;
 /** How long VIEW_TOOL holds a request for a newer render. */
-export const VIEW_WAIT_MS = 20_000;
+const VIEW_WAIT_MS = 20_000;
 /** How long VIEW_TOOL waits for a call it matches to arrive (the client reads the view as it sends the call: they race). */
-export const ARRIVAL_WAIT_MS = 3_000;
+const ARRIVAL_WAIT_MS = 3_000;
 /** MCP's error for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
 /** How long an ended call is still known to its view (to say how it ended, rather than nothing). */
@@ -63,7 +63,7 @@ export function viewMeta(tool: string): { ui: { resourceUri: string } } {
 }
 
 /** The tool a view's URI names, if it is one of ours. */
-export function toolOfView(uri: string): string | undefined {
+function toolOfView(uri: string): string | undefined {
   return uri.startsWith(PANEL_URI) ? uri.slice(PANEL_URI.length) : undefined;
 }
 
@@ -322,7 +322,7 @@ export function readView(uri: string, served: readonly string[]): { contents: { 
  * document, its scripts and style inline and allowed by their hashes alone.
  * `root`: the installed extension's (or zot-host's) folder, above dist/.
  */
-export function viewPage(tool: string, root = path.join(__dirname, '..')): { html: string; csp: Record<string, never> } {
+function viewPage(tool: string, root = path.join(__dirname, '..')): { html: string; csp: Record<string, never> } {
   const media = (name: string): string => pageFiles(root)[name]!;
   const scripts = [media('app.js'), media('widgets.js'), media('panel.js')];
   const style = `${media('panel.css')}\n${media('app.css')}`;
