@@ -14,7 +14,7 @@
  * the same PanelPresenter interface.
  */
 import * as vscode from 'vscode';
-import { cursorLine, widgetLines, type Panel, type WidgetLine } from '../../host/index.js';
+import { cursorLine, DisposableStore, widgetLines, type Panel, type WidgetLine } from '../../host/index.js';
 import type { UiTrace } from '../ui/trace.js';
 import { t } from '../l10n.js';
 
@@ -66,7 +66,7 @@ class PanelView implements vscode.Disposable {
   private consumed = '';
   /** Hidden by us (closed by the extension or the host, or covered by another panel), not by the user. */
   private hiddenByUs = false;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
   visible = false;
 
   constructor(public panel: Panel, private readonly send: PanelSink, private readonly closedByUser: (view: PanelView) => void) {
@@ -76,13 +76,11 @@ class PanelView implements vscode.Disposable {
     this.qp.matchOnDetail = false;
     this.qp.keepScrollPosition = true;
     const esc = escButton();
-    this.subs.push(
-      this.qp.onDidChangeActive((items) => this.onActive(items)),
-      this.qp.onDidAccept(() => this.onAccept()),
-      this.qp.onDidChangeValue((v) => this.onValue(v)),
-      this.qp.onDidHide(() => this.onHide()),
-      this.qp.onDidTriggerButton((b) => b === esc && this.send(this.panel, 'esc')),
-    );
+    this.subs.add(this.qp.onDidChangeActive((items) => this.onActive(items)));
+    this.subs.add(this.qp.onDidAccept(() => this.onAccept()));
+    this.subs.add(this.qp.onDidChangeValue((v) => this.onValue(v)));
+    this.subs.add(this.qp.onDidHide(() => this.onHide()));
+    this.subs.add(this.qp.onDidTriggerButton((b) => b === esc && this.send(this.panel, 'esc')));
     this.qp.buttons = [esc];
     this.update(panel);
   }
@@ -131,7 +129,7 @@ class PanelView implements vscode.Disposable {
   dispose(): void {
     this.hiddenByUs = true;
     this.visible = false;
-    for (const s of this.subs) s.dispose();
+    this.subs.dispose();
     this.qp.dispose();
   }
 

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Panel } from '../../host/index.js';
+import { DisposableStore, type Panel } from '../../host/index.js';
 import { PanelPage, pageDocument, panelTitle, type FromWebview } from '../../protocol/index.js';
 import { panelSnapshot, type PanelPresenter, type PanelSnapshot } from './panels.js';
 import type { UiTrace } from '../ui/trace.js';
@@ -24,7 +24,7 @@ class WebviewPanelView implements vscode.Disposable {
   /** What the page was sent and the last key it sent (the room the inline view shares). */
   private readonly page = new PanelPage();
   private closedByUs = false;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
 
   constructor(
     public panel: Panel,
@@ -38,13 +38,11 @@ class WebviewPanelView implements vscode.Disposable {
     });
     this.webview.iconPath = vscode.Uri.joinPath(mediaRoot, '..', 'zot.svg');
     this.webview.webview.html = html(this.webview.webview, mediaRoot, panelTitle(panel));
-    this.subs.push(
-      this.webview.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
-      this.webview.onDidDispose(() => {
-        for (const s of this.subs) s.dispose();
-        if (!this.closedByUs) this.onClosedByUser(this);
-      }),
-    );
+    this.subs.add(this.webview.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
+    this.subs.add(this.webview.onDidDispose(() => {
+      this.subs.dispose();
+      if (!this.closedByUs) this.onClosedByUser(this);
+    }));
   }
 
   render(panel: Panel): void {
