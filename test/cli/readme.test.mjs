@@ -43,12 +43,14 @@ test('every path CONTRIBUTING.md names exists', () => {
   // The CLI is a folder of modules, each one the layout names.
   const modules = /src\/cli\/\s+zot-host: (.+)/.exec(layout)?.[1];
   assert.ok(modules, 'the layout names the CLI\'s modules');
-  for (const m of modules.split(', ')) assert.ok(fs.existsSync(path.join(ROOT, 'src', 'cli', `${m}.ts`)), `src/cli/${m}.ts`);
-  assert.deepEqual(fs.readdirSync(path.join(ROOT, 'src', 'cli')).map((f) => f.replace(/\.ts$/, '')).sort(), modules.split(', ').sort());
+  // A folder is named with its slash (running/).
+  const names = modules.trim().split(', ');
+  for (const m of names) assert.ok(fs.existsSync(path.join(ROOT, 'src', 'cli', m.endsWith('/') ? m : `${m}.ts`)), `src/cli/${m}${m.endsWith('/') ? '' : '.ts'}`);
+  assert.deepEqual(fs.readdirSync(path.join(ROOT, 'src', 'cli'), { withFileTypes: true }).map((f) => (f.isDirectory() ? `${f.name}/` : f.name.replace(/\.ts$/, ''))).sort(), names.sort());
 });
 
 test('the test scripts run what CONTRIBUTING.md says, each test bounded', () => {
-  assert.match(scripts.build, /^node scripts\/check-layers\.mjs && npm run typecheck && node esbuild\.mjs$/, 'build: the layer check, the type check, the bundle');
+  assert.match(scripts.build, /^node scripts\/check-layers\.mjs && node scripts\/check-exports\.mjs && npm run typecheck && node esbuild\.mjs$/, 'build: the layer check, the export check, the type check, the bundle');
   assert.equal(scripts.watch, 'node esbuild.mjs --watch');
   assert.deepEqual(scripts['test:host'].match(/test\/\S+\*\.test\.mjs/g), ['test/build/*.test.mjs', 'test/protocol/*.test.mjs', 'test/host/*.test.mjs', 'test/fidelity/*.test.mjs', 'test/vscode-unit/*.test.mjs', 'test/cli/*.test.mjs', 'test/mcp/*.test.mjs']);
   assert.deepEqual(scripts['test:e2e'].match(/test\/\S+\*\.test\.mjs/g), ['test/e2e/*.test.mjs']);
