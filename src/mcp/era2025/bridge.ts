@@ -17,6 +17,7 @@
  * (apps.ts), its page one of the server's resources.
  */
 import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
+import { GUARD_TOOL } from '../../host/hooks/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { APP_TOOLS, AppViews, RESOURCE_NOT_FOUND, clientShowsApps, readView, viewResources } from '../shared/apps.js';
@@ -54,7 +55,8 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (isGuardCall(request.params.name)) return callGuardTool(source, request.params.arguments, log);
+    // The guard tool's name first: any other call never enters its module.
+    if (request.params.name === GUARD_TOOL && isGuardCall(request.params.name)) return callGuardTool(source, request.params.arguments, log);
     const apps = clientApps();
     // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
     if (apps && APP_TOOLS.includes(request.params.name)) {

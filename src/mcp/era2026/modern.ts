@@ -21,6 +21,7 @@
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
 import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
+import { GUARD_TOOL } from '../../host/hooks/index.js';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { preview } from '../../protocol/index.js';
 import { APP_TOOLS, AppViews, RESOURCE_NOT_FOUND, clientShowsApps, readView, viewResources } from '../shared/apps.js';
@@ -98,14 +99,16 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
     return toCallToolResult(outcome);
   }
 
-  async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean, apps: boolean, activated?: Activation): Promise<CallToolResult | InputRequiredResult> {
+  async function callTool(params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext, elicits: boolean, apps: () => boolean, activated?: Activation): Promise<CallToolResult | InputRequiredResult> {
     // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
-    if (apps && APP_TOOLS.includes(params.name)) return views.serve(params.name, params.arguments ?? {}, ctx.mcpReq.signal);
-    const call = await prepareCall(source, params, `mcp-${String(ctx.mcpReq.id)}`, elicits || apps, scope);
+    if (APP_TOOLS.includes(params.name) && apps()) return views.serve(params.name, params.arguments ?? {}, ctx.mcpReq.signal);
+    // Whether the client shows views is read only where it decides something: the names served to it (a
+    // host with its own UI serves its interactive tools to every client) and an interactive call's panel.
+    const call = await prepareCall(source, params, `mcp-${String(ctx.mcpReq.id)}`, elicits || (!source.host.interactive && apps()), scope);
     if ('refused' in call) return call.refused;
     const { name, owner } = call;
     const send = sender(ctx, owner);
-    const viewing = apps ? views : undefined;
+    const viewing = call.interactive && apps() ? views : undefined;
     // The editor's host shows panels itself; a host without a UI asks a client that can elicit (where no view asks for the panel).
     if (source.host.interactive || !elicits) return notes.hear(owner, send, async () => finished(name, await withSignal(ctx.mcpReq.signal, (token) => runViewed(call, params, token, source, viewing)), activated));
 
@@ -147,7 +150,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
         await source.host.whenLoaded();
         return { tools: [...listTools(source.host, reportNames, elicits(ctx), scope, apps(ctx), activated?.names), ...guardTools()] };
       });
-      server.setRequestHandler('tools/call', (request, ctx) => (isGuardCall(request.params.name) ? callGuardTool(source, request.params.arguments, log) : callTool(request.params, ctx, elicits(ctx), apps(ctx), activated)));
+      server.setRequestHandler('tools/call', (request, ctx) => (request.params.name === GUARD_TOOL && isGuardCall(request.params.name) ? callGuardTool(source, request.params.arguments, log) : callTool(request.params, ctx, elicits(ctx), () => apps(ctx), activated)));
       // The views' pages, one per interactive tool served to a client that shows them.
       server.setRequestHandler('resources/list', async (_request, ctx) => {
         await source.host.whenLoaded();

@@ -108,7 +108,8 @@ export async function runViewed(
   let how = 'failed';
   try {
     const outcome = await call.run(token, watched?.ui ?? otherwise);
-    how = outcomeLabel(outcome.outcome);
+    // Only a watching view is told how the call ended.
+    if (watched) how = outcomeLabel(outcome.outcome);
     return outcome;
   } finally {
     watched?.end(how);
