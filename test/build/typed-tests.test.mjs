@@ -34,7 +34,7 @@ ${body}
 const GOOD = probeText('bundleSources, startHost, firstText', `  const host = await startHost(t, [], { timing: { helloTimeoutMs: 100 } });
   const { fingerprint } = await bundleSources('/tmp/probe', 'vscode/trust', ['fingerprint']);
   const files = await fingerprint.trackedFiles('.');
-  return [firstText(await host.runToolCall('echo', { a: 1 }, { timeoutMs: 10 })), host.get('echo')?.state, files?.size];`);
+  return [firstText(await host.runToolCall('echo', { a: 1 }, { timeoutMs: 10 })), host.get('echo')?.status.kind, files?.size];`);
 
 /** What a wrong test does, and the error that must name its place. */
 const BAD = /** @type {[string, string, RegExp][]} */ ([
@@ -42,7 +42,7 @@ const BAD = /** @type {[string, string, RegExp][]} */ ([
   ['an option the host does not have', 'await startHost(t, [], { timings: {} });', /error TS2561: Object literal may only specify known properties, but 'timings' does not exist in type .*Did you mean to write 'timing'\?/],
   ['a field a result does not carry', 'return (await host.runToolCall("echo")).output;', /error TS2339: Property 'output' does not exist on type 'ToolOutcome'/],
   ['a wrong argument type', 'await host.stopExtension(42);', /error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
-  ['a value that may be undefined', 'return host.get("echo").state;', /error TS2532: Object is possibly 'undefined'/],
+  ['a value that may be undefined', 'return host.get("echo").status;', /error TS2532: Object is possibly 'undefined'/],
   ['an untyped parameter', 'function twice(n) { return n * 2; } return twice(1);', /error TS7006: Parameter 'n' implicitly has an 'any' type/],
   ['a bundled module called wrongly', 'const { fingerprint } = await bundleSources("/tmp/probe", "vscode/trust", ["fingerprint"]); await fingerprint.trackedFiles(42);', /error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/],
   ['a bundled module no test has named', 'const { nowhere } = await bundleSources("/tmp/probe", "vscode/trust", ["nowhere"]); nowhere.run();', /error TS2339: Property 'run' does not exist on type 'never'/],
