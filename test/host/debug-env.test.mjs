@@ -47,7 +47,10 @@ async function debugRoundTrip(t, dir, name, env, listening) {
   assert.ok(match, `where the debugger listens, in: ${line}`);
   const port = Number(match[1]);
   assert.ok(await connects(port), `something listens on ${port}`);
-  const o = await host.runToolCall(`${name.replace(/-/g, '_')}_reverse`, { text: 'abc' });
+  // Under the debugger the extension may register after the ready grace on a busy machine: its tool is awaited, not assumed.
+  const tool = `${name.replace(/-/g, '_')}_reverse`;
+  await waitFor(`${tool} registered`, () => host.findTool(tool), 15_000);
+  const o = await host.runToolCall(tool, { text: 'abc' });
   assert.equal(firstText(o), 'cba', 'the extension works as usual under the debugger');
   host.setLaunchEnv(name, undefined);
   const before = host.stderrOf(name).length;
