@@ -10,5 +10,6 @@ export * from './windows.js';
 export * from './hookCommand.js';
 export * from './plugin.js';
 export { writeMcpEntry, zotMcpEntry } from './mcpConfig.js';
+export { replaceFile } from './replaceFile.js';
 export { zotMcpTool } from './mcpNames.js';
 export { GUARD_HOOKS, GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_MCP_PREFIXES } from '../harnessNames.js';

@@ -7,11 +7,11 @@
  * is replaced only when zot-host wrote it (it runs `<…>/cli.js mcp
  * --no-project`); a file that is not a JSON object, or a link, is left alone.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { PLUGIN_SERVER } from '../harnessNames.js';
 import { PRIVATE_DIR } from './pluginOwner.js';
+import { replaceFile } from './replaceFile.js';
 
 /** A stdio server entry: the shape both files take (Copilot CLI's `tools` names what it may call: all). */
 export interface McpEntry { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; tools: string[] }
@@ -55,13 +55,6 @@ export async function writeMcpEntry(file: string, entry: McpEntry): Promise<{ re
   if (existing !== undefined && !isOurs(existing)) throw new Error(`${target} already has a server "${PLUGIN_SERVER}" that zot-host did not write; it is left as it is (remove that entry yourself)`);
   const next = { ...config, mcpServers: { ...servers, [PLUGIN_SERVER]: entry } };
   await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR });
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await fsp.writeFile(temp, `${JSON.stringify(next, null, 2)}\n`, { flag: 'wx', mode: st ? st.mode & 0o777 : 0o600 });
-    await fsp.rename(temp, target);
-  } catch (e) {
-    await fsp.rm(temp, { force: true });
-    throw e;
-  }
+  await replaceFile(target, `${JSON.stringify(next, null, 2)}\n`, st ? st.mode & 0o777 : 0o600);
   return { replaced: existing !== undefined };
 }

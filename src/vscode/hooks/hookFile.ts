@@ -6,10 +6,9 @@
  * windows folder (src/host/hooks/windows.ts).
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { HOOK_TIMEOUT_S, hookCommandLine, INSTALLED_HOOKS, WINDOWS_VAR } from '../../host/hooks/index.js';
+import { HOOK_TIMEOUT_S, hookCommandLine, INSTALLED_HOOKS, replaceFile, WINDOWS_VAR } from '../../host/hooks/index.js';
 import { hostProgram } from '../../host/index.js';
 
 export const HOOK_FILE_NAME = 'zot-extensions.json';
@@ -76,14 +75,7 @@ export async function writeConfined(root: string, file: string, text: string): P
     else if (st.isSymbolicLink()) throw new Error(`${dir} is a symbolic link; the hook file is not written through it`);
     else if (!st.isDirectory()) throw new Error(`${dir} is not a folder`);
   }
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  await fsp.writeFile(temp, text, { mode: 0o600, flag: 'wx' });
-  try {
-    await fsp.rename(temp, file);
-  } catch (e) {
-    await fsp.rm(temp, { force: true });
-    throw e;
-  }
+  await replaceFile(file, text, 0o600);
 }
 
 /**
