@@ -16,7 +16,7 @@
  * shows MCP Apps, an interactive tool's panel is a view inline in the chat
  * (apps.ts), its page one of the server's resources.
  */
-import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
+import { callGuardTool, guardTools, servesGuardTool } from '../hooks/guardTool.js';
 import { GUARD_TOOL } from '../../host/hooks/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -56,7 +56,7 @@ export function createBridgeServer(source: HostSource, log: (line: string) => vo
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // The guard tool's name first: any other call never enters its module.
-    if (request.params.name === GUARD_TOOL && isGuardCall(request.params.name)) return callGuardTool(source, request.params.arguments, log);
+    if (request.params.name === GUARD_TOOL && servesGuardTool()) return callGuardTool(source, request.params.arguments, log);
     const apps = clientApps();
     // A view's own tools, before any zot tool: an extension's tool of that name is not served to this client.
     if (apps && APP_TOOLS.includes(request.params.name)) {

@@ -20,7 +20,7 @@
  * - a change of tools or prompts reaches the clients listening through
  *   `subscriptions/listen` (the serving entry's `notify`).
  */
-import { callGuardTool, guardTools, isGuardCall } from '../hooks/guardTool.js';
+import { callGuardTool, guardTools, servesGuardTool } from '../hooks/guardTool.js';
 import { GUARD_TOOL } from '../../host/hooks/index.js';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { preview } from '../../protocol/index.js';
@@ -150,7 +150,7 @@ export function modernServers(source: HostSource, log: (line: string) => void, s
         await source.host.whenLoaded();
         return { tools: [...listTools(source.host, reportNames, elicits(ctx), scope, apps(ctx), activated?.names), ...guardTools()] };
       });
-      server.setRequestHandler('tools/call', (request, ctx) => (request.params.name === GUARD_TOOL && isGuardCall(request.params.name) ? callGuardTool(source, request.params.arguments, log) : callTool(request.params, ctx, elicits(ctx), () => apps(ctx), activated)));
+      server.setRequestHandler('tools/call', (request, ctx) => (request.params.name === GUARD_TOOL && servesGuardTool() ? callGuardTool(source, request.params.arguments, log) : callTool(request.params, ctx, elicits(ctx), () => apps(ctx), activated)));
       // The views' pages, one per interactive tool served to a client that shows them.
       server.setRequestHandler('resources/list', async (_request, ctx) => {
         await source.host.whenLoaded();

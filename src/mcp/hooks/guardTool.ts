@@ -15,8 +15,8 @@ import { GUARD_TOOL, GUARD_TOOL_ENV, HOOK_BUDGET_MS, hookEventOf, hookInputOf, r
 import type { HostSource } from '../shared/source.js';
 import { servedTools } from '../shared/toolNames.js';
 
-/** Whether this server serves the guard tool. */
-const servesGuardTool = (env: NodeJS.ProcessEnv = process.env): boolean => env[GUARD_TOOL_ENV] === '1';
+/** Whether this server serves the guard tool (a call named for it is for it only then). */
+export const servesGuardTool = (env: NodeJS.ProcessEnv = process.env): boolean => env[GUARD_TOOL_ENV] === '1';
 
 /** A JSON Schema's property: a type, and maybe what it holds. */
 type Prop = { type: string; description?: string };
@@ -38,8 +38,6 @@ export function guardTools(): { name: string; description: string; inputSchema: 
   }];
 }
 
-/** Whether a tools/call is for the guard tool (only where it is served). */
-export const isGuardCall = (name: string): boolean => name === GUARD_TOOL && servesGuardTool();
 
 /** The text result of a guard tool call: the hook's output, or why the input could not be read (an error result). */
 export async function callGuardTool(source: HostSource, args: Record<string, unknown> | undefined, log: (line: string) => void = () => undefined): Promise<{ content: { type: 'text'; text: string }[]; isError?: boolean }> {
