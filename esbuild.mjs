@@ -54,6 +54,9 @@ const targets = [
     external: ['vscode'],
   },
   { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  // zot-host's hook verb alone, for the hook command an agent starts on every tool call: a window's
+  // answer needs a tenth of cli.js; anything more it requires from cli.js.
+  { ...common, entryPoints: ['src/hook.ts'], outfile: `${outdir}/hook.js` },
   // Everything that needs the MCP SDK: loaded by the extension only when VS Code first asks for its
   // server, and by zot-host only for its mcp verb.
   { ...common, entryPoints: ['src/mcp/entry.ts'], outfile: `${outdir}/mcp.js` },

@@ -56,6 +56,11 @@ export function evaluate(o, e = {}) {
   const cli = o.cli_start_ms ?? {};
   bar('zot-host --help ≤ 1.3 × node -e 0', has(cli.help, cli.node_bare) ? cli.help <= 1.3 * cli.node_bare : null,
     has(cli.help, cli.node_bare) ? `${cli.help} ms against ${cli.node_bare} ms (${x(cli.help, cli.node_bare)}×)` : 'not measured');
+  // What an agent pays on every tool call with the editor open, against the least a hook written in Node costs.
+  const hk = o.hook_ms ?? {};
+  const viaEditor = has(hk.editor_allow, hk.editor_deny) ? Math.max(hk.editor_allow, hk.editor_deny) : null;
+  bar('agent hook through the editor ≤ 1.3 × a bare Node hook', has(viaEditor, hk.floor_node) ? viaEditor <= 1.3 * hk.floor_node : null,
+    has(viaEditor, hk.floor_node) ? `allowed ${hk.editor_allow} ms, denied ${hk.editor_deny} ms against ${hk.floor_node} ms (${x(viaEditor, hk.floor_node)}×)` : 'not measured');
   bar('dist/extension.js ≤ 400 KB minified', has(o.bundle_kb) ? o.bundle_kb <= 400 : null, has(o.bundle_kb) ? `${o.bundle_kb} KB` : 'not measured');
   return bars;
 }

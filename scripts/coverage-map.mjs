@@ -18,7 +18,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const UNIT_FOLDERS = ['test/protocol', 'test/host', 'test/fidelity', 'test/vscode-unit', 'test/cli', 'test/mcp'];
 
 /** The product's bundles a test can load, by the entry each is built from (esbuild.mjs). */
-const PRODUCT = { 'dist/host.js': 'src/host/index.ts', 'dist/cli.js': 'src/cli.ts', 'dist/mcp.js': 'src/mcp/entry.ts' };
+const PRODUCT = { 'dist/host.js': 'src/host/index.ts', 'dist/cli.js': 'src/cli.ts', 'dist/hook.js': 'src/hook.ts', 'dist/mcp.js': 'src/mcp/entry.ts' };
 
 /** Every test file of the unit folders, relative to the repository. */
 export function unitTestFiles(root = ROOT) {
@@ -48,7 +48,9 @@ export function srcModules(root = ROOT) {
 export function bundlesOf(text) {
   const product = [];
   if (/from '\.\.\/helpers\.mjs'|dist', 'host\.js'|dist\/host\.js/.test(text)) product.push('dist/host.js');
-  if (/\bCLI\b|\brunCli\(|dist', 'cli\.js'|dist\/cli\.js/.test(text)) product.push('dist/cli.js');
+  // dist/hook.js loads dist/cli.js beside it when no window answers.
+  if (/\bHOOK_JS\b|dist', 'hook\.js'|dist\/hook\.js/.test(text)) product.push('dist/hook.js');
+  if (/\bCLI\b|\brunCli\(|dist', 'cli\.js'|dist\/cli\.js/.test(text) || product.includes('dist/hook.js')) product.push('dist/cli.js');
   // zot-host's mcp verb loads dist/mcp.js beside it.
   if (/dist', 'mcp\.js'|dist\/mcp\.js/.test(text) || (product.includes('dist/cli.js') && /'mcp'/.test(text))) product.push('dist/mcp.js');
   const entries = [];

@@ -36,6 +36,8 @@ export const TERVA = path.join(ROOT, 'test', 'fixtures', 'terva', 'index.js');
  */
 export const TERVA_EXAMPLES = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'terva', 'examples.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
+/** zot-host's hook verb alone (dist/hook.js), what the hook commands zot writes run; the rest it loads from dist/cli.js. */
+export const HOOK_JS = path.join(ROOT, 'dist', 'hook.js');
 /** The zot extension written from docs/ZOT.md alone, as zot's Go SDK behaves (see its header). */
 export const LEDGER = path.join(ROOT, 'test', 'fixtures', 'zot', 'ledger.js');
 /** docs/ZOT.md's examples, one frame each: `{ dir: 'e2h' | 'h2e', frame, note }`. */
@@ -150,10 +152,14 @@ export function builtinsLoadedBy() {
   const dir = tmpdir('zot-modules-');
   const list = path.join(dir, 'modules.json');
   const preload = path.join(dir, 'preload.cjs');
-  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`);
+  fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));\n`);
+  /** @returns {{ builtins: string[], files: string[] }} */
+  const read = () => JSON.parse(fs.readFileSync(list, 'utf8'));
   return {
     env: { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` },
-    loaded: () => new Set(/** @type {string[]} */ (JSON.parse(fs.readFileSync(list, 'utf8'))).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
+    loaded: () => new Set(read().builtins.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))),
+    /** The files of dist/ it required. */
+    bundles: () => read().files.filter((f) => path.dirname(f) === path.join(ROOT, 'dist')).map((f) => path.basename(f)).sort(),
   };
 }
 

@@ -1,5 +1,7 @@
-// An agent hook's cost per tool call, from spawn to exit with its answer:
-// `zot-host hook PreToolUse` (dist/cli.js) started cold with one Node guard,
+// An agent hook's cost per tool call, from spawn to exit with its answer,
+// run as the hook commands zot writes run it (dist/hook.js, the hook verb
+// alone, which goes on in dist/cli.js when no window answers):
+// `zot-host hook PreToolUse` started cold with one Node guard,
 // for an allowed call and a denied one; the same through an editor window
 // (a host already running the guard, its loopback server answering hooks,
 // listed in a windows folder as VS Code lists itself); and the floor: a bare
@@ -36,9 +38,10 @@ function once(args, input, env = {}) {
 /** Medians over `reps` of: an allowed call and a denied call cold, both through an editor window, and the floor; interleaved. */
 export async function hookFigures(reps) {
   const CLI = path.join(productionBuild(), 'cli.js');
+  const HOOK = path.join(productionBuild(), 'hook.js');
   const home = scratch('hook-home');
   const project = scratch('hook-project');
-  const args = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home, '--ext', GUARD];
+  const args = [HOOK, 'hook', 'PreToolUse', '--no-discover', '--home', home, '--ext', GUARD];
   const input = (command) => ({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command }, tool_use_id: 'b1', cwd: project });
   // The editor's side: the guard already running, answering through the loopback server.
   const host = new ZotHost({ cwd: project, zotHome: home, discover: false, extensionPaths: [GUARD] });
@@ -50,7 +53,7 @@ export async function hookFigures(reps) {
   fs.writeFileSync(path.join(windows, `${process.pid}.json`), JSON.stringify({ pid: process.pid, url: new URL(server.url).origin, folders: [project] }));
   const viaEditor = { ZOT_HOOK_TOKEN: token, ZOT_HOOK_WINDOWS: windows };
   // Through the window the hook starts nothing of its own: no --ext.
-  const editorArgs = [CLI, 'hook', 'PreToolUse', '--no-discover', '--home', home];
+  const editorArgs = [HOOK, 'hook', 'PreToolUse', '--no-discover', '--home', home];
   const s = { allow: [], deny: [], editor_allow: [], editor_deny: [], floor: [], cli_help: [], node_bare: [] };
   try {
     for (let i = -1; i < reps; i++) {

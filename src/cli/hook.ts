@@ -1,31 +1,31 @@
 /**
  * `zot-host hook <Event>`: one agent hook (VS Code's agent, Claude Code,
  * Copilot CLI).
- * Reads the hook input on stdin, starts the extensions, runs
- * the input through zot's events and intercepts (src/host/hooks) and writes
- * the hook output as one JSON line on stdout. When a VS Code window has the
- * project open and answers hooks (hookWindows.ts), the input goes there
- * instead, and its running extensions answer.
+ * Reads the hook input on stdin and writes the hook output as one JSON line
+ * on stdout. When a VS Code window has the project open and answers hooks
+ * (hookWindows.ts), the input goes there, and its running extensions answer;
+ * otherwise the extensions are started here (hookAlone.ts, handed in by the
+ * bundle that runs this: dist/hook.js loads it from dist/cli.js only then).
  *
  * Input that cannot be read is an error on stderr: exit 2 for PreToolUse and
  * UserPromptSubmit (the agent then stops the call or prompt, with the error as
  * the reason: nothing unread is let through), exit 1 for the others (reported,
  * and the agent goes on).
  */
-import { failsClosed, HOOK_BUDGET_MS, type HookEvent, type HookInput, MAX_HOOK_INPUT_BYTES, parseHookInput, refusal, runHookOn, WINDOW_TIMEOUT_MS } from '../host/hooks/index.js';
+import { failsClosed, HOOK_BUDGET_MS, type HookEvent, type HookInput, MAX_HOOK_INPUT_BYTES, parseHookInput, refusal, WINDOW_TIMEOUT_MS } from '../host/hooks/index.js';
 import { boundedStringify } from '../protocol/index.js';
 import type { Parsed } from './args.js';
 import { askEditor } from './hookWindows.js';
 import { err, out } from './output.js';
 
-/*
- * Required only when no editor window answers (see main.ts): a hook that an
- * editor answers loads neither the host's process side nor vscode-jsonrpc.
+/**
+ * The hook run with the extensions started in this process, when no window
+ * answered: `notes` say why a window was not asked, `answer` prints the
+ * output (once) and gives the exit status.
  */
-const session = (): typeof import('./running/session.js') => require('./running/session.js') as typeof import('./running/session.js');
-const mcpFace = (): typeof import('../mcp/index.js') => require('../mcp/index.js') as typeof import('../mcp/index.js');
+export type RunAlone = (p: Parsed, input: HookInput, notes: string[], deadline: number, answer: (output: string) => number) => Promise<number>;
 
-export async function hook(p: Parsed): Promise<number> {
+export async function hook(p: Parsed, alone: RunAlone): Promise<number> {
   const event = p.positional[0] as HookEvent;
   // The agent's clock started with this process: every path answers inside the budget.
   const deadline = Date.now() - process.uptime() * 1000 + HOOK_BUDGET_MS;
@@ -49,13 +49,13 @@ export async function hook(p: Parsed): Promise<number> {
     late = setTimeout(() => resolve(answer(boundedStringify(failsClosed(event) ? refusal(input, `${reason}, so this is refused`) : { systemMessage: reason }))), Math.max(0, deadline - Date.now()));
   });
   try {
-    return await Promise.race([run(p, input, read as string, deadline, answer), outOfTime]);
+    return await Promise.race([run(p, input, read as string, deadline, answer, alone), outOfTime]);
   } finally {
     clearTimeout(late);
   }
 }
 
-async function run(p: Parsed, input: HookInput, read: string, deadline: number, answer: (output: string) => number): Promise<number> {
+async function run(p: Parsed, input: HookInput, read: string, deadline: number, answer: (output: string) => number, alone: RunAlone): Promise<number> {
   const event = input.event;
   // An editor window with the project open answers with the extensions it runs.
   const editor = await askEditor(event, read, p.cwdGiven ? p.host.cwd : input.cwd, { failClosed: p.failClosed, timeoutMs: Math.min(WINDOW_TIMEOUT_MS, deadline - Date.now()) });
@@ -64,13 +64,7 @@ async function run(p: Parsed, input: HookInput, read: string, deadline: number, 
     err(`zot-host hook ${event}: ${editor.error}`);
     return failsClosed(event) ? 2 : 1;
   }
-  // The agent runs hooks in the project and names it in the input: its extensions are the project's.
-  const options = p.cwdGiven || !input.cwd ? p.host : { ...p.host, cwd: input.cwd };
-  const { servesTool } = mcpFace();
-  return session().withSession(options, async ({ host }) => {
-    const output = await runHookOn(host, input, (name) => servesTool(host, name), editor.kind === 'unreachable' ? [editor.note] : [], { failClosed: p.failClosed, answerBy: deadline });
-    return answer(boundedStringify(output));
-  }, { announce: false });
+  return alone(p, input, editor.kind === 'unreachable' ? [editor.note] : [], deadline, answer);
 }
 
 /** All of stdin, or why it cannot be the hook input. */

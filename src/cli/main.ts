@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import { parseArgs, readToolArgs, UsageError, USAGE, type Parsed } from './args.js';
-import { err, flush, out } from './output.js';
+import type { RunAlone } from './hook.js';
+import { err, exitWhenDone, out } from './output.js';
 import type { Session } from './running/session.js';
 import type { McpBundle } from '../mcp/index.js';
 
@@ -22,6 +23,7 @@ const verbs = {
   calls: (): typeof import('./running/calls.js') => require('./running/calls.js') as typeof import('./running/calls.js'),
   doctor: (): typeof import('./running/doctor.js') => require('./running/doctor.js') as typeof import('./running/doctor.js'),
   hook: (): typeof import('./hook.js') => require('./hook.js') as typeof import('./hook.js'),
+  hookAlone: (): typeof import('./hookAlone.js') => require('./hookAlone.js') as typeof import('./hookAlone.js'),
   init: (): typeof import('./init.js') => require('./init.js') as typeof import('./init.js'),
   plugin: (): typeof import('./plugin.js') => require('./plugin.js') as typeof import('./plugin.js'),
   secrets: (): typeof import('./secrets.js') => require('./secrets.js') as typeof import('./secrets.js'),
@@ -67,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'tool': return inSession((s) => verbs.calls().tool(s, p, toolArgs));
     case 'command': return inSession((s) => verbs.calls().command(s, p));
     case 'watch': return inSession((s) => verbs.watch().watch(s));
-    case 'hook': return verbs.hook().hook({ ...p, host: hostOptions() });
+    case 'hook': return verbs.hook().hook(p, hookAlone);
     case 'plugin': return verbs.plugin().plugin(p);
     case 'secrets': return verbs.secrets().secrets(p);
   }
@@ -82,17 +84,14 @@ function mcpBundle(): McpBundle {
   return require(path.join(__dirname, 'mcp.js')) as McpBundle;
 }
 
+/**
+ * The hook verb's guards run in this process, no window having answered;
+ * dist/hook.js calls it here. Its host answers terva's secret requests as
+ * every host of this CLI does.
+ */
+export const hookAlone: RunAlone = (p, ...rest) => verbs.hookAlone().runAlone({ ...p, host: verbs.secrets().withSecretStore(p.host) }, ...rest);
+
 /** Runs zot-host and exits with its status once its output is out. */
 export function run(argv: string[]): void {
-  main(argv).then(
-    async (code) => {
-      await flush();
-      process.exit(code);
-    },
-    async (e: unknown) => {
-      err(`zot-host: ${(e as Error).stack ?? String(e)}`);
-      await flush();
-      process.exit(1);
-    },
-  );
+  exitWhenDone(main(argv));
 }

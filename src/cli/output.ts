@@ -41,6 +41,21 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   return firstEvent(stream, ['error', 'close'], (done) => stream.write('', () => done()));
 }
 
-export async function flush(): Promise<void> {
+async function flush(): Promise<void> {
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
+}
+
+/** Exits with the verb's status once its output is out; a verb that threw exits 1 with its stack on stderr. */
+export function exitWhenDone(status: Promise<number>): void {
+  status.then(
+    async (code) => {
+      await flush();
+      process.exit(code);
+    },
+    async (e: unknown) => {
+      err(`zot-host: ${(e as Error).stack ?? String(e)}`);
+      await flush();
+      process.exit(1);
+    },
+  );
 }

@@ -63,7 +63,7 @@ test('npm run package runs the check before it makes the VSIX', () => {
 
 test('no telemetry: the shipped bundles load no HTTPS, TLS or UDP module, call no fetch and no telemetry API', () => {
   const dir = path.dirname(build('production'));
-  for (const file of ['extension.js', 'cli.js', 'mcp.js']) {
+  for (const file of ['extension.js', 'cli.js', 'hook.js', 'mcp.js']) {
     const text = readFileSync(path.join(dir, file), 'utf8');
     // Module names in real require calls; ajv's generated code quotes its own runtime paths in strings.
     const modules = new Set([...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1].replace(/^node:/, '')).filter((m) => !m.startsWith('ajv/')));

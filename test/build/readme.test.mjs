@@ -183,7 +183,7 @@ test('the VSIX ships exactly the screenshots the README shows (its details page)
   const shipped = files.filter((f) => f.startsWith('media/screenshots/')).sort();
   const shownInReadme = [...new Set([...readme.matchAll(/\]\((media\/screenshots\/[^)]+)\)/g)].map((m) => m[1]))].sort();
   assert.deepEqual(shipped, shownInReadme);
-  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/mcp.js', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) assert.ok(files.includes(f), `${f} is in the VSIX`);
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/hook.js', 'dist/mcp.js', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) assert.ok(files.includes(f), `${f} is in the VSIX`);
   for (const f of files) assert.doesNotMatch(f, /\.map$|\.ts$|^tsconfig|^src\/|^test\/|^bench\/|^docs\/|^CONTRIBUTING\.md$|^dist\/host\.js$|node_modules/, `${f} is not for users`);
   // The details page shows the README from the VSIX, whose relative links vsce leaves as they are: each
   // reaches a file the VSIX ships, or is a page of the source named by its path, so a reader there knows where it is.

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { builtinsLoadedBy, CLI, COMPAT, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { builtinsLoadedBy, CLI, COMPAT, HOOK_JS, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('../../out/types/mcp/transport/http.js')} */
@@ -29,13 +29,13 @@ const GUARD = path.join(COMPAT, 'guard');
  * Runs `zot-host hook <event>` with `input` on stdin (a string as it is, anything else as JSON).
  * @param {string} event
  * @param {unknown} input
- * @param {{ args?: string[], home?: string, exts?: string[], env?: Record<string, string> }} [options]
+ * @param {{ args?: string[], home?: string, exts?: string[], env?: Record<string, string>, program?: string }} [options] program: dist/cli.js, or dist/hook.js as the hook commands zot writes run it
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string, home: string, ms: number }>}
  */
-function hook(event, input, { args = [], home = tmpdir('zot-home-'), exts = [GUARD], env = {} } = {}) {
+function hook(event, input, { args = [], home = tmpdir('zot-home-'), exts = [GUARD], env = {}, program = CLI } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, 'hook', event, '--no-discover', '--home', home, ...exts.flatMap((e) => ['--ext', e]), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '', ...env } });
+    const child = spawn(process.execPath, [program, 'hook', event, '--no-discover', '--home', home, ...exts.flatMap((e) => ['--ext', e]), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ZOT_HOOK_TOKEN: '', ZOT_HOOK_WINDOWS: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -230,24 +230,34 @@ test('malformed input: a clear error and a non-zero exit; a guarded event fails 
   assert.match(deep.stderr, /nested deeper than 63 levels/);
 });
 
-test('usage: hook needs one known event and takes its input only from stdin', async () => {
+test('usage: hook needs one known event and takes its input only from stdin; dist/hook.js says so as zot-host does, and runs any other verb as zot-host', async () => {
+  /** @type {(program: string, argv: string[]) => Promise<{ code: number | null, stdout: string, stderr: string }>} */
+  const run = (program, argv) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [program, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
   for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
     [['hook'], /hook needs the event: PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop/],
     [['hook', 'pretooluse'], /hook takes PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop \(or Copilot CLI's preToolUse, postToolUse, sessionStart, userPromptSubmitted\), got "pretooluse"/],
     [['hook', 'Stop', 'extra'], /hook takes one event \(got "extra" too\)/],
     [['hook', 'Stop', '--json'], /--json is not an option of hook/],
   ])) {
-    /** @type {{ code: number | null, stderr: string }} */
-    const r = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      child.stdout.resume();
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
-    assert.equal(r.code, 2, argv.join(' '));
-    assert.match(r.stderr, message);
+    for (const program of [CLI, HOOK_JS]) {
+      const r = await run(program, argv);
+      assert.equal(r.code, 2, `${path.basename(program)} ${argv.join(' ')}`);
+      assert.match(r.stderr, message);
+    }
   }
+  const help = await run(HOOK_JS, ['--help']);
+  assert.equal(help.code, 0);
+  assert.equal(help.stdout, (await run(CLI, ['--help'])).stdout);
+  const doctor = await run(HOOK_JS, ['doctor', '--no-discover', '--home', tmpdir('zot-home-'), '--json']);
+  assert.equal(doctor.code, 0, doctor.stderr);
+  assert.deepEqual(JSON.parse(doctor.stdout).extensions, []);
 });
 
 /**
@@ -280,14 +290,20 @@ test('with an editor window that has the project open, the window\'s running gua
   // A project no window has open: the hook runs on its own (here without guards: allowed).
   const other = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { exts: [], env: w.env });
   assert.deepEqual(json(other), {});
-  // Answered by the window, the hook loads no more than it needs to ask it: no process side of the host.
-  const watched = builtinsLoadedBy();
-  const asked = await hook('PreToolUse', vscodePre('ls', { cwd: project }), { exts: [], env: { ...w.env, ...watched.env } });
-  assert.deepEqual(json(asked), {});
-  assert.ok(watched.loaded().has('http') && !watched.loaded().has('child_process'), 'asks over HTTP, starts nothing');
-  const alone = builtinsLoadedBy();
-  json(await hook('PreToolUse', vscodePre('ls', { cwd: tmpdir('zot-hook-elsewhere-') }), { env: { ...w.env, ...alone.env } }));
-  assert.ok(alone.loaded().has('child_process'), 'with no window for the project, it starts its guard');
+  // Answered by the window, the hook loads no more than it needs to ask it: no process side of the host,
+  // and run as the hook commands run it (dist/hook.js), none of dist/cli.js.
+  for (const program of [CLI, HOOK_JS]) {
+    const watched = builtinsLoadedBy();
+    const asked = await hook('PreToolUse', vscodePre('ls', { cwd: project }), { exts: [], env: { ...w.env, ...watched.env }, program });
+    assert.deepEqual(json(asked), {});
+    assert.ok(watched.loaded().has('http') && !watched.loaded().has('child_process'), 'asks over HTTP, starts nothing');
+    assert.deepEqual(watched.bundles(), [path.basename(program)]);
+    const alone = builtinsLoadedBy();
+    const own = await hook('PreToolUse', vscodePre('rm -rf build', { cwd: tmpdir('zot-hook-elsewhere-') }), { env: { ...w.env, ...alone.env }, program });
+    assert.equal(json(own).hookSpecificOutput.permissionDecision, 'deny', 'its own guard answered');
+    assert.ok(alone.loaded().has('child_process'), 'with no window for the project, it starts its guard');
+    assert.deepEqual(alone.bundles(), program === HOOK_JS ? ['cli.js', 'hook.js'] : ['cli.js'], 'dist/hook.js goes on in dist/cli.js');
+  }
 });
 
 test('a window that cannot be reached, or refuses the token, is said in the answer; the hook then runs its own guards', async (t) => {

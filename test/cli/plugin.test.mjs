@@ -53,12 +53,12 @@ function homeWith(...names) {
 }
 
 /**
- * A copy of this build's installation (what the VSIX ships of it: dist/cli.js, dist/mcp.js, media/panel/),
+ * A copy of this build's installation (what the VSIX ships of it: dist/cli.js, dist/hook.js, dist/mcp.js, media/panel/),
  * to write a plugin from and remove afterwards.
  */
 function installation() {
   const dir = path.join(tmpdir('zot-install-'), 'zot-extensions');
-  for (const f of ['cli.js', 'mcp.js']) {
+  for (const f of ['cli.js', 'hook.js', 'mcp.js']) {
     fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
     fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dir, 'dist', f));
   }
@@ -110,13 +110,14 @@ test('zot-host plugin writes a self-contained plugin: manifest, MCP server and h
   assert.equal(manifest.version, VERSION);
   const cli = path.join(dir, 'dist', 'cli.js');
   assert.deepEqual(mcp, { mcpServers: { zot: { command: process.execPath, args: [cli, 'mcp', '--no-project', '--home', home], env: {} } } });
-  // Claude's shape: PreToolUse in a group matching every tool; the same zot-host hook command the hook file has, the plugin's copy.
+  // Claude's shape: PreToolUse in a group matching every tool; the same zot-host hook command the hook file has, the plugin's copy of the hook verb alone.
+  const hookJs = path.join(dir, 'dist', 'hook.js');
   const q = (/** @type {string} */ s) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const entry = (/** @type {string} */ event) => ({ type: 'command', command: `${q(process.execPath)} ${q(cli)} hook ${event} --no-project --home ${q(home)}`, env: {}, timeout: 15 });
+  const entry = (/** @type {string} */ event) => ({ type: 'command', command: `${q(process.execPath)} ${q(hookJs)} hook ${event} --no-project --home ${q(home)}`, env: {}, timeout: 15 });
   assert.deepEqual(hooks, { hooks: { PreToolUse: [{ matcher: '*', hooks: [entry('PreToolUse')] }], UserPromptSubmit: [{ hooks: [entry('UserPromptSubmit')] }] } });
   for (const p of [process.execPath, ...mcp.mcpServers.zot.args.filter((a) => a.startsWith(path.sep))]) assert.ok(path.isAbsolute(p) && fs.existsSync(p), `${p} exists`);
   assert.equal(fs.readFileSync(cli, 'utf8'), fs.readFileSync(CLI, 'utf8'), 'its zot-host is a copy of this one');
-  assert.equal(fs.readFileSync(path.join(dir, 'dist', 'mcp.js'), 'utf8'), fs.readFileSync(path.join(ROOT, 'dist', 'mcp.js'), 'utf8'));
+  for (const f of ['hook.js', 'mcp.js']) assert.equal(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), fs.readFileSync(path.join(ROOT, 'dist', f), 'utf8'), f);
   // The panel page the MCP bundle serves, as the VSIX ships it (no TypeScript declarations).
   const shipped = fs.readdirSync(path.join(ROOT, 'media', 'panel')).filter((f) => !f.endsWith('.ts')).sort();
   assert.ok(shipped.includes('panel.js'));
@@ -329,7 +330,7 @@ test('a plugin for VS Code\'s runtime: ELECTRON_RUN_AS_NODE reaches its server a
   const runtime = path.join(path.dirname(seen), 'node runtime.sh');
   fs.writeFileSync(runtime, `#!/bin/sh\nprintf '%s|%s\\n' "$ELECTRON_RUN_AS_NODE" "$ZOT_HOOK_WINDOWS" >> '${seen}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
   const written = await lib.writePlugin(dir, { runtime, env: { ELECTRON_RUN_AS_NODE: '1' }, source: ROOT, zotHome: home, windows, failClosed: true });
-  assert.deepEqual(written, { dir, format: 'claude', manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js') });
+  assert.deepEqual(written, { dir, format: 'claude', manifest: path.join(dir, '.claude-plugin', 'plugin.json'), mcp: path.join(dir, '.mcp.json'), hooks: path.join(dir, 'hooks', 'hooks.json'), readme: path.join(dir, 'README.md'), cli: path.join(dir, 'dist', 'cli.js'), hook: path.join(dir, 'dist', 'hook.js') });
   const { mcp, hooks } = readPlugin(dir);
   assert.deepEqual(mcp.mcpServers.zot.env, { ELECTRON_RUN_AS_NODE: '1' });
   const pre = hooks.hooks.PreToolUse[0].hooks[0];
@@ -370,7 +371,7 @@ test('--format copilot writes Copilot CLI\'s own plugin: a root plugin.json nami
   assert.deepEqual(Object.keys(hooks.hooks), ['preToolUse', 'userPromptSubmitted']);
   const q = (/** @type {string} */ s) => `'${s.replace(/'/g, `'\\''`)}'`;
   for (const [event, verb] of [['preToolUse', 'PreToolUse'], ['userPromptSubmitted', 'UserPromptSubmit']]) {
-    assert.deepEqual(hooks.hooks[event], [{ type: 'command', bash: `${q(process.execPath)} ${q(cli)} hook ${verb} --no-project --fail-closed --home ${q(home)}`, env: {}, timeoutSec: 15 }]);
+    assert.deepEqual(hooks.hooks[event], [{ type: 'command', bash: `${q(process.execPath)} ${q(path.join(dir, 'dist', 'hook.js'))} hook ${verb} --no-project --fail-closed --home ${q(home)}`, env: {}, timeoutSec: 15 }]);
   }
   assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /Copilot CLI's own plugin format[\s\S]*zot-host plugin .* --format copilot/);
   // Run as Copilot CLI runs them (bash, its camelCase input): the guard answers in Copilot's shape.
@@ -424,7 +425,8 @@ test('--format codex writes a Codex plugin marketplace: its catalog names the pl
   assert.deepEqual(plugin.mcp.mcpServers.zot.env, { ZOT_MCP_HOOK_GUARD: '1' });
   // With --guard-hook command, as zot-host hook (for a Codex before mcp_tool hooks).
   assert.equal((await runCli(['plugin', dir, '--home', home, '--format', 'codex', '--guard-hook', 'command'])).code, 0);
-  assert.match(readPlugin(path.join(dir, 'zot-extensions')).hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${cli.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
+  const hookJs = path.join(dir, 'zot-extensions', 'dist', 'hook.js');
+  assert.match(readPlugin(path.join(dir, 'zot-extensions')).hooks.hooks.PreToolUse[0].hooks[0].command, new RegExp(`'${hookJs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' hook PreToolUse `));
   assert.match(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), /for Codex: a plugin marketplace[\s\S]*zot-host plugin .* --format codex/);
   // Written again in another format over it: it is zot-host's, so it is replaced whole.
   assert.equal((await runCli(['plugin', dir, '--home', home])).code, 0);

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
-import { bundleSources, CLI, COMPAT, tmpdir } from '../helpers.mjs';
+import { bundleSources, COMPAT, HOOK_JS, tmpdir } from '../helpers.mjs';
 
 /** @type {typeof import('../../src/vscode/hooks/hookFile')} */
 let m;
@@ -16,15 +16,15 @@ before(async () => {
   ({ hookFile: m } = await bundleSources(tmpdir('zot-hookfile-'), 'vscode/hooks', ['hookFile']));
 });
 
-const inputs = { runtime: '/opt/VS Code/code', cli: "/ext/it's/dist/cli.js", zotHome: '/home/u/.zot', windows: '/gs/hook-windows' };
+const inputs = { runtime: '/opt/VS Code/code', hook: "/ext/it's/dist/hook.js", zotHome: '/home/u/.zot', windows: '/gs/hook-windows' };
 
 test('the hook file: PreToolUse and UserPromptSubmit run zot-host with VS Code\'s runtime and the windows folder, no token; never a project\'s own extensions', () => {
   /** @type {unknown} */
   const file = JSON.parse(m.hookFileText(inputs));
   const env = { ELECTRON_RUN_AS_NODE: '1', ZOT_HOOK_WINDOWS: '/gs/hook-windows' };
   assert.deepEqual(file, { hooks: {
-    PreToolUse: [{ type: 'command', command: `'/opt/VS Code/code' '/ext/it'\\''s/dist/cli.js' hook PreToolUse --no-project --home '/home/u/.zot'`, env, timeout: 15 }],
-    UserPromptSubmit: [{ type: 'command', command: `'/opt/VS Code/code' '/ext/it'\\''s/dist/cli.js' hook UserPromptSubmit --no-project --home '/home/u/.zot'`, env, timeout: 15 }],
+    PreToolUse: [{ type: 'command', command: `'/opt/VS Code/code' '/ext/it'\\''s/dist/hook.js' hook PreToolUse --no-project --home '/home/u/.zot'`, env, timeout: 15 }],
+    UserPromptSubmit: [{ type: 'command', command: `'/opt/VS Code/code' '/ext/it'\\''s/dist/hook.js' hook UserPromptSubmit --no-project --home '/home/u/.zot'`, env, timeout: 15 }],
   } });
 });
 
@@ -118,7 +118,7 @@ test('the command in the file runs: zot-host hook answers with the global guard'
   const home = tmpdir('zot-home-');
   fs.cpSync(path.join(COMPAT, 'guard'), path.join(home, 'extensions', 'guard'), { recursive: true });
   /** @type {import('../../src/vscode/hooks/hookFile').HookFile} */
-  const file = JSON.parse(m.hookFileText({ ...inputs, runtime: process.execPath, cli: CLI, zotHome: home, windows: tmpdir('zot-windows-') }));
+  const file = JSON.parse(m.hookFileText({ ...inputs, runtime: process.execPath, hook: HOOK_JS, zotHome: home, windows: tmpdir('zot-windows-') }));
   const hook = file.hooks.PreToolUse[0];
   const r = spawnSync('sh', ['-c', hook.command], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf build' }, cwd: tmpdir() }), env: { ...process.env, ...hook.env }, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);

@@ -13,8 +13,8 @@ export type InstalledHook = (typeof INSTALLED_HOOKS)[number];
 export interface HookCommandInputs {
   /** The program that runs zot-host: Node, or VS Code's own runtime as Node (ELECTRON_RUN_AS_NODE in the hook's environment). */
   runtime: string;
-  /** zot-host's dist/cli.js. */
-  cli: string;
+  /** zot-host's dist/hook.js: the hook verb alone, which loads dist/cli.js beside it only when no window answers. */
+  hook: string;
   /** The user's own zot home. */
   zotHome: string;
   /** A call or prompt whose guards could not all run is refused. */
@@ -23,7 +23,7 @@ export interface HookCommandInputs {
 
 /** The command line of the hook for `event`, each path one shell word. */
 export function hookCommandLine(i: HookCommandInputs, event: InstalledHook): string {
-  return `${shellWord(i.runtime)} ${shellWord(i.cli)} hook ${event} --no-project${i.failClosed ? ' --fail-closed' : ''} --home ${shellWord(i.zotHome)}`;
+  return `${shellWord(i.runtime)} ${shellWord(i.hook)} hook ${event} --no-project${i.failClosed ? ' --fail-closed' : ''} --home ${shellWord(i.zotHome)}`;
 }
 
 /** A path as one word of a shell command line: cmd.exe's quotes on Windows, a POSIX shell's elsewhere. */

@@ -5,7 +5,7 @@
  *   .claude-plugin/plugin.json   name zot-extensions, the host's version
  *   .mcp.json                    the MCP server `zot`: `zot-host mcp`
  *   hooks/hooks.json             PreToolUse and UserPromptSubmit: `zot-host hook`
- *   dist/cli.js, dist/mcp.js     the plugin's own copy of zot-host
+ *   dist/cli.js, dist/mcp.js     the plugin's own copy of zot-host (dist/hook.js: its hook verb alone)
  *   media/panel/                 the panel page the MCP bundle serves (../media/panel beside dist/)
  *   README.md                    what it is, and how to write it again
  *
@@ -41,7 +41,7 @@ const LAYOUT: Record<PluginFormat, { root: readonly string[]; manifest: readonly
 /** The Codex marketplace's catalog, and its name (`codex plugin add zot-extensions@zot`). */
 const MARKETPLACE_FILE = ['.claude-plugin', 'marketplace.json'] as const;
 export const CODEX_MARKETPLACE = 'zot';
-const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'mcp.js']] as const;
+const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'hook.js'], ['dist', 'mcp.js']] as const;
 const PANEL = ['media', 'panel'] as const;
 
 export interface PluginInputs {
@@ -49,7 +49,7 @@ export interface PluginInputs {
   runtime: string;
   /** Environment the runtime needs, given to the MCP server and the hooks. */
   env?: Record<string, string>;
-  /** The installation copied into the plugin: the folder that holds dist/cli.js, dist/mcp.js and media/panel/. */
+  /** The installation copied into the plugin: the folder that holds dist/cli.js, dist/hook.js, dist/mcp.js and media/panel/. */
   source: string;
   /** The user's own zot home, whose global extensions the plugin runs. */
   zotHome: string;
@@ -88,6 +88,8 @@ export interface WrittenPlugin {
   readme: string;
   /** The plugin's copy of zot-host. */
   cli: string;
+  /** Its hook verb alone, which the command hooks run. */
+  hook: string;
   /** The Codex marketplace's catalog (format codex). */
   marketplace?: string;
   /** The program mcp.json starts, which runs the runtime (format agent-plugins: its command must be in the plugin). */
@@ -105,6 +107,7 @@ export function pluginFiles(dir: string, format: PluginFormat = 'claude'): Writt
     hooks: path.join(root, ...LAYOUT[format].hooks),
     readme: path.join(dir, 'README.md'),
     cli: path.join(root, 'dist', 'cli.js'),
+    hook: path.join(root, 'dist', 'hook.js'),
     ...(format === 'codex' && { marketplace: path.join(dir, ...MARKETPLACE_FILE) }),
     ...(format === 'agent-plugins' && { launcher: path.join(root, ...launcherFile()) }),
   };
@@ -124,9 +127,9 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
   const source = path.resolve(inputs.source);
   for (const parts of COPIED_FILES) {
     const file = path.join(source, ...parts);
-    if (!(await fsp.stat(file).catch(() => undefined))?.isFile()) throw new Error(`${file} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/mcp.js and media/panel/)`);
+    if (!(await fsp.stat(file).catch(() => undefined))?.isFile()) throw new Error(`${file} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/hook.js, dist/mcp.js and media/panel/)`);
   }
-  if (!(await fsp.stat(path.join(source, ...PANEL)).catch(() => undefined))?.isDirectory()) throw new Error(`${path.join(source, ...PANEL)} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/mcp.js and media/panel/)`);
+  if (!(await fsp.stat(path.join(source, ...PANEL)).catch(() => undefined))?.isDirectory()) throw new Error(`${path.join(source, ...PANEL)} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/hook.js, dist/mcp.js and media/panel/)`);
   // The plugin's own folder may be the source (a plugin written again by its own zot-host: it is read before it is replaced), never a folder it copies.
   for (const copied of [path.join(source, 'dist'), path.join(source, ...PANEL)]) {
     if (isInside(dir, copied)) throw new Error(`${dir} is inside ${copied}, which the plugin copies: name a folder elsewhere`);
@@ -222,7 +225,7 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
   const hookEnv: Record<string, string> = { ...env, ...(i.windows !== undefined && { [WINDOWS_VAR]: i.windows }) };
   const command = (event: InstalledHook): { type: 'command'; command: string; env: Record<string, string>; timeout: number } => ({
     type: 'command',
-    command: `${assignments(hookEnv)}${hookCommandLine({ runtime: i.runtime, cli: final.cli, zotHome: i.zotHome, ...(i.failClosed && { failClosed: true }) }, event)}`,
+    command: `${assignments(hookEnv)}${hookCommandLine({ runtime: i.runtime, hook: final.hook, zotHome: i.zotHome, ...(i.failClosed && { failClosed: true }) }, event)}`,
     env: hookEnv,
     timeout: HOOK_TIMEOUT_S,
   });

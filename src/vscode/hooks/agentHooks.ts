@@ -136,7 +136,7 @@ export class AgentHooks implements vscode.Disposable {
    * there is the user's).
    */
   private async write(scope: HookScope, file: string): Promise<void> {
-    const text = hookFileText({ runtime: process.execPath, cli: path.join(this.d.context.extensionPath, 'dist', 'cli.js'), zotHome: userZotHome(), windows: this.windowsDir(), failClosed: hooksFailClosed() });
+    const text = hookFileText({ runtime: process.execPath, hook: path.join(this.d.context.extensionPath, 'dist', 'hook.js'), zotHome: userZotHome(), windows: this.windowsDir(), failClosed: hooksFailClosed() });
     if (scope === 'workspace') return writeConfined(projectDirs()[0]!, file, text);
     await fsp.mkdir(path.dirname(file), { recursive: true });
     await fsp.writeFile(file, text, { mode: 0o600 });

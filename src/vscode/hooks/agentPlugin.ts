@@ -42,7 +42,7 @@ async function pickFormat(): Promise<PluginFormat | undefined> {
 }
 
 export interface AgentPluginDeps {
-  /** The installed extension's folder: its dist/cli.js, dist/mcp.js and media/panel/ are copied. */
+  /** The installed extension's folder: its dist/cli.js, dist/hook.js, dist/mcp.js and media/panel/ are copied. */
   extensionPath: string;
   /** The windows folder the agent hooks use (AgentHooks.windowsDir). */
   windows: string;

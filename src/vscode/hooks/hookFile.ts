@@ -20,8 +20,8 @@ export interface HookFile { hooks: Record<string, HookCommand[]> }
 export interface HookFileInputs {
   /** The program that runs zot-host: VS Code's own runtime (as Node, through ELECTRON_RUN_AS_NODE). */
   runtime: string;
-  /** The installed dist/cli.js. */
-  cli: string;
+  /** The installed dist/hook.js (zot-host's hook verb alone). */
+  hook: string;
   /** The user's own zot home (never a workspace's: the file runs in every project, and asks no consent). */
   zotHome: string;
   /** Where windows that answer hooks list themselves, with the token they share. */
