@@ -9,7 +9,9 @@
 // the run with the files that took longest. The VSIXes the end-to-end and
 // packaging tests install are built once, before the lanes, and named to
 // them (ZOT_E2E_VSIX, ZOT_E2E_TEST_VSIX; test/e2e/vsix.mjs), where each file
-// would otherwise package its own. The exit status is 1 when any lane failed.
+// would otherwise package its own. The tests' temporary folders are made in
+// the run's own (TMPDIR), removed when it ends. The exit status is 1 when any
+// lane failed.
 //
 //   node scripts/test.mjs            every test (npm test, after the build and the environment)
 //   node scripts/test.mjs --quick    the inner loop: protocol, host and VS Code-layer unit tests
@@ -170,7 +172,11 @@ async function main(argv) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-test-run-'));
   process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
   const installs = run.some((l) => l.files.some((f) => f.startsWith(path.join('test', 'e2e')) || f === path.join('test', 'build', 'marketplace.test.mjs')));
-  const env = { ...process.env, ...(installs ? await packagedOnce(scratch) : {}) };
+  // Every temporary folder the tests make (thousands: zot homes, projects, plugins) goes inside the run's
+  // own, which goes with the run, so repeated runs do not fill the machine's temporary folder.
+  const tmp = path.join(scratch, 'tmp');
+  mkdirSync(tmp);
+  const env = { ...process.env, TMPDIR: tmp, ...(installs ? await packagedOnce(scratch) : {}) };
   const results = await Promise.all(run.map((l) => runLane(l, width, { scratch, env })));
   console.log('');
   let failed = false;

@@ -84,12 +84,15 @@ test('under npm test, the tests run on the floor Node', { skip: existsSync(floor
   assert.equal(Number(process.versions.node.split('.')[0]), NODE_FLOOR, `this test runs on ${process.execPath}`);
 });
 
-test('the runner ends with the files that took longest, as the Node it runs the tests on reports them', async (t) => {
+test('the runner ends with the files that took longest, as the Node it runs the tests on reports them; the temporary folders its tests leave go with the run', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'zot-runner-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const made = path.join(dir, 'made.txt');
   const files = ['quick', 'slower'].map((name, i) => {
     const file = path.join(dir, `${name}.test.mjs`);
-    writeFileSync(file, `import { test } from 'node:test';\ntest('${name}', () => new Promise((r) => setTimeout(r, ${100 + 400 * i})));\n`);
+    // Each leaves a temporary folder behind, as a test that forgets to clean up does.
+    const leave = `const fs = await import('node:fs'); const os = await import('node:os'); fs.appendFileSync(${JSON.stringify(made)}, fs.mkdtempSync(os.tmpdir() + '/left-') + '\\n');`;
+    writeFileSync(file, `import { test } from 'node:test';\ntest('${name}', async () => { ${leave} await new Promise((r) => setTimeout(r, ${100 + 400 * i})); });\n`);
     return file;
   });
   // A run of its own, not a test of this one (node:test marks its children with NODE_TEST_CONTEXT).
@@ -101,4 +104,10 @@ test('the runner ends with the files that took longest, as the Node it runs the 
   assert.ok(longest, `no "longest" line in:\n${run.stdout}`);
   const named = longest.split(', ').map((entry) => path.basename(entry.replace(/ \d+ s$/, '')));
   assert.deepEqual(named, ['slower.test.mjs', 'quick.test.mjs']);
+  const left = readFileSync(made, 'utf8').split('\n').filter(Boolean);
+  assert.equal(left.length, 2);
+  for (const f of left) {
+    assert.match(path.basename(path.dirname(path.dirname(f))), /^zot-test-run-/, `${f} is in the run's own folder`);
+    assert.ok(!existsSync(f), `${f} went with the run`);
+  }
 });
