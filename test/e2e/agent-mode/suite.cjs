@@ -189,7 +189,7 @@ test('zot as an agent plugin: Zot: Create Agent Plugin writes it where VS Code f
   assert.deepEqual(server, { command: process.execPath, args: [written.cli, 'mcp', '--no-project', '--home', process.env.ZOT_HOME], env: { ELECTRON_RUN_AS_NODE: '1' } });
   const pre = JSON.parse(fs.readFileSync(written.hooks, 'utf8')).hooks.PreToolUse[0].hooks[0];
   assert.equal(pre.env.ELECTRON_RUN_AS_NODE, '1');
-  assert.ok(pre.command.includes(`'${written.cli}' hook PreToolUse --no-project --home '${process.env.ZOT_HOME}'`), pre.command);
+  assert.ok(pre.command.includes(`'${written.hook}' hook PreToolUse --no-project --home '${process.env.ZOT_HOME}'`), pre.command);
   // VS Code watches ~/.copilot/installed-plugins; the server's tools are named after its title, "zot extensions".
   const tool = await waitFor('the plugin\'s MCP server and its tools', () => {
     // Started here rather than by the next request, so the agent has its tools then; not awaited: a server that never goes live would hold it.
@@ -216,7 +216,7 @@ test('zot as an agent plugin: Zot: Create Agent Plugin writes it where VS Code f
   const logFile = path.join(await exec('zotFake.logsFolder'), 'GitHub.copilot-chat', 'GitHub Copilot Chat Hooks.log');
   const lines = () => fs.readFileSync(logFile, 'utf8').split('\n');
   const last = (re) => lines().filter((l) => re.test(l)).at(-1) ?? '';
-  await waitFor('the hooks log to name the plugin\'s hook', () => last(/\[PreToolUse\] Running: /).includes(`'${written.cli}' hook PreToolUse`), 10_000)
+  await waitFor('the hooks log to name the plugin\'s hook', () => last(/\[PreToolUse\] Running: /).includes(`'${written.hook}' hook PreToolUse`), 10_000)
     .catch((e) => { throw new Error(`${e.message}: ${last(/\[PreToolUse\] Running: /)}`); });
   assert.match(last(/\[PreToolUse\] Executing /), /Executing 1 hook\(s\)/);
   assert.equal(frames('guard', 'event_intercept').slice(asked).filter((f) => f.tool_name === 'run_in_terminal').length, 1, 'the guard was asked once, for the terminal call');
