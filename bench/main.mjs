@@ -202,16 +202,16 @@ export async function main() {
 
   // 5c. A zot tool call in real agent harnesses, with the mcp_tool guard, with no hook, with the command hook.
   if (want('harness', { quick: false })) try {
-    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command), ${N.HARNESS_CALLS} calls of a zot tool each`);
+    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command), ${N.HARNESS_CALLS} calls of a zot tool each (${N.HARNESS_COMMAND_CALLS} with the command hook)`);
     const t0 = now();
-    const { figures, skipped } = await harnessFigures({ rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, progress });
+    const { figures, skipped } = await harnessFigures({ rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, commandCalls: N.HARNESS_COMMAND_CALLS, progress });
     for (const [k, why] of Object.entries(skipped)) reasons[`harness_tool_ms.${k}`] = why;
     for (const [k, f] of Object.entries(figures)) {
-      out.harness_tool_ms[k] = { mcp_tool: round(f.median_ms.mcp_tool, 1), none: round(f.median_ms.none, 1), command: round(f.median_ms.command, 1), ratio: round(f.ratio, 2), n: f.n.mcp_tool };
+      out.harness_tool_ms[k] = { mcp_tool: round(f.median_ms.mcp_tool, 1), none: round(f.median_ms.none, 1), command: round(f.median_ms.command, 1), ratio: round(f.ratio, 2), n: f.n.mcp_tool, n_command: f.n.command };
     }
     const r1 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, Array.isArray(x) ? x.map((y) => round(y, 1)) : round(x, 1)]));
     extra.harness = {
-      rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, seconds: round((now() - t0) / 1000, 1),
+      rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, command_calls: N.HARNESS_COMMAND_CALLS, seconds: round((now() - t0) / 1000, 1),
       ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { version: f.version, n: f.n, command_ratio: round(f.command_ratio, 2), split_ms: Object.fromEntries(Object.entries(f.split_ms).map(([v, x]) => [v, r1(x)])), samples_ms: r1(f.samples_ms) }])),
     };
   } catch (err) {

@@ -65,7 +65,7 @@ export function evaluate(o, e = {}) {
   for (const [key, label] of HARNESS_LABELS) {
     const hx = o.harness_tool_ms?.[key];
     bar(harnessBar(label), has(hx?.mcp_tool, hx?.none) ? hx.mcp_tool <= 1.2 * hx.none : null,
-      has(hx?.mcp_tool, hx?.none) ? `mcp_tool guard ${hx.mcp_tool} ms, no hook ${hx.none} ms: ${x(hx.mcp_tool, hx.none)}× (median of ${hx.n} calls each; command hook ${hx.command} ms)` : 'not measured');
+      has(hx?.mcp_tool, hx?.none) ? `mcp_tool guard ${hx.mcp_tool} ms, no hook ${hx.none} ms: ${x(hx.mcp_tool, hx.none)}× (medians of ${hx.n} calls each; the command hook ${hx.command} ms, of ${hx.n_command})` : 'not measured');
   }
   bar('dist/extension.js ≤ 400 KB minified', has(o.bundle_kb) ? o.bundle_kb <= 400 : null, has(o.bundle_kb) ? `${o.bundle_kb} KB` : 'not measured');
   return bars;
@@ -98,7 +98,7 @@ export function printTable(o, e, reasons, load) {
   for (const [key, label] of HARNESS_LABELS) {
     const hx = o.harness_tool_ms?.[key];
     const sp = e.harness?.[key]?.split_ms;
-    kv(`${label}, tool call → result, ms`, hx ? `mcp_tool guard ${f(hx.mcp_tool)}   no hook ${f(hx.none)}   ratio ${f(hx.ratio, 2)}   command hook ${f(hx.command)}   (medians, ${hx.n} calls each)` : 'null');
+    kv(`${label}, tool call → result, ms`, hx ? `mcp_tool guard ${f(hx.mcp_tool)}   no hook ${f(hx.none)}   ratio ${f(hx.ratio, 2)}   command hook ${f(hx.command)}   (medians of ${hx.n} calls, the command hook's of ${hx.n_command})` : 'null');
     if (sp?.mcp_tool) kv('  of which (medians)', `to the hook's call ${f(sp.mcp_tool.to_hook_ms)}   the server's hook ${f(sp.mcp_tool.hook_ms)}   on to the tool ${f(sp.mcp_tool.hook_to_tool_ms)}   the tool ${f(sp.mcp_tool.tool_ms)}   to the model ${f(sp.mcp_tool.after_tool_ms)}   (no hook: to the tool ${f(sp.none?.to_tool_ms)}, the tool ${f(sp.none?.tool_ms)}, to the model ${f(sp.none?.after_tool_ms)})`);
   }
   kv('zot-host --help, whole process, ms', `${f(o.cli_start_ms?.help)}   (node -e 0: ${f(o.cli_start_ms?.node_bare)})`);

@@ -69,8 +69,8 @@ export const END = '<!-- end of the generated performance figures -->';
 /** @typedef {'claude_code' | 'codex'} HarnessKey */
 /**
  * A zot tool call in an agent harness, the model's call to its result (medians, ms): with the mcp_tool guard, with no
- * hook, with the command hook; `n` calls of each.
- * @typedef {{ mcp_tool: Figure, none: Figure, command: Figure, ratio: Figure, n: Figure }} HarnessFigure
+ * hook, with the command hook; `n` calls of the first two, `n_command` of the last.
+ * @typedef {{ mcp_tool: Figure, none: Figure, command: Figure, ratio: Figure, n: Figure, n_command: Figure }} HarnessFigure
  */
 /** @typedef {{ to_hook_ms?: Figure, hook_ms?: Figure, hook_to_tool_ms?: Figure, to_tool_ms?: Figure, tool_ms?: Figure, after_tool_ms?: Figure }} HarnessSplit */
 /** The harnesses of `harness_tool_ms` and their names, as bench/report.mjs names their bars. @type {[HarnessKey, string][]} */
@@ -259,7 +259,7 @@ function harnessRows(doc) {
     const f = doc.harness_tool_ms?.[key];
     if (!f) return [];
     const version = doc.harness?.[key]?.version;
-    return [`| a zot tool call in ${label}${version ? ` ${version}` : ''}, the model's call → the model sees its result (median of ${n(f.n, 0)} calls each) | with the \`mcp_tool\` guard ${ms(f.mcp_tool)}, with no hook ${ms(f.none)}: ${times(f.mcp_tool, f.none)}; with the command hook ${ms(f.command)} (${times(f.command, f.none)}) | ≤ 1.2× | ${goal(doc, `${label}: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook`)} |`];
+    return [`| a zot tool call in ${label}${version ? ` ${version}` : ''}, the model's call → the model sees its result (medians of ${n(f.n, 0)} calls, ${n(f.n_command, 0)} with the command hook) | with the \`mcp_tool\` guard ${ms(f.mcp_tool)}, with no hook ${ms(f.none)}: ${times(f.mcp_tool, f.none)}; with the command hook ${ms(f.command)} (${times(f.command, f.none)}) | ≤ 1.2× | ${goal(doc, `${label}: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook`)} |`];
   });
 }
 

@@ -168,10 +168,11 @@ export function harnessMissing(name) {
 }
 
 /**
- * Every harness that is here, `rounds` rounds of one session per variant each, `calls` calls a session.
+ * Every harness that is here, `rounds` rounds of one session per variant each, `calls` calls a session (`commandCalls`
+ * with the command hook, whose calls are long and only compared with).
  * @returns {Promise<{ figures: Record<string, any>, skipped: Record<string, string> }>}
  */
-export async function harnessFigures({ rounds, calls, progress = () => {}, only = undefined }) {
+export async function harnessFigures({ rounds, calls, commandCalls, progress = () => {}, only = undefined }) {
   const figures = {};
   const skipped = {};
   const scenes = {};
@@ -186,14 +187,15 @@ export async function harnessFigures({ rounds, calls, progress = () => {}, only 
     const { bin } = harnessPaths(name);
     scenes[name] = { bin, by: {} };
     for (const v of VARIANTS) {
-      const s = await setUp(name, v, home, calls);
+      const n = v === 'command' ? commandCalls : calls;
+      const s = await setUp(name, v, home, n);
       await DRIVERS[name].install(bin, s);
-      scenes[name].by[v] = { s, samples: [] };
+      scenes[name].by[v] = { s, calls: n, samples: [] };
     }
   }
   try {
     // A harness that fails is named, and the others go on.
-    Object.assign(skipped, await takeTurns(scenes, rounds, calls, progress));
+    Object.assign(skipped, await takeTurns(scenes, rounds, progress));
   } finally {
     for (const { by } of Object.values(scenes)) for (const { s } of Object.values(by)) await s.model.close();
   }
@@ -205,7 +207,7 @@ export async function harnessFigures({ rounds, calls, progress = () => {}, only 
  * Rounds of one session per harness and variant, the variants in a rotating order; resolves with why each harness
  * that failed did (it takes no more turns).
  */
-async function takeTurns(scenes, rounds, calls, progress) {
+async function takeTurns(scenes, rounds, progress) {
   /** @type {Record<string, string>} */
   const failed = {};
   for (let r = 0; r < rounds; r++) {
@@ -215,7 +217,7 @@ async function takeTurns(scenes, rounds, calls, progress) {
         if (failed[DRIVERS[name].key]) break;
         progress(`${name}, round ${r + 1} of ${rounds}: ${v}`);
         try {
-          by[v].samples.push(...(await session(name, bin, by[v].s, calls)));
+          by[v].samples.push(...(await session(name, bin, by[v].s, by[v].calls)));
         } catch (err) {
           failed[DRIVERS[name].key] = `${v}: ${err instanceof Error ? err.message : String(err)}`;
         }

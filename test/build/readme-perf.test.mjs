@@ -68,12 +68,12 @@ test('the MCP SDK is in its own bundle, dist/mcp.js, which dist/extension.js onl
 test('an agent harness row follows its figures and bar, and is left out when the run has no figures for that harness', () => {
   const base = structuredClone(doc);
   const bar = 'Codex: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook';
-  const codex = { mcp_tool: 60, none: 50, command: 500, ratio: 1.2, n: 40 };
+  const codex = { mcp_tool: 60, none: 50, command: 500, ratio: 1.2, n: 40, n_command: 12 };
   base.harness_tool_ms = { claude_code: null, codex };
   base.harness = { codex: { version: '0.169.0', split_ms: { mcp_tool: { to_hook_ms: 5, hook_ms: 2, hook_to_tool_ms: 3, tool_ms: 4, after_tool_ms: 40 }, none: { to_tool_ms: 6, tool_ms: 4, after_tool_ms: 40 } } } };
   base.bars = [...doc.bars.filter((b) => !b.name.startsWith('Codex:')), { name: bar, status: 'PASS' }];
   const text = render(base);
-  assert.match(text, /\| a zot tool call in Codex 0\.169\.0, the model's call → the model sees its result \(median of 40 calls each\) \| with the `mcp_tool` guard 60 ms, with no hook 50 ms: 1\.20×; with the command hook 500 ms \(10\.00×\) \| ≤ 1\.2× \| met \|/);
+  assert.match(text, /\| a zot tool call in Codex 0\.169\.0, the model's call → the model sees its result \(medians of 40 calls, 12 with the command hook\) \| with the `mcp_tool` guard 60 ms, with no hook 50 ms: 1\.20×; with the command hook 500 ms \(10\.00×\) \| ≤ 1\.2× \| met \|/);
   assert.match(text, /- Codex: 5 ms from the model's answer to the hook's call reaching zot's server, 2 ms in the server/);
   assert.doesNotMatch(text, /in Claude Code/, 'no row for a harness the run did not measure');
   const slower = structuredClone(base);
