@@ -321,7 +321,7 @@ export async function main() {
   console.log(`\n(${seconds.toFixed(0)} s; ${bars.filter((b) => b.status === 'FAIL').length} FAIL, ${bars.filter((b) => b.status === 'SKIP').length} SKIP of ${bars.length} bars)`);
 
   if (JSON_OUT) writeJson(JSON_OUT, out, extra, bars, reasons, seconds, loadAverage);
-  if (INTO && extra.harness) mergeHarness(INTO, out, extra, reasons, loadAverage);
+  if (INTO && Object.values(out.harness_tool_ms).some(Boolean)) mergeHarness(INTO, out, extra, reasons, loadAverage);
   else if (INTO) console.error(`! nothing written into ${INTO}: no harness was measured`);
   return bars.some((b) => b.status === 'FAIL') ? 1 : 0;
 }

@@ -278,7 +278,7 @@ function harnessProse(doc) {
   });
   if (!parts.length) return [];
   const run = h?.run;
-  const alone = run ? ` These rows are from a run of that section alone (\`npm run bench -- --only harness\`, ${String(run.date ?? '').slice(0, 10)}, commit ${run.git ?? '?'}${run.load_average ? `, load average ${n(run.load_average.min, 2)} to ${n(run.load_average.max, 2)}` : ''}).` : '';
+  const alone = run ? ` These rows are from a run of that section alone (\`npm run bench -- --only harness --into bench/results.json\`, ${String(run.date ?? '').slice(0, 10)}, commit ${run.git ?? '?'}${run.load_average ? `, load average ${n(run.load_average.min, 2)} to ${n(run.load_average.max, 2)}` : ''}).` : '';
   return [`Where an agent harness's zot tool call goes with the \`mcp_tool\` guard (medians; the server timed from inside it):`, ...parts.map((x) => `- ${x}`), ...(alone ? [alone.trim()] : []), ''];
 }
 
