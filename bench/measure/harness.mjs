@@ -2,7 +2,9 @@
 // the test cache by scripts/harness-env.mjs), with and without zot's guard
 // hook, driven offline by the scripted model of test/harness/fake-model.mjs.
 // Each session asks for the plugin's own tool (echo_upper of
-// test/fixtures/compat/node-nosdk) `calls` times, one after another; a sample
+// test/fixtures/compat/node-nosdk) `calls` times, one after another (after
+// untimed steps that wait, in the shell, until the tool is offered and call it
+// once, the session's first call of the server); a sample
 // is the time from the model's answer carrying the call being all written to
 // the model's next request carrying its result (the step after it). Variants,
 // from one zot home holding the guard of test/fixtures/compat/guard:
@@ -172,11 +174,11 @@ export function harnessMissing(name) {
  * with the command hook, whose calls are long and only compared with).
  * @returns {Promise<{ figures: Record<string, any>, skipped: Record<string, string> }>}
  */
-export async function harnessFigures({ rounds, calls, commandCalls, progress = () => {}, only = undefined }) {
+export async function harnessFigures({ rounds, calls, commandCalls, progress = () => {} }) {
   const figures = {};
   const skipped = {};
   const scenes = {};
-  for (const name of Object.keys(DRIVERS).filter((n) => !only || only === n)) {
+  for (const name of Object.keys(DRIVERS)) {
     const why = harnessMissing(name);
     if (why) {
       skipped[DRIVERS[name].key] = why;
