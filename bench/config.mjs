@@ -23,12 +23,20 @@ export const value = (name) => {
 export const QUICK = flag('--quick');
 export const STRICT = flag('--strict');
 export const JSON_OUT = value('--json');
+/** A full run's document (bench/results.json) that an `--only harness` run writes its figures into, keeping the rest. */
+export const INTO = value('--into');
 export const PART = value('--part');
 /** Another build of the host library, for comparing a change (default: dist/host.js). */
 export const HOST_LIB = path.resolve(value('--host-lib') ?? path.join(ROOT, 'dist', 'host.js'));
-/** Only these sections: roundtrip,throughput,cancel,big,startup,hook,memory,instructions,bundle,vscode (the others are null). */
+/** Only these sections: roundtrip,throughput,cancel,big,startup,hook,harness,memory,instructions,bundle,vscode (the others are null). */
 export const ONLY = value('--only')?.split(',');
-export const want = (section) => !ONLY || ONLY.includes(section);
+/**
+ * Whether a section runs. One that is slow for a try-out (`quick: false`: the agent harnesses, minutes of
+ * real CLI sessions) runs under --quick only when --only names it.
+ * @param {string} section
+ * @param {{ quick?: boolean }} [o]
+ */
+export const want = (section, { quick = true } = {}) => (ONLY ? ONLY.includes(section) : quick || !QUICK);
 /** Only these peers (host,floor,jsonrpc,mcp): bench/compare.mjs keeps the host and its floor. */
 export const PEERS = value('--peers')?.split(',') ?? ['host', 'floor', 'jsonrpc', 'mcp'];
 
@@ -64,6 +72,14 @@ export const N = {
   INSTR_WARM: QUICK ? 1_000 : 3_000,
   INSTR_CALLS_SHORT: QUICK ? 500 : 2_000,
   INSTR_CALLS_LONG: QUICK ? 2_500 : 14_000,
+  /**
+   * Agent harnesses (bench/measure/harness.mjs): rounds of one session per harness and hook, each
+   * making this many calls of a zot tool, one after another (one CLI start gives them all).
+   */
+  HARNESS_ROUNDS: QUICK ? 2 : 5,
+  HARNESS_CALLS: QUICK ? 4 : 10,
+  /** With the command hook, a second or so a call on a busy machine, and only there to compare with: fewer. */
+  HARNESS_COMMAND_CALLS: QUICK ? 2 : 3,
   /** Extensions whose tools the time to tools waits for (the startup figure's twenty). */
   TOOLS_EXTENSIONS: 20,
 };

@@ -1,21 +1,23 @@
 // One run of every section, in order, each one's figures into `out` (the
 // headline figures) and `extra` (the detail), each failure into `reasons`.
-import { N, JSON_OUT, PEERS, want } from './config.mjs';
+import { N, INTO, JSON_OUT, ONLY, PEERS, QUICK, want } from './config.mjs';
 import { openFloorPeer, openHostPeer, openJsonrpcPeer, openMcpPeer } from './peers.mjs';
 import { bundleSize, vsixSize } from './measure/artifacts.mjs';
 import { bigFrame } from './measure/bigFrame.mjs';
 import { cancelViaFloor, cancelViaHost, inFlight, rounds, sequential } from './measure/calls.mjs';
 import { instructionsPerCall, valgrindVersion } from './measure/instructions.mjs';
 import { hookFigures } from './measure/hook.mjs';
+import { harnessFigures } from './measure/harness.mjs';
 import { runMemoryChild } from './measure/memory.mjs';
 import { makeHome, startupFloor, startupHost } from './measure/startup.mjs';
 import { vscodeFigures } from './measure/vscode.mjs';
-import { evaluate, printTable, writeJson } from './report.mjs';
+import { evaluate, mergeHarness, printTable, writeJson } from './report.mjs';
 import { gc, median, now, round, scratch } from './util.mjs';
 import { loadSampler } from './load.mjs';
 
 /** Runs the bench; resolves to 1 when a bar fails, else 0. */
 export async function main() {
+  if (INTO && ONLY?.join() !== 'harness') throw new Error('--into <file> takes the figures of a run of --only harness alone');
   const t00 = now();
   const reasons = {};
   const failed = (key, err) => {
@@ -51,6 +53,7 @@ export async function main() {
     panel_latency_quickpick_floor_ms: { p50: null, p99: null, max: null, n: null },
     time_to_tools_ms: { twenty: null, floor_twenty: null, ratio: null },
     instructions_per_call: { host: null, floor: null },
+    harness_tool_ms: { claude_code: null, codex: null },
   };
   const extra = {};
 
@@ -197,6 +200,25 @@ export async function main() {
   }
   else reasons.hook_ms = reasons.cli_start_ms = 'not run (--only)';
 
+  // 5c. A zot tool call in real agent harnesses, with the mcp_tool guard, with no hook, with the command hook.
+  if (want('harness', { quick: false })) try {
+    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command), ${N.HARNESS_CALLS} calls of a zot tool each (${N.HARNESS_COMMAND_CALLS} with the command hook)`);
+    const t0 = now();
+    const { figures, skipped } = await harnessFigures({ rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, commandCalls: N.HARNESS_COMMAND_CALLS, progress });
+    for (const [k, why] of Object.entries(skipped)) reasons[`harness_tool_ms.${k}`] = why;
+    for (const [k, f] of Object.entries(figures)) {
+      out.harness_tool_ms[k] = { mcp_tool: round(f.median_ms.mcp_tool, 1), none: round(f.median_ms.none, 1), command: round(f.median_ms.command, 1), ratio: round(f.ratio, 2), n: f.n.mcp_tool, n_command: f.n.command };
+    }
+    const r1 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, Array.isArray(x) ? x.map((y) => round(y, 1)) : round(x, 1)]));
+    extra.harness = {
+      rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, command_calls: N.HARNESS_COMMAND_CALLS, seconds: round((now() - t0) / 1000, 1),
+      ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { version: f.version, n: f.n, command_ratio: round(f.command_ratio, 2), split_ms: Object.fromEntries(Object.entries(f.split_ms).map(([v, x]) => [v, r1(x)])), samples_ms: r1(f.samples_ms) }])),
+    };
+  } catch (err) {
+    failed('harness_tool_ms', err);
+  }
+  else reasons.harness_tool_ms = `not run (${QUICK ? '--quick runs it only when --only names it' : '--only'})`;
+
   // 6. Memory, in a clean process.
   if (want('memory')) try {
     progress(`memory: ${N.WARM_MEM} + ${N.MEM_CALLS} calls in a fresh process, host and floor`);
@@ -299,5 +321,7 @@ export async function main() {
   console.log(`\n(${seconds.toFixed(0)} s; ${bars.filter((b) => b.status === 'FAIL').length} FAIL, ${bars.filter((b) => b.status === 'SKIP').length} SKIP of ${bars.length} bars)`);
 
   if (JSON_OUT) writeJson(JSON_OUT, out, extra, bars, reasons, seconds, loadAverage);
+  if (INTO && Object.values(out.harness_tool_ms).some(Boolean)) mergeHarness(INTO, out, extra, reasons, loadAverage);
+  else if (INTO) console.error(`! nothing written into ${INTO}: no harness was measured`);
   return bars.some((b) => b.status === 'FAIL') ? 1 : 0;
 }

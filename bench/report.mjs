@@ -6,6 +6,11 @@ import * as path from 'node:path';
 import { N, QUICK, ROOT } from './config.mjs';
 import { median, round } from './util.mjs';
 
+/** The harnesses of `harness_tool_ms`, by key, and their names. */
+export const HARNESS_LABELS = [['claude_code', 'Claude Code'], ['codex', 'Codex']];
+/** The bar for one harness's mcp_tool guard (scripts/readme-perf.mjs finds it by this name). */
+export const harnessBar = (label) => `${label}: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook`;
+
 /** The bars, from the headline figures. */
 export function evaluate(o, e = {}) {
   const bars = [];
@@ -61,6 +66,12 @@ export function evaluate(o, e = {}) {
   const viaEditor = has(hk.editor_allow, hk.editor_deny) ? Math.max(hk.editor_allow, hk.editor_deny) : null;
   bar('agent hook through the editor ≤ 1.3 × a bare Node hook', has(viaEditor, hk.floor_node) ? viaEditor <= 1.3 * hk.floor_node : null,
     has(viaEditor, hk.floor_node) ? `allowed ${hk.editor_allow} ms, denied ${hk.editor_deny} ms against ${hk.floor_node} ms (${x(viaEditor, hk.floor_node)}×)` : 'not measured');
+  // In each agent harness, against the same calls with no hook in the same run (bench/measure/harness.mjs).
+  for (const [key, label] of HARNESS_LABELS) {
+    const hx = o.harness_tool_ms?.[key];
+    bar(harnessBar(label), has(hx?.mcp_tool, hx?.none) ? hx.mcp_tool <= 1.2 * hx.none : null,
+      has(hx?.mcp_tool, hx?.none) ? `mcp_tool guard ${hx.mcp_tool} ms, no hook ${hx.none} ms: ${x(hx.mcp_tool, hx.none)}× (medians of ${hx.n} calls each; the command hook ${hx.command} ms, of ${hx.n_command})` : 'not measured');
+  }
   bar('dist/extension.js ≤ 400 KB minified', has(o.bundle_kb) ? o.bundle_kb <= 400 : null, has(o.bundle_kb) ? `${o.bundle_kb} KB` : 'not measured');
   return bars;
 }
@@ -89,6 +100,12 @@ export function printTable(o, e, reasons, load) {
   kv('cancel → tool_cancel read, ms', `p50 ${f(o.cancel_ms.p50, 3)}   p99 ${f(o.cancel_ms.p99, 3)}   max ${f(e.cancel?.max_ms, 3)}${cf ? `   (floor p50 ${f(cf.p50, 3)}, p99 ${f(cf.p99, 3)})` : ''}`);
   const st = e.startup;
   kv('agent hook per tool call, ms', `cold, one guard: allowed ${f(o.hook_ms?.cold_allow)} denied ${f(o.hook_ms?.cold_deny)}   through the editor: allowed ${f(o.hook_ms?.editor_allow)} denied ${f(o.hook_ms?.editor_deny)}   (a bare Node hook ${f(o.hook_ms?.floor_node)})`);
+  for (const [key, label] of HARNESS_LABELS) {
+    const hx = o.harness_tool_ms?.[key];
+    const sp = e.harness?.[key]?.split_ms;
+    kv(`${label}, tool call → result, ms`, hx ? `mcp_tool guard ${f(hx.mcp_tool)}   no hook ${f(hx.none)}   ratio ${f(hx.ratio, 2)}   command hook ${f(hx.command)}   (medians of ${hx.n} calls, the command hook's of ${hx.n_command})` : 'null');
+    if (sp?.mcp_tool) kv('  of which (medians)', `to the hook's call ${f(sp.mcp_tool.to_hook_ms)}   the server's hook ${f(sp.mcp_tool.hook_ms)}   on to the tool ${f(sp.mcp_tool.hook_to_tool_ms)}   the tool ${f(sp.mcp_tool.tool_ms)}   to the model ${f(sp.mcp_tool.after_tool_ms)}   (no hook: to the tool ${f(sp.none?.to_tool_ms)}, the tool ${f(sp.none?.tool_ms)}, to the model ${f(sp.none?.after_tool_ms)})`);
+  }
   kv('zot-host --help, whole process, ms', `${f(o.cli_start_ms?.help)}   (node -e 0: ${f(o.cli_start_ms?.node_bare)})`);
   kv('startup (discover+spawn+ready), ms', `one ${f(o.startup_ms.one)}   twenty ${f(o.startup_ms.twenty)}   ratio ${f(st?.ratio, 2)}${st ? `   (floor one ${f(st.floor_one_ms)}, twenty ${f(st.floor_twenty_ms)}, ratio ${f(st.floor_ratio, 2)})` : ''}`);
   const bf = e.big_frame;
@@ -132,6 +149,21 @@ export function printTable(o, e, reasons, load) {
   }
 }
 
+/**
+ * The agent harness figures of a run of that section alone, written into `file`, a full run's document: its other
+ * figures are kept, its bars made again from the whole, and the section's own run is recorded (`harness.run`).
+ */
+export function mergeHarness(file, out, extra, reasons, load) {
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const merged = { ...doc, harness_tool_ms: out.harness_tool_ms, harness: { ...extra.harness, run: { date: new Date().toISOString(), git: gitHead(), load_average: load ?? null } } };
+  merged.bars = evaluate(merged, merged).map((b) => ({ name: b.name, status: b.status, detail: b.detail }));
+  merged.reasons = { ...Object.fromEntries(Object.entries(doc.reasons ?? {}).filter(([k]) => !k.startsWith('harness_tool_ms'))), ...Object.fromEntries(Object.entries(reasons).filter(([k]) => k.startsWith('harness_tool_ms'))) };
+  fs.writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
+  console.log(`the agent harness figures written into ${file}`);
+}
+
+const gitHead = () => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || null;
+
 /** Every figure, the bars, the reasons and how the run was made, as JSON into `file`. */
 export function writeJson(file, out, extra, bars, reasons, seconds, load) {
   const doc = {
@@ -147,7 +179,7 @@ export function writeJson(file, out, extra, bars, reasons, seconds, load) {
       cpu_model: os.cpus()[0]?.model ?? null,
       quick: QUICK,
       counts: N,
-      git: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || null,
+      git: gitHead(),
       seconds: round(seconds, 1),
       load_average: load ?? null,
       method: 'see the comment at the top of bench/run.mjs',

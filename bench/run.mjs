@@ -8,10 +8,13 @@
  * exits 0 and only reports). `--quick` shrinks every count (for trying the bench
  * out; its figures are not the reference ones). For comparing a change:
  * `--host-lib <path/to/host.js>` measures another build of the host library,
- * `--only roundtrip,throughput,cancel,big,startup,memory,instructions,bundle,vscode`
+ * `--only roundtrip,throughput,cancel,big,startup,hook,harness,memory,instructions,bundle,vscode`
  * runs only those sections (the others are null, their bars SKIP), `--peers
  * host,floor` only those peers; bench/compare.mjs uses all three to measure two
- * builds in one sitting.
+ * builds in one sitting. `--only harness --into bench/results.json` writes the
+ * agent harness figures into a full run's document, keeping its other figures
+ * and recording the section's own run. `--quick` leaves the harness section out
+ * unless `--only` names it (it runs real agent CLIs for minutes).
  *
  * METHOD
  *
@@ -100,6 +103,26 @@
  * (its own fresh process) as the anchor. The idle extension's cost is VmRSS
  * from /proc/<pid>/status of its process, ready and idle for 500 ms, before
  * any call.
+ *
+ * Agent harnesses (bench/measure/harness.mjs). Claude Code and Codex, as
+ * installed in the test cache by scripts/harness-env.mjs (a harness that is not
+ * there is skipped, with the reason), each driven offline by the scripted model
+ * of test/harness/fake-model.mjs, with the agent plugin `zot-host plugin`
+ * writes over a zot home holding the guard of test/fixtures/compat/guard and
+ * the tool extension test/fixtures/compat/node-nosdk. In each session the model
+ * asks for the plugin server's echo_upper HARNESS_CALLS times, one after
+ * another, after untimed steps that wait for the tool to be offered and call it
+ * once; a sample is the time from the model's answer carrying the call being
+ * all written to the model's next request carrying its result arriving (every
+ * result is checked). Three plugins: the mcp_tool guard (`--guard-hook mcp`),
+ * the same with its hooks file removed (no hook: same server, same tool), and
+ * the command hook (`--guard-hook command`, a zot-host process per call).
+ * HARNESS_ROUNDS rounds, each one session per harness and plugin, the plugins
+ * in a rotating order; medians, and the mcp_tool guard's ratio to no hook. The
+ * plugin's server loads bench/fixtures/mcp-probe.cjs (NODE_OPTIONS in its
+ * .mcp.json entry, in all three), which logs when each tools/call reached it
+ * and when it answered on the clock all processes share: that splits a sample
+ * into the harness's part and the server's (`harness.<harness>.split_ms`).
  *
  * Instructions (bench/measure/instructions.mjs). User-space instructions per
  * sequential call, a count that machine load does not change: this process

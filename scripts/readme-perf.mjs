@@ -58,11 +58,23 @@ export const END = '<!-- end of the generated performance figures -->';
  *   vscode_restart_ms: { extensions: Figure, host: Figure, bare: Figure },
  *   hook_ms: { cold_allow: Figure, cold_deny: Figure, editor_allow: Figure, editor_deny: Figure, floor_node: Figure },
  *   cli_start_ms: { help: Figure, node_bare: Figure },
+ *   harness_tool_ms?: Record<HarnessKey, HarnessFigure | null>,
+ *   harness?: { rounds?: number, calls?: number, run?: { date?: string, git?: string, load_average?: { min: number, max: number, median: number } } } & Partial<Record<HarnessKey, { version?: string, split_ms?: Record<string, HarnessSplit> }>>,
  *   activate_ms: Figure,
  *   bundle_kb: Figure,
  *   vsix_kb: Figure,
  * }} BenchDoc
  */
+
+/** @typedef {'claude_code' | 'codex'} HarnessKey */
+/**
+ * A zot tool call in an agent harness, the model's call to its result (medians, ms): with the mcp_tool guard, with no
+ * hook, with the command hook; `n` calls of the first two, `n_command` of the last.
+ * @typedef {{ mcp_tool: Figure, none: Figure, command: Figure, ratio: Figure, n: Figure, n_command: Figure }} HarnessFigure
+ */
+/** @typedef {{ to_hook_ms?: Figure, hook_ms?: Figure, hook_to_tool_ms?: Figure, to_tool_ms?: Figure, tool_ms?: Figure, after_tool_ms?: Figure }} HarnessSplit */
+/** The harnesses of `harness_tool_ms` and their names, as bench/report.mjs names their bars. @type {[HarnessKey, string][]} */
+const HARNESSES = [['claude_code', 'Claude Code'], ['codex', 'Codex']];
 
 /** How far a bundle or VSIX built now may be from the run's figure before the run must be made again (see docs/PERFORMANCE.md). */
 export const SIZE_MARGIN = 0.1;
@@ -190,6 +202,7 @@ export function render(doc) {
     `| one idle extension | ${n(need(doc, 'idle_extension_kb') / 1024)} MB (a Node process) | | |`,
     `| startup of 1 and of 20 Node extensions | ${ms(s.one)} and ${ms(s.twenty)}; the same spawned bare: ${ms(sf.floor_one_ms)} and ${ms(sf.floor_twenty_ms)} (20: ${times(s.twenty, sf.floor_twenty_ms)}) | 20 ≤ 1.1× the same 20 spawned bare | ${goal(doc, 'startup of 20 ≤ 1.1 × the same 20 spawned bare')} |`,
     `| an agent hook per tool call (\`zot-host hook PreToolUse\`, one guard), allowed / denied | started cold: ${ms(h.cold_allow)} / ${ms(h.cold_deny)}; through the editor's window: ${ms(h.editor_allow)} / ${ms(h.editor_deny)}; a bare Node hook: ${ms(h.floor_node)} | | |`,
+    ...harnessRows(doc),
     `| \`zot-host --help\`, the whole process | ${ms(cli.help)}, ${times(cli.help, cli.node_bare)} \`node -e 0\` (${ms(cli.node_bare)}) | ≤ 1.3× | ${goal(doc, 'zot-host --help ≤ 1.3 × node -e 0')} |`,
     `| \`activate()\` inside VS Code | ${ms(need(doc, 'activate_ms'), 2)} | ≤ 25 ms | ${goal(doc, 'activate() ≤ 25 ms')} |`,
     `| \`activate()\` → every tool of 20 extensions offered in chat | ${ms(tt.twenty)}; ${times(tt.twenty, tt.floor_twenty)} the same 20 spawned bare by the bench${ts ? ` (all started ${ms(ts.last_start_ms)} after \`activate()\`; each start to its ready: median ${ms(ts.start_to_ready_median_ms)}, while VS Code itself starts)` : ''} | | |`,
@@ -228,12 +241,45 @@ export function render(doc) {
       '',
     );
   }
+  lines.push(...harnessProse(doc));
   lines.push(
     `The startup bar for 20 is against the same 20 processes spawned bare by the bench, with no host: on ${meta.cpus} cores they took`,
     `${ms(sf.floor_twenty_ms)}, against ${ms(sf.floor_one_ms)} for one (${times(sf.floor_twenty_ms, sf.floor_one_ms)}); the host took ${times(s.twenty, sf.floor_twenty_ms)} their time.`,
     END,
   );
   return lines.join('\n');
+}
+
+/**
+ * The rows of the agent harnesses the run measured (bench/measure/harness.mjs).
+ * @param {BenchDoc} doc
+ */
+function harnessRows(doc) {
+  return HARNESSES.flatMap(([key, label]) => {
+    const f = doc.harness_tool_ms?.[key];
+    if (!f) return [];
+    const version = doc.harness?.[key]?.version;
+    return [`| a zot tool call in ${label}${version ? ` ${version}` : ''}, the model's call → the model sees its result (medians of ${n(f.n, 0)} calls, ${n(f.n_command, 0)} with the command hook) | with the \`mcp_tool\` guard ${ms(f.mcp_tool)}, with no hook ${ms(f.none)}: ${times(f.mcp_tool, f.none)}; with the command hook ${ms(f.command)} (${times(f.command, f.none)}) | ≤ 1.2× | ${goal(doc, `${label}: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook`)} |`];
+  });
+}
+
+/**
+ * Where a harness's tool call spends its time, from the server's own clock; and the run the rows came from when it was
+ * a run of that section alone.
+ * @param {BenchDoc} doc
+ */
+function harnessProse(doc) {
+  const h = doc.harness;
+  const parts = HARNESSES.flatMap(([key, label]) => {
+    const m = h?.[key]?.split_ms?.mcp_tool;
+    const o = h?.[key]?.split_ms?.none;
+    if (!doc.harness_tool_ms?.[key] || !m || !o) return [];
+    return [`${label}: ${ms(m.to_hook_ms)} from the model's answer to the hook's call reaching zot's server, ${ms(m.hook_ms)} in the server, ${ms(m.hook_to_tool_ms)} on to the tool's call, ${ms(m.tool_ms)} in the server, ${ms(m.after_tool_ms)} to the model's next request (with no hook: ${ms(o.to_tool_ms)} to the tool's call, ${ms(o.tool_ms)} in the server, ${ms(o.after_tool_ms)} to the model).`];
+  });
+  if (!parts.length) return [];
+  const run = h?.run;
+  const alone = run ? ` These rows are from a run of that section alone (\`npm run bench -- --only harness --into bench/results.json\`, ${String(run.date ?? '').slice(0, 10)}, commit ${run.git ?? '?'}${run.load_average ? `, load average ${n(run.load_average.min, 2)} to ${n(run.load_average.max, 2)}` : ''}).` : '';
+  return [`Where an agent harness's zot tool call goes with the \`mcp_tool\` guard (medians; the server timed from inside it):`, ...parts.map((x) => `- ${x}`), ...(alone ? [alone.trim()] : []), ''];
 }
 
 // ---- the page ----

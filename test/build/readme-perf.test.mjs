@@ -64,3 +64,23 @@ test('the MCP SDK is in its own bundle, dist/mcp.js, which dist/extension.js onl
   assert.equal(readFileSync(path.join(production, 'mcp.js'), 'utf8').includes(sdk), true, 'dist/mcp.js has no MCP SDK: the probe string no longer finds it');
   assert.match(extension, /["'`]mcp\.js["'`]/, 'dist/extension.js does not name dist/mcp.js');
 });
+
+test('an agent harness row follows its figures and bar, and is left out when the run has no figures for that harness', () => {
+  const base = structuredClone(doc);
+  const bar = 'Codex: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook';
+  const codex = { mcp_tool: 60, none: 50, command: 500, ratio: 1.2, n: 40, n_command: 12 };
+  base.harness_tool_ms = { claude_code: null, codex };
+  base.harness = { codex: { version: '0.169.0', split_ms: { mcp_tool: { to_hook_ms: 5, hook_ms: 2, hook_to_tool_ms: 3, tool_ms: 4, after_tool_ms: 40 }, none: { to_tool_ms: 6, tool_ms: 4, after_tool_ms: 40 } } } };
+  base.bars = [...doc.bars.filter((b) => !b.name.startsWith('Codex:')), { name: bar, status: 'PASS' }];
+  const text = render(base);
+  assert.match(text, /\| a zot tool call in Codex 0\.169\.0, the model's call → the model sees its result \(medians of 40 calls, 12 with the command hook\) \| with the `mcp_tool` guard 60 ms, with no hook 50 ms: 1\.20×; with the command hook 500 ms \(10\.00×\) \| ≤ 1\.2× \| met \|/);
+  assert.match(text, /- Codex: 5 ms from the model's answer to the hook's call reaching zot's server, 2 ms in the server/);
+  assert.doesNotMatch(text, /in Claude Code/, 'no row for a harness the run did not measure');
+  const slower = structuredClone(base);
+  slower.harness_tool_ms = { claude_code: null, codex: { ...codex, mcp_tool: 61 } };
+  slower.bars = base.bars.map((b) => (b.name === bar ? { ...b, status: 'FAIL' } : b));
+  const diff = differences(render(base), render(slower));
+  assert.equal(diff.length, 2, diff.join('\n'));
+  assert.match(diff[0], /row "a zot tool call in Codex 0\.169\.0, .*", column "figure": the page has "with the `mcp_tool` guard 60 ms, with no hook 50 ms: 1\.20×/);
+  assert.match(diff[1], /column "4": the page has "met", the run gives "missed"/);
+});

@@ -4,15 +4,21 @@
 // request that already holds i assistant turns (Anthropic) or i
 // function_call_output items (Responses), so a retry gets the same answer; a
 // request that offers no tools (a title, a summary) gets a short text. Every
-// request is kept, parsed, for the test to read.
+// request is kept, parsed, for the test to read, with when it came and when
+// its answer was sent (the bench times the harness between the two).
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 /**
- * One step: a call of the tool the request offers under a name `tool` picks (none fits: the step says so in text), or a text.
- * @typedef {{ tool: (names: string[]) => string | undefined, input: Record<string, unknown> } | { text: string }} Step
+ * One step: a call of the tool the request offers under a name `tool` picks (none fits: the step says so in text), with
+ * `input` (or what it gives for the name picked), or a text.
+ * @typedef {{ tool: (names: string[]) => string | undefined, input: Record<string, unknown> | ((name: string) => Record<string, unknown>) } | { text: string }} Step
  * @typedef {{ role: string, content: string | { type: string, [k: string]: unknown }[] }} Message
  * @typedef {{ type?: string, name?: string, tools?: ResponsesTool[] }} ResponsesTool
- * @typedef {{ url: string, body: { model?: unknown, tools?: ResponsesTool[], messages?: Message[], input?: { type?: string, call_id?: string, output?: unknown }[], [k: string]: unknown } }} Seen
+ * @typedef {{ url: string, body: { model?: unknown, tools?: ResponsesTool[], messages?: Message[], input?: { type?: string, call_id?: string, output?: unknown }[], [k: string]: unknown },
+ *   received: number, answered: number, step: number, call?: string }} Seen A request: `received` when its headers came and `answered` when its
+ *   answer was all written (ms, performance.timeOrigin + performance.now(): one clock for every process), the script's `step` it
+ *   answered (its count of turns), and the tool `call`ed in that answer, if any.
  * @typedef {{ url: string, requests: Seen[], close: () => Promise<void> }} FakeModel
  */
 
@@ -33,6 +39,7 @@ async function serve(script, wire) {
   /** @type {Seen[]} */
   const requests = [];
   const server = createServer((req, res) => {
+    const received = clock();
     let raw = '';
     req.on('data', (d) => (raw += d));
     req.on('end', () => {
@@ -48,15 +55,17 @@ async function serve(script, wire) {
         res.writeHead(400).end();
         return;
       }
-      requests.push({ url: req.url ?? '', body });
       const tools = wire.tools(body);
       const turns = wire.turns(body);
       const step = tools.length === 0 ? { text: 'A title' } : script[turns] ?? { text: 'FINAL: the script is over' };
       const name = 'text' in step ? undefined : step.tool(tools);
-      const call = 'text' in step ? step : name ? { name, input: step.input } : { text: `FINAL: no tool fits; offered: ${tools.join(', ')}` };
+      const call = 'text' in step ? step : name ? { name, input: typeof step.input === 'function' ? step.input(name) : step.input } : { text: `FINAL: no tool fits; offered: ${tools.join(', ')}` };
+      /** @type {Seen} */
+      const seen = { url: req.url ?? '', body, received, answered: NaN, step: turns, ...('name' in call && { call: call.name }) };
+      requests.push(seen);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       wire.answer(res, body, call, turns + 1);
-      res.end();
+      res.end(() => (seen.answered = clock()));
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
@@ -67,6 +76,9 @@ async function serve(script, wire) {
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)); }),
   };
 }
+
+/** Milliseconds on a clock every process of the machine shares (a child's own timestamps compare with it). */
+export const clock = () => performance.timeOrigin + performance.now();
 
 /**
  * An SSE writer: `event:` and `data:` (the data's `type` the event's name, then `extra` and the fields given).
