@@ -18,8 +18,13 @@ const { checkLayers } = await import(pathToFileURL(script).href);
 /** @type {string} */
 let scratch;
 
+/** @type {string} one copy of src the probes are written into, one at a time */
+let copy;
+
 before(() => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-layers-'));
+  copy = mkdtempSync(path.join(scratch, 'copy-'));
+  cpSync(path.join(repoRoot, 'src'), path.join(copy, 'src'), { recursive: true });
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -41,16 +46,20 @@ function check(root) {
 }
 
 /**
- * A copy of src with one more file, checked.
+ * `check` of the copy of src with one more file, which is taken out again (the
+ * tests of this file run one at a time, so a copy each was only time spent).
  * @param {string} file
  * @param {string} text
+ * @param {(root: string) => { status: number | null, stdout: string, stderr: string }} [checkWith]
  */
-function withProbe(file, text) {
-  const root = mkdtempSync(path.join(scratch, 'copy-'));
-  cpSync(path.join(repoRoot, 'src'), path.join(root, 'src'), { recursive: true });
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), text);
-  return check(root);
+function withProbe(file, text, checkWith = check) {
+  const made = mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+  writeFileSync(path.join(copy, file), text);
+  try {
+    return checkWith(copy);
+  } finally {
+    rmSync(made ?? path.join(copy, file), { recursive: true, force: true });
+  }
 }
 
 test('the real tree keeps the rule', () => {
@@ -59,10 +68,7 @@ test('the real tree keeps the rule', () => {
 });
 
 test('a broken rule fails the check as a process: exit 1, each problem a line on stderr', () => {
-  const root = mkdtempSync(path.join(scratch, 'copy-'));
-  cpSync(path.join(repoRoot, 'src'), path.join(root, 'src'), { recursive: true });
-  writeFileSync(path.join(root, 'src/host/probe.ts'), "import type { Disposable } from 'vscode';\nexport type D = Disposable;\n");
-  const r = checkProcess(root);
+  const r = withProbe('src/host/probe.ts', "import type { Disposable } from 'vscode';\nexport type D = Disposable;\n", checkProcess);
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /^src\/host\/probe\.ts:1: \[vscode-only-in-vscode-layer\] /m);
   assert.match(r.stderr, /^check-layers: 1 broken rule \(rules: scripts\/check-layers\.mjs\)$/m);

@@ -243,7 +243,12 @@ test('every path answers in time: a silent window, then guards that never answer
   const root = tmpdir();
   const stubborn = { subscribe: { events: [], intercept: ['tool_call', 'user_message'] }, interceptReplies: { tool_call: 'ignore', user_message: 'ignore' }, ignoreShutdown: true, ignoreSigterm: true };
   const slow = ['slow-a', 'slow-b'].map((n) => makeExt(root, n, stubborn));
-  const r = await hook('PreToolUse', pre('ls', project), { windows, exts: slow });
+  // The three hooks (each its own home) wait out the same bounds side by side.
+  const [r, closed, prompted] = await Promise.all([
+    hook('PreToolUse', pre('ls', project), { windows, exts: slow }),
+    hook('PreToolUse', pre('ls', project), { windows, exts: slow, args: ['--fail-closed'] }),
+    hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: project }, { windows, exts: slow, args: ['--fail-closed'] }),
+  ]);
   const o = answer(r);
   // Their own 5 s were not up when the hook's time was: that is no allow, whoever was slow.
   assert.equal(o.hookSpecificOutput.permissionDecision, 'deny', 'a guard still inside its time when the hook must answer refuses');
@@ -251,13 +256,13 @@ test('every path answers in time: a silent window, then guards that never answer
   assert.match(o.systemMessage, /could not be reached \(no answer within 6 s\)/);
   assert.ok(r.ms < 13_000, `answered and gone in ${r.ms} ms, inside the hook file's 15 s`);
   // Fail-closed: the same call is refused, naming them; the prompt hook too.
-  const closed = await hook('PreToolUse', pre('ls', project), { windows, exts: slow, args: ['--fail-closed'] });
   const c = answer(closed);
   assert.equal(c.hookSpecificOutput.permissionDecision, 'deny');
   assert.match(c.hookSpecificOutput.permissionDecisionReason, /^zot: refused, for the hook ran out of time before every guard answered: .*extension "slow-[ab]"/);
   assert.ok(closed.ms < 13_000, `${closed.ms} ms`);
-  const prompt = answer(await hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: project }, { windows, exts: slow, args: ['--fail-closed'] }));
+  const prompt = answer(prompted);
   assert.equal(prompt.decision, 'block');
+  assert.ok(prompted.ms < 13_000, `${prompted.ms} ms`);
 });
 
 test('--fail-closed reaches the window: its guard that cannot run refuses there too', async (t) => {
@@ -268,9 +273,12 @@ test('--fail-closed reaches the window: its guard that cannot run refuses there 
   server.setHookToken(TOKEN);
   const windows = windowsFolder();
   entry(windows, { pid: process.pid, url: new URL(server.url).origin, folders: [project] });
-  const open = answer(await hook('PreToolUse', pre('ls', project), { windows, exts: [] }));
+  // Both wait out the window's 5 s intercept bound, side by side.
+  const [open, closed] = (await Promise.all([
+    hook('PreToolUse', pre('ls', project), { windows, exts: [] }),
+    hook('PreToolUse', pre('ls', project), { windows, exts: [], args: ['--fail-closed'] }),
+  ])).map(answer);
   assert.equal(open.hookSpecificOutput, undefined);
-  const closed = answer(await hook('PreToolUse', pre('ls', project), { windows, exts: [], args: ['--fail-closed'] }));
   assert.equal(closed.hookSpecificOutput.permissionDecision, 'deny');
   assert.match(closed.hookSpecificOutput.permissionDecisionReason, /extension "quiet"/);
 });

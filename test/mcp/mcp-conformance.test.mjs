@@ -5,11 +5,15 @@
 // (2025-11-25 and the stateless 2026-07-28). The runner sends no token, so a
 // small proxy in front adds the bearer token and maps its own Host and Origin
 // to the server's; any other Host or Origin goes through unchanged, so the
-// DNS-rebinding scenario meets the server's own guard.
-import { test } from 'node:test';
+// DNS-rebinding scenario meets the server's own guard. The runner runs all
+// its scenarios for a revision in one process; the generic ones are read from
+// the checks it writes.
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
+import os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { COMPAT, ROOT, serveMcpHttp, startHost } from '../helpers.mjs';
@@ -69,21 +73,37 @@ async function tokenProxy(t, target, token) {
 }
 
 /**
- * Runs one scenario; its exit code and the runner's output.
+ * Runs every scenario of the runner for one revision in one process (a process per scenario
+ * spent most of its time loading the runner), each scenario's checks written to a folder of
+ * `out`; resolves with the runner's output.
  * @param {string} node
  * @param {string} url
- * @param {string} name
  * @param {string} revision
- * @returns {Promise<{ code: number | null, output: string }>}
+ * @param {string} out
+ * @returns {Promise<string>}
  */
-function scenario(node, url, name, revision) {
+function suite(node, url, revision, out) {
   return new Promise((resolve) => {
-    const child = spawn(node, [RUNNER, 'server', '--url', url, '--scenario', name, '--spec-version', revision], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(node, [RUNNER, 'server', '--url', url, '--suite', 'all', '--spec-version', revision, '--output-dir', out], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
+    child.on('close', () => resolve(output.replace(/\x1b\[[0-9;]*m/g, '')));
   });
+}
+
+/**
+ * The checks the runner wrote for each scenario it ran, by name (its folder is `server-<name>-<time>`).
+ * @param {string} out
+ * @returns {Map<string, { id: string, status: string }[]>}
+ */
+function checksOf(out) {
+  const byName = new Map();
+  for (const dir of readdirSync(out)) {
+    const name = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir)?.[1];
+    if (name) byName.set(name, JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')));
+  }
+  return byName;
 }
 
 /**
@@ -91,32 +111,41 @@ function scenario(node, url, name, revision) {
  * @param {string} url
  */
 async function runAll(node, url) {
-  for (const [revision, names] of Object.entries(SCENARIOS)) {
-    for (const name of names) {
-      const r = await scenario(node, url, name, revision);
-      const where = `${name} (${revision})`;
-      const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(r.output);
-      assert.ok(m, `${where}: no result line\n${r.output}`);
-      const allowed = REFERENCE_ONLY[name] ?? [];
-      const short = [...r.output.matchAll(/\[([\w-]+)\s*\] (FAILURE|WARNING)/g)].map((x) => x[1]);
-      assert.deepEqual(short.filter((id) => !allowed.includes(id)), [], `${where}: checks failed or warned\n${r.output}`);
-      assert.equal(Number(m[3]) + Number(m[4]), short.length, `${where}: every failure and warning is named above\n${r.output}`);
-      if (!allowed.length) assert.equal(r.code, 0, `${where} exited ${r.code}\n${r.output}`);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'zot-conformance-'));
+  try {
+    for (const [revision, names] of Object.entries(SCENARIOS)) {
+      const out = path.join(scratch, revision);
+      const output = await suite(node, url, revision, out);
+      assert.match(output, /^Total: \d+ passed, \d+ failed$/m, `${revision}: the runner did not finish\n${output}`);
+      const ran = checksOf(out);
+      for (const name of names) {
+        const where = `${name} (${revision})`;
+        const checks = ran.get(name);
+        assert.ok(checks?.length, `${where}: the runner ran no such scenario, or it wrote no checks\n${output}`);
+        const allowed = REFERENCE_ONLY[name] ?? [];
+        const short = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id} ${c.status}`);
+        assert.deepEqual(short.filter((c) => !allowed.includes(c.split(' ')[0])), [], `${where}: checks failed or warned\n${JSON.stringify(checks, null, 1)}`);
+      }
     }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-test('the conformance scenarios of a generic server, for 2025-11-25 and for 2026-07-28, pass against zot-host mcp --http', { timeout: 240_000 }, async (t) => {
-  const node = await runnerNode();
-  const { info } = await serveMcpHttp(t, ['--no-discover', '--ext', TOOLS]);
-  await runAll(node, await tokenProxy(t, info.url, info.token));
-});
+// The two servers share nothing, and their runs mostly wait on the scenarios' own timers: side by side.
+describe('MCP conformance', { concurrency: true }, () => {
+  test('the conformance scenarios of a generic server, for 2025-11-25 and for 2026-07-28, pass against zot-host mcp --http', { timeout: 240_000 }, async (t) => {
+    const node = await runnerNode();
+    const { info } = await serveMcpHttp(t, ['--no-discover', '--ext', TOOLS]);
+    await runAll(node, await tokenProxy(t, info.url, info.token));
+  });
 
-test('the same scenarios pass against the editor\'s server, on one extension\'s endpoint', { timeout: 240_000 }, async (t) => {
-  const node = await runnerNode();
-  const host = await startHost(t, [TOOLS]);
-  const server = await startMcpHttpServer(host);
-  t.after(() => server.close());
-  const one = `${new URL(server.url).origin}/mcp/ext/${host.extensions[0].name}`;
-  await runAll(node, await tokenProxy(t, one, server.token));
+  test('the same scenarios pass against the editor\'s server, on one extension\'s endpoint', { timeout: 240_000 }, async (t) => {
+    const node = await runnerNode();
+    const host = await startHost(t, [TOOLS]);
+    const server = await startMcpHttpServer(host);
+    t.after(() => server.close());
+    const one = `${new URL(server.url).origin}/mcp/ext/${host.extensions[0].name}`;
+    await runAll(node, await tokenProxy(t, one, server.token));
+  });
 });
