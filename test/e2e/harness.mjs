@@ -68,6 +68,7 @@ const UNUSED_BUILTINS = ['vscode.git', 'vscode.git-base', 'vscode.github', 'vsco
 
 /** @typedef {Awaited<ReturnType<typeof startCodeServer>>} CodeServer A running code-server (startCodeServer). */
 /** @typedef {Awaited<ReturnType<typeof openWorkbench>>} Workbench A browser on the workbench (openWorkbench). */
+/** @typedef {Awaited<ReturnType<typeof launchBrowser>>} Browser A headless Chromium with one page (launchBrowser). */
 
 const SERVER_START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
@@ -113,13 +114,26 @@ function environment({ browser, oldest = false }) {
  *   the tests a later runExtensionTests runs are named here, as `testsEntry`, and
  *   run by test/e2e/runner, an extension installed beside the others.
  * @param {string} [options.testsEntry] with `oldest`: the suite runExtensionTests will run
+ * @param {boolean} [options.browser] launch the browser of the first window
+ *   (runExtensionTests, openWorkbench) while the server starts, so that its
+ *   seconds overlap the VSIX installs and the server's start instead of
+ *   following them; stop() closes it beside the server's end. Default: with
+ *   a test driver (the demo has none and opens no browser).
  * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
  *   extensionsDir: string, output: () => string, stop: () => Promise<void>,
+ *   takeBrowser: () => Promise<Browser | undefined>,
  *   runner?: { testsEntry: string, exitFile: string } }>}
  *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
- *   process group; `output()` is what code-server printed so far.
+ *   process group; `output()` is what code-server printed so far;
+ *   `takeBrowser()` hands out the browser launched with the server to the
+ *   first window; later (or without `browser`) it closes that one and gives undefined.
  */
-export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry } = {}) {
+export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry, browser = testDriver } = {}) {
+  /** @type {Promise<Browser> | undefined} */
+  let browsing = browser ? launchBrowser() : undefined;
+  // Its failure is the window's to report (takeBrowser); stop() only closes a browser that started.
+  browsing?.catch(() => undefined);
+  const closeBrowser = () => browsing?.then((session) => session.close(), () => undefined);
   const paths = await environment({ browser: false, oldest });
   // The oldest build runs on its own Node (scripts/vscode-test-env.mjs, OLDEST).
   const { nodeBin, codeServerBin } = oldest ? /** @type {NonNullable<typeof paths.oldest>} */ (paths.oldest) : { nodeBin: paths.node24Bin, codeServerBin: paths.codeServerBin };
@@ -167,8 +181,9 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       vsixPaths = [...vsixPaths, testExtensionVsix(RUNNER_EXTENSION, path.join(root, 'zot-e2e-runner.vsix'))];
       Object.assign(serverEnv, { ZOT_E2E_TESTS_ENTRY: path.resolve(testsEntry), ZOT_E2E_RUNNER_EXIT: runnerExit });
     }
-    for (const vsix of vsixPaths) {
-      await runToCompletion(nodeBin, [codeServerBin, ...stateArgs, '--install-extension', path.resolve(vsix)], serverEnv);
+    // One CLI run for all of them: each run is a code-server start of its own (seconds).
+    if (vsixPaths.length) {
+      await runToCompletion(nodeBin, [codeServerBin, ...stateArgs, ...vsixPaths.flatMap((vsix) => ['--install-extension', path.resolve(vsix)])], serverEnv);
     }
 
     await writeFile(
@@ -237,6 +252,8 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     const pid = pgid;
 
     let stopping;
+    /** @type {Promise<Browser> | undefined} */
+    let ownBrowser;
     return {
       port: Number(new URL(url).port),
       url,
@@ -246,19 +263,39 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       output: () => output,
       // Set when test/e2e/runner runs the tests (no test driver): the suite, and where it writes its exit code.
       runner: oldest && testsEntry ? { testsEntry: path.resolve(testsEntry), exitFile: runnerExit } : undefined,
-      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files. */
+      async takeBrowser() {
+        const taken = browsing;
+        browsing = undefined;
+        // The window that takes it leaves its closing to stop(), where it overlaps the server's end;
+        // a later window closes it first, as the first window would have closed it when done.
+        if (taken) return (ownBrowser = taken);
+        await ownBrowser?.then((session) => session.close(), () => undefined);
+        return undefined;
+      },
+      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files; closes the browser launched with it. */
       stop() {
         stopping ??= (async () => {
-          await killGroup(pid);
-          await rm(root, { recursive: true, force: true });
+          await Promise.all([
+            ownBrowser?.then((session) => session.close(), () => undefined),
+            closeBrowser(),
+            (async () => {
+              await killGroup(pid);
+              await rm(root, { recursive: true, force: true });
+            })(),
+          ]);
           forgetCrashCleanup();
         })();
         return stopping;
       },
     };
   } catch (error) {
-    if (pgid) await killGroup(pgid);
-    await rm(root, { recursive: true, force: true });
+    await Promise.all([
+      closeBrowser(),
+      (async () => {
+        if (pgid) await killGroup(pgid);
+        await rm(root, { recursive: true, force: true });
+      })(),
+    ]);
     forgetCrashCleanup();
     throw error;
   }
@@ -304,7 +341,7 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
   if (server.runner && server.runner.testsEntry !== path.resolve(testsEntry)) {
     throw new Error(`this server runs ${server.runner.testsEntry} (startCodeServer's testsEntry), not ${testsEntry}`);
   }
-  const session = await launchBrowser(onConsole);
+  const session = await browserFor(server, onConsole);
   try {
     /** @type {(code: number) => void} */
     let reportExit;
@@ -343,7 +380,7 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
     }
     return { exitCode, logs: session.logs };
   } finally {
-    await session.close();
+    if (!session.serverCloses) await session.close();
   }
 }
 
@@ -361,16 +398,29 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
  *   page: import('playwright-core').Page, logs: string[], close: () => Promise<void> }>}
  */
 export async function openWorkbench({ server, folder, trusted = true, onConsole, globalState }) {
-  const session = await launchBrowser(onConsole);
+  const session = await browserFor(server, onConsole);
   try {
     await openFolder(session.page, server, folder, trusted, undefined, globalState);
     // The explorer shows once the remote folder resolved: the workbench is up.
     await session.page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
     return session;
   } catch (error) {
-    await session.close();
+    if (!session.serverCloses) await session.close();
     throw error;
   }
+}
+
+/**
+ * The browser of a window on `server`: the one launched with it when not yet
+ * taken (`serverCloses`: server.stop() closes it), else a new one (the window closes it).
+ * @param {CodeServer} server
+ * @param {((line: string) => void) | undefined} onConsole
+ */
+async function browserFor(server, onConsole) {
+  const launched = await server.takeBrowser();
+  if (!launched) return { ...(await launchBrowser(onConsole)), serverCloses: false };
+  if (onConsole) launched.listen(onConsole);
+  return { ...launched, serverCloses: true };
 }
 
 /**
@@ -402,9 +452,11 @@ export async function launchBrowser(onConsole) {
   const page = context.pages()[0] ?? (await context.newPage());
   /** @type {string[]} */
   const logs = [];
+  /** @type {((line: string) => void)[]} */
+  const listeners = onConsole ? [onConsole] : [];
   const record = (/** @type {string} */ line) => {
     logs.push(line);
-    onConsole?.(line);
+    for (const listener of listeners) listener(line);
   };
   // The workbench styles its log lines as ("%c INFO", "color: #33f", text);
   // drop the styling so they read "[log] INFO text".
@@ -415,6 +467,10 @@ export async function launchBrowser(onConsole) {
     context,
     page,
     logs,
+    /** Adds a listener of every console line from now on. @param {(line: string) => void} listener */
+    listen(listener) {
+      listeners.push(listener);
+    },
     close() {
       closing ??= (async () => {
         await context.close();
@@ -520,12 +576,34 @@ function signalGroup(pgid, signal) {
 }
 
 /**
+ * Whether a process of the group still runs. Zombies do not count: they run
+ * nothing, and code-server's, orphaned when it exits, wait on whoever reaps
+ * orphans (seconds, here), which signal 0 cannot tell from a live process.
+ * @param {number} pgid
+ */
+function groupRuns(pgid) {
+  if (!existsSync('/proc/self/stat')) return signalGroup(pgid, 0);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After the command's ")": state, ppid, pgrp, ...
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
+}
+
+/**
  * SIGTERM to the group, SIGKILL if anything is left after a grace period.
  * @param {number} pgid
  */
 async function killGroup(pgid) {
   if (!signalGroup(pgid, 'SIGTERM')) return;
-  const gone = () => !signalGroup(pgid, 0);
+  const gone = () => !groupRuns(pgid);
   if (await waitFor(STOP_GRACE_MS, gone).catch(() => false)) return;
   signalGroup(pgid, 'SIGKILL');
   await waitFor(STOP_GRACE_MS, gone, () => `process group ${pgid} survived SIGKILL`);
