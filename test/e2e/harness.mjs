@@ -117,21 +117,22 @@ function environment({ browser, oldest = false }) {
  * @param {boolean} [options.browser] launch the browser of the first window
  *   (runExtensionTests, openWorkbench) while the server starts, so that its
  *   seconds overlap the VSIX installs and the server's start instead of
- *   following them; stop() closes it beside the server's end. Default: with
- *   a test driver (the demo has none and opens no browser).
+ *   following them; the window closes it as it closes one it launches, and
+ *   stop() one no window took. Default: with a test driver (the demo has
+ *   none and opens no browser).
  * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
  *   extensionsDir: string, output: () => string, stop: () => Promise<void>,
- *   takeBrowser: () => Promise<Browser | undefined>,
+ *   takeBrowser: () => Promise<Browser> | undefined,
  *   runner?: { testsEntry: string, exitFile: string } }>}
  *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
  *   process group; `output()` is what code-server printed so far;
  *   `takeBrowser()` hands out the browser launched with the server to the
- *   first window; later (or without `browser`) it closes that one and gives undefined.
+ *   first window, undefined after (or without `browser`).
  */
 export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry, browser = testDriver } = {}) {
   /** @type {Promise<Browser> | undefined} */
   let browsing = browser ? launchBrowser() : undefined;
-  // Its failure is the window's to report (takeBrowser); stop() only closes a browser that started.
+  // Its failure is the window's to report (takeBrowser); stop() only closes one that started and no window took.
   browsing?.catch(() => undefined);
   const closeBrowser = () => browsing?.then((session) => session.close(), () => undefined);
   const paths = await environment({ browser: false, oldest });
@@ -252,8 +253,6 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
     const pid = pgid;
 
     let stopping;
-    /** @type {Promise<Browser> | undefined} */
-    let ownBrowser;
     return {
       port: Number(new URL(url).port),
       url,
@@ -263,20 +262,15 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       output: () => output,
       // Set when test/e2e/runner runs the tests (no test driver): the suite, and where it writes its exit code.
       runner: oldest && testsEntry ? { testsEntry: path.resolve(testsEntry), exitFile: runnerExit } : undefined,
-      async takeBrowser() {
+      takeBrowser() {
         const taken = browsing;
         browsing = undefined;
-        // The window that takes it leaves its closing to stop(), where it overlaps the server's end;
-        // a later window closes it first, as the first window would have closed it when done.
-        if (taken) return (ownBrowser = taken);
-        await ownBrowser?.then((session) => session.close(), () => undefined);
-        return undefined;
+        return taken;
       },
-      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files; closes the browser launched with it. */
+      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files; closes a browser launched with it that no window took. */
       stop() {
         stopping ??= (async () => {
           await Promise.all([
-            ownBrowser?.then((session) => session.close(), () => undefined),
             closeBrowser(),
             (async () => {
               await killGroup(pid);
@@ -380,7 +374,7 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
     }
     return { exitCode, logs: session.logs };
   } finally {
-    if (!session.serverCloses) await session.close();
+    await session.close();
   }
 }
 
@@ -405,22 +399,23 @@ export async function openWorkbench({ server, folder, trusted = true, onConsole,
     await session.page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
     return session;
   } catch (error) {
-    if (!session.serverCloses) await session.close();
+    await session.close();
     throw error;
   }
 }
 
 /**
- * The browser of a window on `server`: the one launched with it when not yet
- * taken (`serverCloses`: server.stop() closes it), else a new one (the window closes it).
+ * The browser of a window on `server`: the one launched with it when no
+ * window took it yet, else a new one; the window closes it.
  * @param {CodeServer} server
  * @param {((line: string) => void) | undefined} onConsole
  */
 async function browserFor(server, onConsole) {
-  const launched = await server.takeBrowser();
-  if (!launched) return { ...(await launchBrowser(onConsole)), serverCloses: false };
-  if (onConsole) launched.listen(onConsole);
-  return { ...launched, serverCloses: true };
+  const launched = server.takeBrowser();
+  if (!launched) return launchBrowser(onConsole);
+  const session = await launched;
+  if (onConsole) session.listen(onConsole);
+  return session;
 }
 
 /**
@@ -576,34 +571,12 @@ function signalGroup(pgid, signal) {
 }
 
 /**
- * Whether a process of the group still runs. Zombies do not count: they run
- * nothing, and code-server's, orphaned when it exits, wait on whoever reaps
- * orphans (seconds, here), which signal 0 cannot tell from a live process.
- * @param {number} pgid
- */
-function groupRuns(pgid) {
-  if (!existsSync('/proc/self/stat')) return signalGroup(pgid, 0);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // After the command's ")": state, ppid, pgrp, ...
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z') return true;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return false;
-}
-
-/**
  * SIGTERM to the group, SIGKILL if anything is left after a grace period.
  * @param {number} pgid
  */
 async function killGroup(pgid) {
   if (!signalGroup(pgid, 'SIGTERM')) return;
-  const gone = () => !groupRuns(pgid);
+  const gone = () => !signalGroup(pgid, 0);
   if (await waitFor(STOP_GRACE_MS, gone).catch(() => false)) return;
   signalGroup(pgid, 'SIGKILL');
   await waitFor(STOP_GRACE_MS, gone, () => `process group ${pgid} survived SIGKILL`);

@@ -72,13 +72,14 @@ export async function failureScreenshot(t, session, name) {
 }
 
 /**
- * Ends a UI test: the page closed as a user closes the window (its unload handlers run), then the browser and the server, side by side.
+ * Ends a UI test: the page closed as a user closes the window (its unload handlers run), then the browser and the server.
  * @param {import('./harness.mjs').Workbench | undefined} session
  * @param {import('./harness.mjs').CodeServer} server
  */
 export async function closeWorkbench(session, server) {
   await session?.page.close({ runBeforeUnload: true }).catch(() => undefined);
-  await Promise.all([session?.close(), server.stop()]);
+  await session?.close();
+  await server.stop();
 }
 
 /**
