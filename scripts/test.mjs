@@ -8,7 +8,7 @@
 // comes, each line led by the lane's name, and a summary of every lane ends
 // the run with the files that took longest. The VSIXes the end-to-end and
 // packaging tests install are built once, before the lanes, and named to
-// them (ZOT_E2E_VSIX, ZOT_E2E_TEST_VSIX; test/e2e/vsix.mjs), where each file
+// them (ZOT_E2E_VSIX, ZOT_E2E_TEST_VSIX, ZOT_E2E_FAKE_LM_VSIX; test/e2e/vsix.mjs), where each file
 // would otherwise package its own. The tests' temporary folders are made in
 // the run's own (TMPDIR), removed when it ends. The exit status is 1 when any
 // lane failed.
@@ -135,15 +135,16 @@ function fileSeconds(times) {
  * @returns {Promise<NodeJS.ProcessEnv>}
  */
 async function packagedOnce(scratch) {
-  const { extensionVsix, testBundleVsix } = await import('../test/e2e/vsix.mjs');
+  const { extensionVsix, fakeLmVsix, testBundleVsix } = await import('../test/e2e/vsix.mjs');
   const started = Date.now();
-  for (const dir of ['vsix', 'test-vsix']) mkdirSync(path.join(scratch, dir));
-  const [vsix, testVsix] = await Promise.all([
+  for (const dir of ['vsix', 'test-vsix', 'fake-lm']) mkdirSync(path.join(scratch, dir));
+  const [vsix, testVsix, fakeLm] = await Promise.all([
     process.env.ZOT_E2E_VSIX ?? extensionVsix(path.join(scratch, 'vsix')),
     process.env.ZOT_E2E_TEST_VSIX ?? testBundleVsix(path.join(scratch, 'test-vsix')),
+    fakeLmVsix(path.join(scratch, 'fake-lm')),
   ]);
   console.log(`packaged the VSIXes the tests install in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  return { ZOT_E2E_VSIX: vsix, ZOT_E2E_TEST_VSIX: testVsix };
+  return { ZOT_E2E_VSIX: vsix, ZOT_E2E_TEST_VSIX: testVsix, ZOT_E2E_FAKE_LM_VSIX: fakeLm };
 }
 
 /**

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extensionVsix, testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { extensionVsix, fakeLmVsix, testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -18,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * @param {string} scratch
  */
 export async function agentVsixes(scratch) {
-  const fakeLm = testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'));
+  const fakeLm = await fakeLmVsix(scratch);
   return { test: [await testBundleVsix(scratch), fakeLm], user: [await extensionVsix(scratch), fakeLm] };
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkInnerSuite } from './innerSuite.mjs';
-import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { fakeLmVsix, testBundleVsix } from './vsix.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** @type {string} */
@@ -20,7 +20,7 @@ let vsixPaths;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'zot-e2e-chat-'));
-  vsixPaths = [await testBundleVsix(scratch), testExtensionVsix(path.join(here, 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+  vsixPaths = [await testBundleVsix(scratch), await fakeLmVsix(scratch)];
 });
 
 after(async () => {

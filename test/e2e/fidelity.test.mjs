@@ -10,11 +10,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkInnerSuite } from './innerSuite.mjs';
-import { testBundleVsix, testExtensionVsix } from './vsix.mjs';
+import { fakeLmVsix, testBundleVsix } from './vsix.mjs';
 import { BEHAVE, LEDGER } from '../helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
 /** @type {string} */
 let scratch;
 
@@ -68,7 +67,7 @@ function home(root) {
 
 test('@zot: turn_end after every model step with its stop reason; display text never reaches the model; zot\'s call_tool, deferred tools and tool_prompt', { timeout: 600_000 }, async (t) => {
   // The test bundle: the suite reads extension states through its test API.
-  const vsixPaths = [await testBundleVsix(scratch), testExtensionVsix(path.join(repoRoot, 'test', 'e2e', 'fake-lm'), path.join(scratch, 'fake-lm.vsix'))];
+  const vsixPaths = [await testBundleVsix(scratch), await fakeLmVsix(scratch)];
   const results = path.join(scratch, 'results.json');
   const workspace = path.join(scratch, 'workspace');
   mkdirSync(workspace);

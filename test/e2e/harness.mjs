@@ -68,6 +68,7 @@ const UNUSED_BUILTINS = ['vscode.git', 'vscode.git-base', 'vscode.github', 'vsco
 
 /** @typedef {Awaited<ReturnType<typeof startCodeServer>>} CodeServer A running code-server (startCodeServer). */
 /** @typedef {Awaited<ReturnType<typeof openWorkbench>>} Workbench A browser on the workbench (openWorkbench). */
+/** @typedef {Awaited<ReturnType<typeof launchBrowser>>} Browser A headless Chromium with one page (launchBrowser). */
 
 const SERVER_START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
@@ -113,13 +114,27 @@ function environment({ browser, oldest = false }) {
  *   the tests a later runExtensionTests runs are named here, as `testsEntry`, and
  *   run by test/e2e/runner, an extension installed beside the others.
  * @param {string} [options.testsEntry] with `oldest`: the suite runExtensionTests will run
+ * @param {boolean} [options.browser] launch the browser of the first window
+ *   (runExtensionTests, openWorkbench) while the server starts, so that its
+ *   seconds overlap the VSIX installs and the server's start instead of
+ *   following them; the window closes it as it closes one it launches, and
+ *   stop() one no window took. Default: with a test driver (the demo has
+ *   none and opens no browser).
  * @returns {Promise<{ port: number, url: string, pid: number, userDataDir: string,
  *   extensionsDir: string, output: () => string, stop: () => Promise<void>,
+ *   takeBrowser: () => Promise<Browser> | undefined,
  *   runner?: { testsEntry: string, exitFile: string } }>}
  *   `url` ends with "/"; `pid` is code-server's, which is also the id of its
- *   process group; `output()` is what code-server printed so far.
+ *   process group; `output()` is what code-server printed so far;
+ *   `takeBrowser()` hands out the browser launched with the server to the
+ *   first window, undefined after (or without `browser`).
  */
-export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry } = {}) {
+export async function startCodeServer({ vsixPaths = [], env = {}, settings = {}, workspaceTrust = true, password, port = 0, testDriver = true, locale, oldest = false, testsEntry, browser = testDriver } = {}) {
+  /** @type {Promise<Browser> | undefined} */
+  let browsing = browser ? launchBrowser() : undefined;
+  // Its failure is the window's to report (takeBrowser); stop() only closes one that started and no window took.
+  browsing?.catch(() => undefined);
+  const closeBrowser = () => browsing?.then((session) => session.close(), () => undefined);
   const paths = await environment({ browser: false, oldest });
   // The oldest build runs on its own Node (scripts/vscode-test-env.mjs, OLDEST).
   const { nodeBin, codeServerBin } = oldest ? /** @type {NonNullable<typeof paths.oldest>} */ (paths.oldest) : { nodeBin: paths.node24Bin, codeServerBin: paths.codeServerBin };
@@ -167,8 +182,9 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       vsixPaths = [...vsixPaths, testExtensionVsix(RUNNER_EXTENSION, path.join(root, 'zot-e2e-runner.vsix'))];
       Object.assign(serverEnv, { ZOT_E2E_TESTS_ENTRY: path.resolve(testsEntry), ZOT_E2E_RUNNER_EXIT: runnerExit });
     }
-    for (const vsix of vsixPaths) {
-      await runToCompletion(nodeBin, [codeServerBin, ...stateArgs, '--install-extension', path.resolve(vsix)], serverEnv);
+    // One CLI run for all of them: each run is a code-server start of its own (seconds).
+    if (vsixPaths.length) {
+      await runToCompletion(nodeBin, [codeServerBin, ...stateArgs, ...vsixPaths.flatMap((vsix) => ['--install-extension', path.resolve(vsix)])], serverEnv);
     }
 
     await writeFile(
@@ -246,19 +262,34 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       output: () => output,
       // Set when test/e2e/runner runs the tests (no test driver): the suite, and where it writes its exit code.
       runner: oldest && testsEntry ? { testsEntry: path.resolve(testsEntry), exitFile: runnerExit } : undefined,
-      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files. */
+      takeBrowser() {
+        const taken = browsing;
+        browsing = undefined;
+        return taken;
+      },
+      /** Ends the whole process group (SIGTERM, then SIGKILL) and removes all its files; closes a browser launched with it that no window took. */
       stop() {
         stopping ??= (async () => {
-          await killGroup(pid);
-          await rm(root, { recursive: true, force: true });
+          await Promise.all([
+            closeBrowser(),
+            (async () => {
+              await killGroup(pid);
+              await rm(root, { recursive: true, force: true });
+            })(),
+          ]);
           forgetCrashCleanup();
         })();
         return stopping;
       },
     };
   } catch (error) {
-    if (pgid) await killGroup(pgid);
-    await rm(root, { recursive: true, force: true });
+    await Promise.all([
+      closeBrowser(),
+      (async () => {
+        if (pgid) await killGroup(pgid);
+        await rm(root, { recursive: true, force: true });
+      })(),
+    ]);
     forgetCrashCleanup();
     throw error;
   }
@@ -304,7 +335,7 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
   if (server.runner && server.runner.testsEntry !== path.resolve(testsEntry)) {
     throw new Error(`this server runs ${server.runner.testsEntry} (startCodeServer's testsEntry), not ${testsEntry}`);
   }
-  const session = await launchBrowser(onConsole);
+  const session = await browserFor(server, onConsole);
   try {
     /** @type {(code: number) => void} */
     let reportExit;
@@ -361,7 +392,7 @@ export async function runExtensionTests({ server, folder, testsEntry, trusted = 
  *   page: import('playwright-core').Page, logs: string[], close: () => Promise<void> }>}
  */
 export async function openWorkbench({ server, folder, trusted = true, onConsole, globalState }) {
-  const session = await launchBrowser(onConsole);
+  const session = await browserFor(server, onConsole);
   try {
     await openFolder(session.page, server, folder, trusted, undefined, globalState);
     // The explorer shows once the remote folder resolved: the workbench is up.
@@ -371,6 +402,20 @@ export async function openWorkbench({ server, folder, trusted = true, onConsole,
     await session.close();
     throw error;
   }
+}
+
+/**
+ * The browser of a window on `server`: the one launched with it when no
+ * window took it yet, else a new one; the window closes it.
+ * @param {CodeServer} server
+ * @param {((line: string) => void) | undefined} onConsole
+ */
+async function browserFor(server, onConsole) {
+  const launched = server.takeBrowser();
+  if (!launched) return launchBrowser(onConsole);
+  const session = await launched;
+  if (onConsole) session.listen(onConsole);
+  return session;
 }
 
 /**
@@ -402,9 +447,11 @@ export async function launchBrowser(onConsole) {
   const page = context.pages()[0] ?? (await context.newPage());
   /** @type {string[]} */
   const logs = [];
+  /** @type {((line: string) => void)[]} */
+  const listeners = onConsole ? [onConsole] : [];
   const record = (/** @type {string} */ line) => {
     logs.push(line);
-    onConsole?.(line);
+    for (const listener of listeners) listener(line);
   };
   // The workbench styles its log lines as ("%c INFO", "color: #33f", text);
   // drop the styling so they read "[log] INFO text".
@@ -415,6 +462,10 @@ export async function launchBrowser(onConsole) {
     context,
     page,
     logs,
+    /** Adds a listener of every console line from now on. @param {(line: string) => void} listener */
+    listen(listener) {
+      listeners.push(listener);
+    },
     close() {
       closing ??= (async () => {
         await context.close();

@@ -31,9 +31,13 @@ export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results,
   } finally {
     await server.stop();
   }
-  t.diagnostic(`suite and shutdown done after ${Date.now() - started} ms`);
+  const took = Date.now() - started;
+  t.diagnostic(`suite and shutdown done after ${took} ms`);
   /** @type {InnerResult[]} */
   const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+  const tests = outcome.reduce((sum, r) => sum + r.ms, 0);
+  // What the window costs beyond its tests: server and browser start, workbench, extension host, shutdown.
+  t.diagnostic(`inner tests ${tests} ms; the window's own start and end ${took - tests} ms`);
   return { run, outcome };
 }
 

@@ -3,12 +3,14 @@
 //   extensionVsix   `npm run package`: what users install, no test instruments
 //   testBundleVsix  `npm run package:test`: the same, with the test bundle's
 //                   extension.js, whose activate() returns the test API
-// ZOT_E2E_VSIX and ZOT_E2E_TEST_VSIX name already built ones instead.
-import { execFileSync } from 'node:child_process';
+//   fakeLmVsix      the fake language model (test/e2e/fake-lm)
+// ZOT_E2E_VSIX, ZOT_E2E_TEST_VSIX and ZOT_E2E_FAKE_LM_VSIX name already built ones instead.
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -61,12 +63,26 @@ export async function testBundleVsix(scratch) {
   return packaged(scratch, 'package:test', 'zot-extensions-test.vsix');
 }
 
+const VSCE = path.join(repoRoot, 'node_modules', '.bin', 'vsce');
+const VSCE_ARGS = ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out'];
+
 /**
- * A VSIX of a small test extension folder (the fake language model).
+ * A VSIX of a small test extension folder (the e2e runner).
  * @param {string} folder
  * @param {string} out
  */
 export function testExtensionVsix(folder, out) {
-  execFileSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: folder, stdio: 'pipe' });
+  execFileSync(VSCE, [...VSCE_ARGS, out], { cwd: folder, stdio: 'pipe' });
+  return out;
+}
+
+/**
+ * The fake language model's VSIX (test/e2e/fake-lm), in `scratch`.
+ * @param {string} scratch
+ */
+export async function fakeLmVsix(scratch) {
+  if (process.env.ZOT_E2E_FAKE_LM_VSIX) return path.resolve(process.env.ZOT_E2E_FAKE_LM_VSIX);
+  const out = path.join(scratch, 'fake-lm.vsix');
+  await promisify(execFile)(VSCE, [...VSCE_ARGS, out], { cwd: path.join(repoRoot, 'test', 'e2e', 'fake-lm') });
   return out;
 }
