@@ -43,6 +43,8 @@ const MARKETPLACE_FILE = ['.claude-plugin', 'marketplace.json'] as const;
 export const CODEX_MARKETPLACE = 'zot';
 const COPIED_FILES = [['dist', 'cli.js'], ['dist', 'hook.js'], ['dist', 'mcp.js']] as const;
 const PANEL = ['media', 'panel'] as const;
+/** What a folder must hold to be copied into a plugin, as the refusal names it. */
+const INSTALLATION = `${[...COPIED_FILES, PANEL].map((parts) => parts.join('/')).join(', ')}/`;
 
 export interface PluginInputs {
   /** The program that runs zot-host: Node, or VS Code's own runtime (with ELECTRON_RUN_AS_NODE=1 in `env`). */
@@ -127,9 +129,9 @@ export async function writePlugin(target: string, inputs: PluginInputs): Promise
   const source = path.resolve(inputs.source);
   for (const parts of COPIED_FILES) {
     const file = path.join(source, ...parts);
-    if (!(await fsp.stat(file).catch(() => undefined))?.isFile()) throw new Error(`${file} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/hook.js, dist/mcp.js and media/panel/)`);
+    if (!(await fsp.stat(file).catch(() => undefined))?.isFile()) throw new Error(`${file} is missing: ${source} is not an installation of zot-host (${INSTALLATION})`);
   }
-  if (!(await fsp.stat(path.join(source, ...PANEL)).catch(() => undefined))?.isDirectory()) throw new Error(`${path.join(source, ...PANEL)} is missing: ${source} is not an installation of zot-host (dist/cli.js, dist/hook.js, dist/mcp.js and media/panel/)`);
+  if (!(await fsp.stat(path.join(source, ...PANEL)).catch(() => undefined))?.isDirectory()) throw new Error(`${path.join(source, ...PANEL)} is missing: ${source} is not an installation of zot-host (${INSTALLATION})`);
   // The plugin's own folder may be the source (a plugin written again by its own zot-host: it is read before it is replaced), never a folder it copies.
   for (const copied of [path.join(source, 'dist'), path.join(source, ...PANEL)]) {
     if (isInside(dir, copied)) throw new Error(`${dir} is inside ${copied}, which the plugin copies: name a folder elsewhere`);

@@ -38,7 +38,6 @@ export function guardTools(): { name: string; description: string; inputSchema: 
   }];
 }
 
-
 /** The text result of a guard tool call: the hook's output, or why the input could not be read (an error result). */
 export async function callGuardTool(source: HostSource, args: Record<string, unknown> | undefined, log: (line: string) => void = () => undefined): Promise<{ content: { type: 'text'; text: string }[]; isError?: boolean }> {
   const fail = (why: string): { content: { type: 'text'; text: string }[]; isError: true } => ({ content: [{ type: 'text', text: `${GUARD_TOOL}: ${why}` }], isError: true });
