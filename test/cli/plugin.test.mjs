@@ -422,6 +422,8 @@ test('--format codex writes a Codex plugin marketplace: its catalog names the pl
     type: 'mcp_tool', server: 'zot', tool: 'zot_agent_hook', onFailure: 'continue', timeout: 15,
     input: { hook_event_name: '${hook_event_name}', tool_name: '${tool_name}', tool_input: '${tool_input}', tool_use_id: '${tool_use_id}', session_id: '${session_id}', cwd: '${cwd}', fail_closed: false },
   });
+  // Every tool: Codex read a matcher of Claude Code's kind as guarding nothing.
+  assert.equal(plugin.hooks.hooks.PreToolUse[0].matcher, '*');
   assert.deepEqual(plugin.mcp.mcpServers.zot.env, { ZOT_MCP_HOOK_GUARD: '1' });
   // With --guard-hook command, as zot-host hook (for a Codex before mcp_tool hooks).
   assert.equal((await runCli(['plugin', dir, '--home', home, '--format', 'codex', '--guard-hook', 'command'])).code, 0);
@@ -549,6 +551,10 @@ test('--guard-hook mcp: the server serves the guard tool (only then), which answ
   /** @type {any} */
   const pre = hooks.hooks.PreToolUse[0].hooks[0];
   assert.deepEqual([pre.type, pre.server, pre.tool, pre.onFailure, pre.input.fail_closed], ['mcp_tool', 'plugin:zot-extensions:zot', 'zot_agent_hook', 'block', true]);
+  // Claude Code's matcher, a JavaScript regular expression there: every tool but those of the plugin's own server, which guards them itself.
+  const matcher = new RegExp(hooks.hooks.PreToolUse[0].matcher ?? '', 'u');
+  assert.deepEqual(['Bash', 'Write', 'mcp__github__create_issue', 'mcp__plugin_zot-extensions_zotx__echo', 'mcp__plugin_other_zot__echo', 'mcp__plugin_zot-extensions_zot__echo_upper', 'mcp__plugin_zot-extensions_zot__zot_agent_hook'].filter((n) => matcher.test(n)),
+    ['Bash', 'Write', 'mcp__github__create_issue', 'mcp__plugin_zot-extensions_zotx__echo', 'mcp__plugin_other_zot__echo']);
   /** @param {Record<string, string>} env */
   const connect = async (env) => {
     const server = mcp.mcpServers.zot;

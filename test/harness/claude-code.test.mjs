@@ -13,6 +13,10 @@ import * as path from 'node:path';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
 import { assertGuardedOnce, guardSaw, hookFor, nodeStarts, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
+import { ROOT } from '../helpers.mjs';
+
+/** Logs, inside the plugin's MCP server, each tools/call it answers (also used by the bench). */
+const PROBE = path.join(ROOT, 'bench', 'fixtures', 'mcp-probe.cjs');
 
 /** Claude Code's name for a tool of the plugin's server `zot`. */
 const ZOT_TOOL = 'mcp__plugin_zot-extensions_zot__echo_upper';
@@ -24,6 +28,8 @@ test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? '
   const { bin } = await ensureHarness('claude-code');
   const { root, home, project, user, plugin } = scene(`zot-claude-${guardHook}-`, 'claude', ['--guard-hook', guardHook]);
   const starts = nodeStarts(root);
+  // The plugin's server logs each tools/call it answers (for the guard tool: the hook and the tool asked about).
+  const probe = path.join(root, 'probe.log');
   // The plugin installs no PostToolUse hook (an event decides nothing, and costs a start per call); the project asks for it, as the plugin hooks its guards in.
   const guard = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0];
   assert.equal(guard.type, guardHook === 'mcp' ? 'mcp_tool' : 'command');
@@ -49,6 +55,7 @@ test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? '
     const env = {
       PATH: process.env.PATH ?? '', HOME: user, CLAUDE_CONFIG_DIR: path.join(user, '.claude'), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', IS_SANDBOX: '1', ENABLE_TOOL_SEARCH: 'false', ...starts.env,
+      NODE_OPTIONS: `${starts.env.NODE_OPTIONS} --require ${PROBE}`, ZOT_BENCH_PROBE: probe,
     };
     return runHarness(bin, ['-p', prompt, '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', plugin, '--dangerously-skip-permissions'], { cwd: project, env });
   };
@@ -62,7 +69,8 @@ test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? '
   assert.deepEqual(result.permission_denials.map((/** @type {{ tool_name: string }} */ d) => d.tool_name), ['Bash']);
   const asks = model.requests.filter((r) => (r.body.tools ?? []).length > 0);
   assert.equal(asks.length, 4, `four model requests: ${asks.map((r) => r.url)}`);
-  assert.ok(asks[0].body.tools?.some((x) => x.name === ZOT_TOOL), 'the plugin\'s tool is offered under Claude Code\'s name for it');
+  // Offered by the request whose answer calls it: with -p, Claude Code connects MCP servers while its first request goes out, which may offer none of their tools.
+  assert.ok(asks[2].body.tools?.some((x) => x.name === ZOT_TOOL), 'the plugin\'s tool is offered under Claude Code\'s name for it');
   assert.match(toolResults(asks[1]).get('toolu_fake_1') ?? '', /^PreToolUse:Bash hook error: refusing to run rm -rf \(echo denied > /);
   assert.match(toolResults(asks[2]).get('toolu_fake_2') ?? '', /allowed-call/);
   // The zot tool's result reached the model's next request.
@@ -75,6 +83,10 @@ test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? '
   assert.ok(verbs.includes('mcp'), JSON.stringify(verbs));
   const hooks = verbs.filter((v) => v === 'hook').length;
   assert.ok(guardHook === 'mcp' ? hooks === 0 : hooks >= 3, JSON.stringify(verbs));
+  // The mcp_tool guard asked about each shell call and never about the plugin's own tool (its matcher leaves it to the server).
+  const served = fs.readFileSync(probe, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  assert.deepEqual(served.filter((c) => c.hook?.startsWith('PreToolUse:')).map((c) => c.hook), guardHook === 'mcp' ? ['PreToolUse:Bash', 'PreToolUse:Bash'] : []);
+  assert.equal(served.filter((c) => c.name === 'echo_upper').length, 1);
 
   // The prompt guard refuses a prompt: Claude Code says so, and the model never sees it.
   const before = model.requests.length;

@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
-import { GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
+import { GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_MCP_PREFIXES, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
 import { agentPluginsManifest, agentPluginsMcp, COPILOT_NAMESPACE, launcherFile, launcherText } from './agentPlugins.js';
 import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
@@ -73,6 +73,21 @@ export function guardHookOf(format: PluginFormat, asked: GuardHook | undefined):
 
 /** The name an mcp_tool hook gives the plugin's server: Claude Code names a plugin's server plugin:<plugin>:<server>; Codex by its own name. */
 const HOOK_SERVER: Partial<Record<PluginFormat, string>> = { claude: `plugin:${PLUGIN_NAME}:${PLUGIN_SERVER}`, codex: PLUGIN_SERVER };
+
+/**
+ * PreToolUse's matcher: every tool (`*`), but for Claude Code's `mcp_tool`
+ * guard (format claude with guard mcp, which only Claude Code runs) every
+ * tool but the plugin's own server's: that server guards them itself, so a
+ * hook there asks the guards nothing and costs each call Claude Code's
+ * dispatch of a hook (tens of ms). Claude Code reads a matcher of other than
+ * word characters and `|` as a JavaScript regular expression. Codex keeps
+ * `*`: it read such a matcher as guarding nothing, and a guard's matcher
+ * that a harness reads otherwise must fail closed, never open.
+ */
+function preToolUseMatcher(format: PluginFormat, guard: GuardHook): string {
+  if (format !== 'claude' || guard !== 'mcp') return '*';
+  return `^(?!${PLUGIN_MCP_PREFIXES[0].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}).*`;
+}
 
 /** The hook input's fields the guard tool reads, by interpolation (`${tool_input}` is its JSON text). */
 const HOOK_FIELDS: Record<InstalledHook, readonly string[]> = {
@@ -240,11 +255,11 @@ async function fill(temp: string, dir: string, source: string, i: PluginInputs):
     onFailure: i.failClosed ? 'block' : 'continue',
     timeout: HOOK_TIMEOUT_S,
   });
-  // Claude's shape: a matcher group per event (PreToolUse matches every tool); VS Code reads the commands in it.
+  // Claude's shape: a matcher group per event (PreToolUse matches every tool, in Claude Code with mcp_tool all but zot's own); VS Code reads the commands in it.
   // Copilot's: version 1, its own event names, the command as `bash` with its timeout in `timeoutSec`.
   const hooks = format === 'copilot' || format === 'agent-plugins'
     ? { version: 1, hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [COPILOT_EVENT[e], [{ type: 'command', bash: command(e).command, env: hookEnv, timeoutSec: HOOK_TIMEOUT_S }]])) }
-    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: '*' }), hooks: [guard === 'mcp' ? mcpTool(e) : command(e)] }]])) };
+    : { hooks: Object.fromEntries(INSTALLED_HOOKS.map((e) => [e, [{ ...(e === 'PreToolUse' && { matcher: preToolUseMatcher(format, guard) }), hooks: [guard === 'mcp' ? mcpTool(e) : command(e)] }]])) };
   await fsp.mkdir(path.dirname(at(final.manifest)), { recursive: true, mode: PRIVATE_DIR });
   await fsp.mkdir(path.dirname(at(final.hooks)), { recursive: true, mode: PRIVATE_DIR });
   await writeNew(at(final.manifest), json(manifest));
