@@ -200,19 +200,26 @@ export async function main() {
   }
   else reasons.hook_ms = reasons.cli_start_ms = 'not run (--only)';
 
-  // 5c. A zot tool call in real agent harnesses, with the mcp_tool guard, with no hook, with the command hook.
+  // 5c. A zot tool call and a call of the harness's own tool in real agent harnesses, with the mcp_tool guard, with no hook, with the command hook.
   if (want('harness', { quick: false })) try {
-    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command), ${N.HARNESS_CALLS} calls of a zot tool each (${N.HARNESS_COMMAND_CALLS} with the command hook)`);
+    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command), ${N.HARNESS_CALLS} calls of a zot tool and as many of the harness's own tool each (${N.HARNESS_COMMAND_CALLS} with the command hook)`);
     const t0 = now();
     const { figures, skipped } = await harnessFigures({ rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, commandCalls: N.HARNESS_COMMAND_CALLS, progress });
     for (const [k, why] of Object.entries(skipped)) reasons[`harness_tool_ms.${k}`] = why;
     for (const [k, f] of Object.entries(figures)) {
-      out.harness_tool_ms[k] = { mcp_tool: round(f.median_ms.mcp_tool, 1), none: round(f.median_ms.none, 1), command: round(f.median_ms.command, 1), ratio: round(f.ratio, 2), n: f.n.mcp_tool, n_command: f.n.command };
+      out.harness_tool_ms[k] = {
+        mcp_tool: round(f.median_ms.mcp_tool, 1), none: round(f.median_ms.none, 1), command: round(f.median_ms.command, 1), ratio: round(f.ratio, 2), n: f.n.mcp_tool, n_command: f.n.command,
+        // A tool of the harness's own, which the guard hook is asked about.
+        guarded_tool: f.guarded_tool, guarded_mcp_tool: round(f.guarded_median_ms.mcp_tool, 1), guarded_none: round(f.guarded_median_ms.none, 1), guarded_command: round(f.guarded_median_ms.command, 1), guarded_ratio: round(f.guarded_ratio, 2),
+      };
     }
     const r1 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, Array.isArray(x) ? x.map((y) => round(y, 1)) : round(x, 1)]));
     extra.harness = {
       rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, command_calls: N.HARNESS_COMMAND_CALLS, seconds: round((now() - t0) / 1000, 1),
-      ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { version: f.version, n: f.n, command_ratio: round(f.command_ratio, 2), split_ms: Object.fromEntries(Object.entries(f.split_ms).map(([v, x]) => [v, r1(x)])), samples_ms: r1(f.samples_ms) }])),
+      ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, {
+        version: f.version, n: f.n, command_ratio: round(f.command_ratio, 2), split_ms: Object.fromEntries(Object.entries(f.split_ms).map(([v, x]) => [v, r1(x)])), samples_ms: r1(f.samples_ms),
+        guarded_n: f.guarded_n, guarded_split_ms: Object.fromEntries(Object.entries(f.guarded_split_ms).map(([v, x]) => [v, r1(x)])), guarded_samples_ms: r1(f.guarded_samples_ms),
+      }])),
     };
   } catch (err) {
     failed('harness_tool_ms', err);

@@ -112,9 +112,12 @@
  * the tool extension test/fixtures/compat/node-nosdk. In each session the model
  * asks for the plugin server's echo_upper HARNESS_CALLS times, one after
  * another, after untimed steps that wait for the tool to be offered and call it
- * once; a sample is the time from the model's answer carrying the call being
- * all written to the model's next request carrying its result arriving (every
- * result is checked). Three plugins: the mcp_tool guard (`--guard-hook mcp`),
+ * once, then as many times for a tool of the harness's own that the guard hook
+ * is asked about (Claude Code's Read of a small file, Codex's exec_command
+ * `cat` of it); a sample is the time from the model's answer carrying the call
+ * being all written to the model's next request carrying its result arriving
+ * (every result is checked). In Claude Code the mcp_tool guard's matcher leaves
+ * the plugin's own tools out, so there the zot tool's call meets no hook. Three plugins: the mcp_tool guard (`--guard-hook mcp`),
  * the same with its hooks file removed (no hook: same server, same tool), and
  * the command hook (`--guard-hook command`, a zot-host process per call).
  * HARNESS_ROUNDS rounds, each one session per harness and plugin, the plugins

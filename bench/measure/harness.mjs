@@ -4,10 +4,12 @@
 // Each session asks for the plugin's own tool (echo_upper of
 // test/fixtures/compat/node-nosdk) `calls` times, one after another (after
 // untimed steps that wait, in the shell, until the tool is offered and call it
-// once, the session's first call of the server); a sample
-// is the time from the model's answer carrying the call being all written to
-// the model's next request carrying its result (the step after it). Variants,
-// from one zot home holding the guard of test/fixtures/compat/guard:
+// once, the session's first call of the server), then as many times for a
+// tool of the harness's own that the guard is asked about (Claude Code's Read,
+// Codex's exec_command: `guarded`); a sample is the time from the model's
+// answer carrying the call being all written to the model's next request
+// carrying its result (the step after it). Variants, from one zot home holding
+// the guard of test/fixtures/compat/guard:
 //   mcp_tool  the plugin `zot-host plugin --guard-hook mcp` writes: PreToolUse
 //             is an mcp_tool call of zot_agent_hook in the plugin's server;
 //   none      the same plugin, its hooks/hooks.json removed: the same server
@@ -30,6 +32,8 @@ import { median, scratch } from '../util.mjs';
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
 const PROBE = path.join(BENCH, 'fixtures', 'mcp-probe.cjs');
+/** The text of the file the guarded tool reads. */
+const NOTE = 'NOTE 7f3a: read by the guarded tool';
 export const VARIANTS = /** @type {const} */ (['mcp_tool', 'none', 'command']);
 
 /**
@@ -43,6 +47,8 @@ const DRIVERS = {
     // Claude Code did too), and then offers none of them; a short wait in its shell, until the tool is there.
     shell: { name: 'Bash', input: { command: 'sleep 0.5', description: 'wait' } },
     warm: 4,
+    // A tool of Claude Code's own, cheap and allowed: the guard hook runs for it (the plugin's own tools it leaves out).
+    guarded: { name: 'Read', input: (/** @type {string} */ note) => ({ file_path: note }) },
     format: 'claude',
     tool: 'mcp__plugin_zot-extensions_zot__echo_upper',
     model: fakeAnthropic,
@@ -59,6 +65,7 @@ const DRIVERS = {
     key: 'codex',
     shell: { name: 'exec_command', input: { cmd: 'sleep 0.5' } },
     warm: 4,
+    guarded: { name: 'exec_command', input: (/** @type {string} */ note) => ({ cmd: `cat ${note}` }) },
     format: 'codex',
     tool: 'mcp__zot.echo_upper',
     model: fakeResponses,
@@ -87,6 +94,9 @@ async function setUp(name, variant, home, calls) {
   const project = path.join(root, 'project');
   const user = path.join(root, 'user');
   for (const x of [project, user]) fs.mkdirSync(x);
+  // What the guarded tool reads: its text is checked in each of its results.
+  const note = path.join(project, 'note.txt');
+  fs.writeFileSync(note, `${NOTE}\n`);
   const written = path.join(root, 'plugin');
   execFileSync(process.execPath, [CLI, 'plugin', written, '--home', home, '--format', d.format, '--guard-hook', variant === 'command' ? 'command' : 'mcp'], { stdio: 'pipe' });
   const plugin = d.format === 'codex' ? path.join(written, 'zot-extensions') : written;
@@ -105,7 +115,12 @@ async function setUp(name, variant, home, calls) {
     tool: (/** @type {string[]} */ names) => (names.includes(d.tool) ? d.tool : names.find((x) => x === d.shell.name)),
     input: (/** @type {string} */ name) => (name === d.tool ? { text: 'warm' } : d.shell.input),
   }));
-  const script = [...warm, ...Array.from({ length: calls }, (_, i) => ({ tool: (/** @type {string[]} */ names) => names.find((x) => x === d.tool), input: { text: `call ${i}` } })), { text: 'FINAL: done' }];
+  const script = [
+    ...warm,
+    ...Array.from({ length: calls }, (_, i) => ({ tool: (/** @type {string[]} */ names) => names.find((x) => x === d.tool), input: { text: `call ${i}` } })),
+    ...Array.from({ length: calls }, () => ({ tool: (/** @type {string[]} */ names) => names.find((x) => x === d.guarded.name), input: d.guarded.input(note) })),
+    { text: 'FINAL: done' },
+  ];
   const model = await d.model(script);
   const s = { root, project, user, written, plugin, probe, model };
   if (name === 'codex') {
@@ -157,6 +172,23 @@ async function session(name, bin, s, calls) {
       after_tool_ms: tool ? next.received - tool.answered : null,
     });
   }
+  // The harness's own tool: the guard's hook call is the server's only part in it.
+  for (let i = 0; i < calls; i++) {
+    const step = w + calls + i;
+    const next = asks.find((r) => r.step === step + 1);
+    const call = asks.filter((r) => r.step === step && r.call === d.guarded.name && (!next || r.received < next.received)).pop();
+    if (!call || !next) throw new Error(`${name}: the model was never asked for the step after ${d.guarded.name} call ${i + 1} (${asks.length} requests); ${name} said: ${(run.stderr || run.stdout).slice(-1500)}`);
+    const result = d.result(next, step + 1) ?? '';
+    if (!result.includes(NOTE)) throw new Error(`${name}: ${d.guarded.name} call ${i + 1}'s result did not reach the model: ${JSON.stringify(result).slice(0, 300)}`);
+    const hook = served.find((x) => x.name === 'zot_agent_hook' && x.received >= call.answered && x.answered <= next.received);
+    samples.push({
+      guarded: true,
+      ms: next.received - call.answered,
+      to_hook_ms: hook ? hook.received - call.answered : null,
+      hook_ms: hook ? hook.answered - hook.received : null,
+      after_hook_ms: hook ? next.received - hook.answered : null,
+    });
+  }
   return samples;
 }
 
@@ -201,7 +233,7 @@ export async function harnessFigures({ rounds, calls, commandCalls, progress = (
   } finally {
     for (const { by } of Object.values(scenes)) for (const { s } of Object.values(by)) await s.model.close();
   }
-  for (const [name, { by }] of Object.entries(scenes)) if (!skipped[DRIVERS[name].key]) figures[DRIVERS[name].key] = summarize(by, HARNESSES[name].version);
+  for (const [name, { by }] of Object.entries(scenes)) if (!skipped[DRIVERS[name].key]) figures[DRIVERS[name].key] = summarize(by, HARNESSES[name].version, DRIVERS[name].guarded.name);
   return { figures, skipped };
 }
 
@@ -230,16 +262,23 @@ async function takeTurns(scenes, rounds, progress) {
 }
 
 /** Medians per variant, the ratios to no hook, and the split of each variant's time (medians, ms). */
-function summarize(by, version) {
+function summarize(by, version, guardedTool) {
   const med = (xs) => median(xs.filter((x) => x !== null));
-  const out = { version, median_ms: {}, n: {}, split_ms: {}, samples_ms: {} };
-  for (const [v, { samples }] of Object.entries(by)) {
+  const out = { version, guarded_tool: guardedTool, median_ms: {}, n: {}, split_ms: {}, samples_ms: {}, guarded_median_ms: {}, guarded_n: {}, guarded_split_ms: {}, guarded_samples_ms: {} };
+  for (const [v, { samples: all }] of Object.entries(by)) {
+    const samples = all.filter((x) => !x.guarded);
     out.median_ms[v] = med(samples.map((x) => x.ms));
     out.n[v] = samples.length;
     out.samples_ms[v] = samples.map((x) => x.ms);
     out.split_ms[v] = Object.fromEntries(['to_hook_ms', 'hook_ms', 'hook_to_tool_ms', 'to_tool_ms', 'tool_ms', 'after_tool_ms'].map((k) => [k, med(samples.map((x) => x[k]))]).filter(([, x]) => x !== null));
+    const guarded = all.filter((x) => x.guarded);
+    out.guarded_median_ms[v] = med(guarded.map((x) => x.ms));
+    out.guarded_n[v] = guarded.length;
+    out.guarded_samples_ms[v] = guarded.map((x) => x.ms);
+    out.guarded_split_ms[v] = Object.fromEntries(['to_hook_ms', 'hook_ms', 'after_hook_ms'].map((k) => [k, med(guarded.map((x) => x[k]))]).filter(([, x]) => x !== null));
   }
   out.ratio = out.median_ms.mcp_tool / out.median_ms.none;
   out.command_ratio = out.median_ms.command / out.median_ms.none;
+  out.guarded_ratio = out.guarded_median_ms.mcp_tool / out.guarded_median_ms.none;
   return out;
 }

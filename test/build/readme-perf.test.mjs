@@ -68,13 +68,19 @@ test('the MCP SDK is in its own bundle, dist/mcp.js, which dist/extension.js onl
 test('an agent harness row follows its figures and bar, and is left out when the run has no figures for that harness', () => {
   const base = structuredClone(doc);
   const bar = 'Codex: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook';
-  const codex = { mcp_tool: 60, none: 50, command: 500, ratio: 1.2, n: 40, n_command: 12 };
+  const guardedBar = 'Codex: a call of its own tool, asked of the guard by the mcp_tool hook, ≤ 1.2 × with no hook';
+  const codex = { mcp_tool: 60, none: 50, command: 500, ratio: 1.2, n: 40, n_command: 12, guarded_tool: 'exec_command', guarded_mcp_tool: 90, guarded_none: 60, guarded_command: 600, guarded_ratio: 1.5 };
   base.harness_tool_ms = { claude_code: null, codex };
-  base.harness = { codex: { version: '0.169.0', split_ms: { mcp_tool: { to_hook_ms: 5, hook_ms: 2, hook_to_tool_ms: 3, tool_ms: 4, after_tool_ms: 40 }, none: { to_tool_ms: 6, tool_ms: 4, after_tool_ms: 40 } } } };
-  base.bars = [...doc.bars.filter((b) => !b.name.startsWith('Codex:')), { name: bar, status: 'PASS' }];
+  base.harness = { codex: { version: '0.169.0', split_ms: { mcp_tool: { to_hook_ms: 5, hook_ms: 2, hook_to_tool_ms: 3, tool_ms: 4, after_tool_ms: 40 }, none: { to_tool_ms: 6, tool_ms: 4, after_tool_ms: 40 } }, guarded_split_ms: { mcp_tool: { to_hook_ms: 7, hook_ms: 1.5, after_hook_ms: 80 } } } };
+  base.bars = [...doc.bars.filter((b) => !b.name.startsWith('Codex:')), { name: bar, status: 'PASS' }, { name: guardedBar, status: 'FAIL' }];
   const text = render(base);
   assert.match(text, /\| a zot tool call in Codex 0\.169\.0, the model's call → the model sees its result \(medians of 40 calls, 12 with the command hook\) \| with the `mcp_tool` guard 60 ms, with no hook 50 ms: 1\.20×; with the command hook 500 ms \(10\.00×\) \| ≤ 1\.2× \| met \|/);
-  assert.match(text, /- Codex: 5 ms from the model's answer to the hook's call reaching zot's server, 2 ms in the server/);
+  assert.match(text, /\| a call of Codex's own exec_command, which the guard hook asks zot's guards about, the model's call → the model sees its result \(as many calls\) \| with the `mcp_tool` guard 90 ms, with no hook 60 ms: 1\.50×; with the command hook 600 ms \(10\.00×\) \| ≤ 1\.2× \| missed \|/);
+  assert.match(text, /- Codex, a zot tool: 5 ms from the model's answer to the hook's call reaching zot's server, 2 ms in the server/);
+  assert.match(text, /- Codex, its exec_command: 7 ms from the model's answer to the hook's call reaching zot's server, 1\.5 ms in the server, 80 ms from its answer/);
+  // Where the matcher leaves zot's tools out, their split says so.
+  const unhooked = { ...structuredClone(base), harness: { codex: { version: '0.169.0', split_ms: { mcp_tool: { to_tool_ms: 6, tool_ms: 4, after_tool_ms: 40 }, none: { to_tool_ms: 6, tool_ms: 4, after_tool_ms: 40 } } } } };
+  assert.match(render(unhooked), /- Codex, a zot tool: no hook \(its matcher leaves the plugin's own tools to their server\), 6 ms from the model's answer to the tool's call/);
   assert.doesNotMatch(text, /in Claude Code/, 'no row for a harness the run did not measure');
   const slower = structuredClone(base);
   slower.harness_tool_ms = { claude_code: null, codex: { ...codex, mcp_tool: 61 } };
