@@ -15,19 +15,21 @@ import { runExtensionTests, startCodeServer } from './harness.mjs';
 /**
  * Runs `testsEntry` in a fresh code-server and returns the run (`exitCode`,
  * browser console `logs`) with the results the suite wrote to `results`
- * (an empty list when it wrote none). `env` is the server's environment;
- * ZOT_E2E_RESULTS is set to `results`.
+ * (an empty list when it wrote none), and the server, stopped (for
+ * leftoversOf). `env` is the server's environment; ZOT_E2E_RESULTS is set to
+ * `results`; `onPage` drives the page while the suite runs (runExtensionTests).
  * @param {import('node:test').TestContext} t
  * @param {{ vsixPaths: string[], env?: Record<string, string>, settings?: Record<string, unknown>, results: string, folder?: string,
- *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string>, oldest?: boolean }} options
+ *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string>, oldest?: boolean,
+ *   onPage?: (page: import('playwright-core').Page) => Promise<void> }} options
  */
-export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState, oldest }) {
+export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState, oldest, onPage }) {
   const started = Date.now();
   const server = await startCodeServer({ vsixPaths, env: { ...env, ZOT_E2E_RESULTS: results }, settings, oldest, testsEntry });
   t.diagnostic(`code-server up after ${Date.now() - started} ms`);
   let run;
   try {
-    run = await runExtensionTests({ server, folder, testsEntry, trusted, timeoutMs, globalState });
+    run = await runExtensionTests({ server, folder, testsEntry, trusted, timeoutMs, globalState, onPage });
   } finally {
     await server.stop();
   }
@@ -38,7 +40,7 @@ export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results,
   const tests = outcome.reduce((sum, r) => sum + r.ms, 0);
   // What the window costs beyond its tests: server and browser start, workbench, extension host, shutdown.
   t.diagnostic(`inner tests ${tests} ms; the window's own start and end ${took - tests} ms`);
-  return { run, outcome };
+  return { run, outcome, server };
 }
 
 /**
