@@ -16,7 +16,7 @@
 // process if a test run crashes first.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -166,6 +166,8 @@ export async function startCodeServer({ vsixPaths = [], env = {}, settings = {},
       TMPDIR: path.join(root, 'tmp'),
       // With force-disable-user-env: no login shell to read the user's profile.
       VSCODE_CLI: '1',
+      // Where --install-extension puts the VSIXes: suites prove by it that an extension runs as installed.
+      ZOT_E2E_EXTENSIONS_DIR: extensionsDir,
       ...env,
     };
     await mkdir(path.join(userDataDir, 'User'), { recursive: true });
@@ -689,6 +691,24 @@ export function liveProcesses() {
     }
   }
   return found;
+}
+
+/**
+ * What is left of a server after its stop(): processes in its group or naming
+ * its files (a child that left the group), and its folder if it still exists.
+ * Both empty once stop() did its work.
+ * @param {CodeServer} server
+ * @returns {{ processes: string[], files: string[] }}
+ */
+export function leftoversOf(server) {
+  const root = path.dirname(server.userDataDir);
+  const processes = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => {
+      const [, pgid] = line.trim().split(/\s+/);
+      return Number(pgid) === server.pid || line.includes(root);
+    });
+  return { processes, files: existsSync(root) ? [root] : [] };
 }
 
 /**

@@ -4,7 +4,7 @@
 // and assert that every one passed. Each e2e file keeps its own fixtures and
 // any checks of its own after this.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { runExtensionTests, startCodeServer } from './harness.mjs';
 
 /**
@@ -15,30 +15,61 @@ import { runExtensionTests, startCodeServer } from './harness.mjs';
 /**
  * Runs `testsEntry` in a fresh code-server and returns the run (`exitCode`,
  * browser console `logs`) with the results the suite wrote to `results`
- * (an empty list when it wrote none). `env` is the server's environment;
- * ZOT_E2E_RESULTS is set to `results`.
+ * (an empty list when it wrote none), and the server, stopped (for
+ * leftoversOf). `env` is the server's environment; ZOT_E2E_RESULTS is set to
+ * `results`; `onPage` drives the page while the suite runs (runExtensionTests).
  * @param {import('node:test').TestContext} t
  * @param {{ vsixPaths: string[], env?: Record<string, string>, settings?: Record<string, unknown>, results: string, folder?: string,
- *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string>, oldest?: boolean }} options
+ *   testsEntry: string, trusted?: boolean, timeoutMs?: number, globalState?: Record<string, string>, oldest?: boolean,
+ *   onPage?: (page: import('playwright-core').Page) => Promise<void> }} options
  */
-export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState, oldest }) {
+export async function runInnerSuite(t, { vsixPaths, env = {}, settings, results, folder, testsEntry, trusted = true, timeoutMs, globalState, oldest, onPage }) {
   const started = Date.now();
   const server = await startCodeServer({ vsixPaths, env: { ...env, ZOT_E2E_RESULTS: results }, settings, oldest, testsEntry });
   t.diagnostic(`code-server up after ${Date.now() - started} ms`);
   let run;
   try {
-    run = await runExtensionTests({ server, folder, testsEntry, trusted, timeoutMs, globalState });
+    run = await runExtensionTests({ server, folder, testsEntry, trusted, timeoutMs, globalState, onPage });
   } finally {
     await server.stop();
   }
+  return { run, outcome: takeResults(t, results, started), server };
+}
+
+/**
+ * The results a suite wrote to `results`, read and removed (the next window on
+ * the same server writes there too); reports how long the window took beyond them.
+ * @param {import('node:test').TestContext} t
+ * @param {string} results
+ * @param {number} started
+ * @returns {InnerResult[]}
+ */
+function takeResults(t, results, started) {
   const took = Date.now() - started;
   t.diagnostic(`suite and shutdown done after ${took} ms`);
   /** @type {InnerResult[]} */
   const outcome = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : [];
+  rmSync(results, { force: true });
   const tests = outcome.reduce((sum, r) => sum + r.ms, 0);
   // What the window costs beyond its tests: server and browser start, workbench, extension host, shutdown.
   t.diagnostic(`inner tests ${tests} ms; the window's own start and end ${took - tests} ms`);
-  return { run, outcome };
+  return outcome;
+}
+
+/**
+ * checkInnerSuite in a new window on a running server (several suites of one
+ * file, one server start for all), whose environment set ZOT_E2E_RESULTS to
+ * `results`. The server keeps running.
+ * @param {import('node:test').TestContext} t
+ * @param {import('./harness.mjs').CodeServer} server
+ * @param {{ results: string, folder?: string, testsEntry: string, trusted?: boolean, timeoutMs?: number }} options
+ */
+export async function checkInnerSuiteOn(t, server, { results, folder, testsEntry, trusted = true, timeoutMs }) {
+  const started = Date.now();
+  const run = await runExtensionTests({ server, folder, testsEntry, trusted, timeoutMs });
+  const done = { run, outcome: takeResults(t, results, started) };
+  assertInnerSuitePassed(t, done);
+  return done;
 }
 
 /**

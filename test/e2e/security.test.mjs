@@ -3,7 +3,8 @@
 // .vscode/settings.json {"zot.home": ".zh"} does not make .zh/extensions run
 // without consent; and a project extension allowed once and then changed is
 // held again whatever starts it: a crash restart, Restart, Debug, Watch. The
-// checks are in security/suite.cjs and security/changed.cjs.
+// checks are in security/suite.cjs and security/changed.cjs, run one after the
+// other in one window (security/both.cjs).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,36 +40,28 @@ process.stdin.on('data', (d) => { if (String(d).includes('"shutdown"')) process.
 process.stdin.on('end', () => process.exit(0));
 `;
 
-test('a zot home set by the workspace: its extensions are held until allowed', { timeout: 600_000 }, async (t) => {
+test('a zot home set by the workspace: its extensions are held until allowed; a changed project extension is held for consent by a crash restart, Restart, Debug and Watch', { timeout: 600_000 }, async (t) => {
+  /** @type {{ program: (version: string) => string }} */
+  const { program } = createRequire(import.meta.url)('./security/program.cjs');
   const vsixPaths = [await testBundleVsix(scratch)];
   const results = path.join(scratch, 'results.json');
   const workspace = path.join(scratch, 'workspace');
   const home = path.join(scratch, 'home');
+  // The workspace sets its own zot home, .zh, whose extension must not run on its own (security/suite.cjs)...
   const sneaky = path.join(workspace, '.zh', 'extensions', 'sneaky');
   mkdirSync(sneaky, { recursive: true });
   mkdirSync(path.join(workspace, '.vscode'));
   writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'zot.home': '.zh' }));
   writeFileSync(path.join(sneaky, 'index.js'), SNEAKY);
   writeFileSync(path.join(sneaky, 'extension.json'), JSON.stringify({ name: 'sneaky', version: '1.0.0', exec: 'node', args: ['index.js'] }));
-  mkdirSync(path.join(home, 'extensions'), { recursive: true });
-  const userHome = path.join(scratch, 'user-home');
-  mkdirSync(userHome);
-  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home, HOME: userHome }, results, folder: workspace, testsEntry: path.join(here, 'security', 'suite.cjs'), timeoutMs: 300_000 });
-  assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
-});
-
-test('a changed project extension is held for consent by a crash restart, Restart, Debug and Watch', { timeout: 600_000 }, async (t) => {
-  /** @type {{ program: (version: string) => string }} */
-  const { program } = createRequire(import.meta.url)('./security/program.cjs');
-  const vsixPaths = [await testBundleVsix(scratch)];
-  const results = path.join(scratch, 'changed-results.json');
-  const workspace = path.join(scratch, 'changed-workspace');
-  const home = path.join(scratch, 'changed-home');
+  // ...and has a project extension that is allowed, then changed (security/changed.cjs).
   const proj = path.join(workspace, '.zot', 'extensions', 'proj');
   mkdirSync(proj, { recursive: true });
   writeFileSync(path.join(proj, 'extension.json'), JSON.stringify({ name: 'proj', version: '1.0.0', exec: 'node', args: ['index.js'] }));
   writeFileSync(path.join(proj, 'index.js'), program('v1'));
   mkdirSync(path.join(home, 'extensions'), { recursive: true });
-  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home }, results, folder: workspace, testsEntry: path.join(here, 'security', 'changed.cjs'), timeoutMs: 300_000 });
+  const userHome = path.join(scratch, 'user-home');
+  mkdirSync(userHome);
+  await checkInnerSuite(t, { vsixPaths, env: { ZOT_HOME: home, HOME: userHome }, results, folder: workspace, testsEntry: path.join(here, 'security', 'both.cjs'), timeoutMs: 300_000 });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });

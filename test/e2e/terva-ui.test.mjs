@@ -12,6 +12,8 @@
 // 2. In the extension host (test/e2e/terva-ui/suite.cjs): the same withdrawal
 //    read through the test API (tools, tree items), the MCP server's tool list
 //    and definition version, and a call to the withdrawn tool refused.
+// Both in one window (a window costs seconds): the suite runs once the UI part
+// ended, which it learns from the file $ZOT_E2E_UI_DONE.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,10 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openWorkbench, startCodeServer } from './harness.mjs';
 import { checkInnerSuite } from './innerSuite.mjs';
 import { testBundleVsix } from './vsix.mjs';
-import { closeWorkbench, failureScreenshot, runFromPalette } from './workbenchUi.mjs';
+import { failureScreenshot, runFromPalette } from './workbenchUi.mjs';
 import { BEHAVE, TERVA_EXAMPLES, waitFor } from '../helpers.mjs';
 
 /** @typedef {import('../../out/types/protocol/frames.js').FrameFromHost} FrameFromHost */
@@ -110,122 +111,132 @@ function received(home, type) {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('RECV ')).map((l) => JSON.parse(l.slice(5))).filter((f) => !type || f.type === type);
 }
 
+/**
+ * The real UI, driven with Playwright on the window the extension-host suite runs in.
+ * @param {import('node:test').TestContext} t
+ * @param {import('playwright-core').Page} page
+ * @param {ReturnType<typeof stage>} s
+ */
+async function driveUi(t, page, s) {
+  // The workbench is up once the explorer shows the remote folder (as openWorkbench waits).
+  await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
+  await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
+  /** @type {(command: string, pick?: { title: string, item: string }) => Promise<void>} */
+  const palette = (command, pick) => runFromPalette(page, command, pick);
+  const runCommand = async (/** @type {string} */ name) => {
+    await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: `/${name}` });
+    await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
+    await page.keyboard.press('Enter');
+    await waitFor(`/${name} to reach the extension`, () => received(s.home, 'command_invoked').some((f) => f.name === name), 15_000);
+  };
+
+  // The panel: opened with a note, then rendered with every widget kind.
+  await runCommand('ledger');
+  const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  const widgets = webview.locator('#widgets');
+  await widgets.locator('button', { hasText: 'Reconcile again' }).waitFor({ timeout: 30_000 });
+  assert.equal(await webview.locator('#title').textContent(), 'Ledger · March');
+  assert.equal(await webview.locator('#lines').isVisible(), false, 'the widgets show instead of the lines');
+  assert.equal(await widgets.locator('h2.w-heading').textContent(), 'March close', 'a level-1 heading comes under the panel title');
+  assert.equal(await widgets.locator('.w-meter-label').textContent(), 'reconciled');
+  assert.equal(await widgets.locator('.w-meter-numbers').textContent(), '9 / 12 accounts', 'the meter\'s numbers as text');
+  assert.equal(await widgets.locator('[role="meter"]').getAttribute('aria-valuenow'), '9');
+  assert.deepEqual(await widgets.locator('dl.w-kv dt').allTextContents(), ['ledger file', 'difference']);
+  assert.deepEqual(await widgets.locator('table.w-table th').allTextContents(), ['account', 'ledger', 'bank']);
+  assert.deepEqual(await widgets.locator('table.w-table tbody tr').first().locator('td').allTextContents(), ['4010', '1200.00', '1200.00']);
+  assert.deepEqual(await widgets.locator('ul.w-list li .w-item-text').allTextContents(), ['4020 office supplies', '4030 travel']);
+  assert.equal(await widgets.locator('ul.w-list li button').count(), 1, 'only the item with an action_id is a button');
+  assert.equal(await widgets.locator('.w-group .w-note').textContent(), 'Export stays read-only until March is closed.');
+  assert.equal(await widgets.locator('hr.w-divider').count(), 1);
+  assert.deepEqual(await widgets.locator('button').evaluateAll((bs) => bs.map((b) => b.dataset.action)), ['open-4020', 'export-csv', 'reconcile']);
+
+  // Extension strings are text: the markup shows as written and makes no element.
+  assert.equal(await widgets.locator('p.w-text').first().textContent(), MARKUP);
+  assert.equal(await widgets.locator('table.w-table tbody tr').nth(2).locator('td').first().textContent(), '<script>document.title="pwned"</script>');
+  assert.equal(await widgets.locator('table.w-table tbody tr').nth(2).locator('td').nth(2).textContent(), '<b>0.00</b>');
+  assert.equal(await widgets.locator('img, script, b').count(), 0, 'no element made from extension text');
+  await page.screenshot({ path: path.join(os.tmpdir(), 'zot-e2e-terva-ui-widgets.png') });
+
+  // Pressing an action (a button, a list item, one in a group) sends panel_key with its id and no text.
+  await widgets.locator('button', { hasText: 'Reconcile again' }).click();
+  await widgets.locator('ul.w-list button', { hasText: '4020 office supplies' }).click();
+  await widgets.locator('.w-group button', { hasText: 'Export CSV' }).click();
+  const keys = await waitFor('three panel_key frames', () => {
+    const k = received(s.home, 'panel_key');
+    return k.length >= 3 && k;
+  }, 15_000);
+  assert.deepEqual(keys, [
+    { type: 'panel_key', panel_id: 'ledger-status', key: 'reconcile' },
+    { type: 'panel_key', panel_id: 'ledger-status', key: 'open-4020' },
+    { type: 'panel_key', panel_id: 'ledger-status', key: 'export-csv' },
+  ]);
+  t.diagnostic('widgets drawn as elements, markup as text, actions sent as panel_key');
+  await page.keyboard.press('Escape');
+  await waitFor('panel_close', () => received(s.home, 'panel_close').length === 1, 15_000);
+
+  // The Zot view: the extension's tools, one withdrawn by it.
+  await runCommand('withdraw');
+  await page.locator('.activitybar [aria-label^="Zot"]').first().click();
+  const viewRow = (/** @type {string} */ label) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+  await waitFor('the tools under ledger', async () => {
+    const item = viewRow(NAME);
+    if ((await item.getAttribute('aria-expanded')) === 'false') await item.locator('.monaco-tl-twistie').click();
+    return viewRow('invoice_send').isVisible();
+  }, 30_000, 200);
+  await waitFor('invoice_send shown withdrawn', async () => /\(withdrawn by its extension\) sends an invoice/.test((await viewRow('invoice_send').locator('.label-description').textContent()) ?? ''), 15_000, 200);
+  assert.equal(await viewRow('ledger_read').locator('.label-description').textContent(), 'reads the ledger');
+  await page.screenshot({ path: path.join(os.tmpdir(), 'zot-e2e-terva-ui-withdrawn.png') });
+
+  // The picker of Run Extension Tool offers only what is offered.
+  const pickerRows = async () => {
+    await palette('Zot: Run Extension Tool');
+    const picker = page.locator('.quick-input-widget').filter({ hasText: 'Run Extension Tool' });
+    await picker.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'ledger_read' }).first().waitFor({ timeout: 15_000 });
+    const rows = await picker.locator('.quick-input-list .monaco-list-row').allTextContents();
+    await page.keyboard.press('Escape');
+    return rows;
+  };
+  const offers = (/** @type {string[]} */ rows, /** @type {string} */ tool) => rows.some((r) => r.includes(tool));
+  const whileWithdrawn = await pickerRows();
+  assert.ok(offers(whileWithdrawn, 'ledger_read'), whileWithdrawn.join(' | '));
+  assert.ok(!offers(whileWithdrawn, 'invoice_send'), `the withdrawn tool is offered: ${whileWithdrawn.join(' | ')}`);
+
+  // Shown again: back in the picker, and plain in the view.
+  await runCommand('restore');
+  await waitFor('invoice_send shown plainly', async () => (await viewRow('invoice_send').locator('.label-description').textContent()) === 'sends an invoice to a customer', 15_000, 200);
+  const restored = await pickerRows();
+  assert.ok(offers(restored, 'invoice_send') && offers(restored, 'ledger_read'), restored.join(' | '));
+  assert.deepEqual(received(s.home, 'tool_call'), [], 'no tool ran');
+}
+
 describe('terva\'s widgets and withdrawn tools in VS Code', { concurrency: false }, () => {
-  test('the real UI: a widget panel drawn as elements, its actions sent as panel_key; a withdrawn tool in the Zot view and the tool picker', { timeout: 300_000 }, async (t) => {
-    const s = stage('ui');
-    const server = await startCodeServer({
-      vsixPaths: [vsix],
-      env: { ZOT_HOME: s.home },
-      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'zot.panels.style': 'webview' },
-    });
-    let session;
-    try {
-      session = await openWorkbench({ server, folder: s.workspace, trusted: true });
-      const { page } = session;
-      await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
-      /** @type {(command: string, pick?: { title: string, item: string }) => Promise<void>} */
-      const palette = (command, pick) => runFromPalette(page, command, pick);
-      const runCommand = async (/** @type {string} */ name) => {
-        await palette('Zot: Run Extension Command', { title: 'Run Zot Extension Command', item: `/${name}` });
-        await page.locator('.quick-input-widget input[placeholder="arguments (optional)"]').waitFor();
-        await page.keyboard.press('Enter');
-        await waitFor(`/${name} to reach the extension`, () => received(s.home, 'command_invoked').some((f) => f.name === name), 15_000);
-      };
-
-      // The panel: opened with a note, then rendered with every widget kind.
-      await runCommand('ledger');
-      const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-      const widgets = webview.locator('#widgets');
-      await widgets.locator('button', { hasText: 'Reconcile again' }).waitFor({ timeout: 30_000 });
-      assert.equal(await webview.locator('#title').textContent(), 'Ledger · March');
-      assert.equal(await webview.locator('#lines').isVisible(), false, 'the widgets show instead of the lines');
-      assert.equal(await widgets.locator('h2.w-heading').textContent(), 'March close', 'a level-1 heading comes under the panel title');
-      assert.equal(await widgets.locator('.w-meter-label').textContent(), 'reconciled');
-      assert.equal(await widgets.locator('.w-meter-numbers').textContent(), '9 / 12 accounts', 'the meter\'s numbers as text');
-      assert.equal(await widgets.locator('[role="meter"]').getAttribute('aria-valuenow'), '9');
-      assert.deepEqual(await widgets.locator('dl.w-kv dt').allTextContents(), ['ledger file', 'difference']);
-      assert.deepEqual(await widgets.locator('table.w-table th').allTextContents(), ['account', 'ledger', 'bank']);
-      assert.deepEqual(await widgets.locator('table.w-table tbody tr').first().locator('td').allTextContents(), ['4010', '1200.00', '1200.00']);
-      assert.deepEqual(await widgets.locator('ul.w-list li .w-item-text').allTextContents(), ['4020 office supplies', '4030 travel']);
-      assert.equal(await widgets.locator('ul.w-list li button').count(), 1, 'only the item with an action_id is a button');
-      assert.equal(await widgets.locator('.w-group .w-note').textContent(), 'Export stays read-only until March is closed.');
-      assert.equal(await widgets.locator('hr.w-divider').count(), 1);
-      assert.deepEqual(await widgets.locator('button').evaluateAll((bs) => bs.map((b) => b.dataset.action)), ['open-4020', 'export-csv', 'reconcile']);
-
-      // Extension strings are text: the markup shows as written and makes no element.
-      assert.equal(await widgets.locator('p.w-text').first().textContent(), MARKUP);
-      assert.equal(await widgets.locator('table.w-table tbody tr').nth(2).locator('td').first().textContent(), '<script>document.title="pwned"</script>');
-      assert.equal(await widgets.locator('table.w-table tbody tr').nth(2).locator('td').nth(2).textContent(), '<b>0.00</b>');
-      assert.equal(await widgets.locator('img, script, b').count(), 0, 'no element made from extension text');
-      await page.screenshot({ path: path.join(os.tmpdir(), 'zot-e2e-terva-ui-widgets.png') });
-
-      // Pressing an action (a button, a list item, one in a group) sends panel_key with its id and no text.
-      await widgets.locator('button', { hasText: 'Reconcile again' }).click();
-      await widgets.locator('ul.w-list button', { hasText: '4020 office supplies' }).click();
-      await widgets.locator('.w-group button', { hasText: 'Export CSV' }).click();
-      const keys = await waitFor('three panel_key frames', () => {
-        const k = received(s.home, 'panel_key');
-        return k.length >= 3 && k;
-      }, 15_000);
-      assert.deepEqual(keys, [
-        { type: 'panel_key', panel_id: 'ledger-status', key: 'reconcile' },
-        { type: 'panel_key', panel_id: 'ledger-status', key: 'open-4020' },
-        { type: 'panel_key', panel_id: 'ledger-status', key: 'export-csv' },
-      ]);
-      t.diagnostic('widgets drawn as elements, markup as text, actions sent as panel_key');
-      await page.keyboard.press('Escape');
-      await waitFor('panel_close', () => received(s.home, 'panel_close').length === 1, 15_000);
-
-      // The Zot view: the extension's tools, one withdrawn by it.
-      await runCommand('withdraw');
-      await page.locator('.activitybar [aria-label^="Zot"]').first().click();
-      const viewRow = (/** @type {string} */ label) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
-      await waitFor('the tools under ledger', async () => {
-        const item = viewRow(NAME);
-        if ((await item.getAttribute('aria-expanded')) === 'false') await item.locator('.monaco-tl-twistie').click();
-        return viewRow('invoice_send').isVisible();
-      }, 30_000, 200);
-      await waitFor('invoice_send shown withdrawn', async () => /\(withdrawn by its extension\) sends an invoice/.test((await viewRow('invoice_send').locator('.label-description').textContent()) ?? ''), 15_000, 200);
-      assert.equal(await viewRow('ledger_read').locator('.label-description').textContent(), 'reads the ledger');
-      await page.screenshot({ path: path.join(os.tmpdir(), 'zot-e2e-terva-ui-withdrawn.png') });
-
-      // The picker of Run Extension Tool offers only what is offered.
-      const pickerRows = async () => {
-        await palette('Zot: Run Extension Tool');
-        const picker = page.locator('.quick-input-widget').filter({ hasText: 'Run Extension Tool' });
-        await picker.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'ledger_read' }).first().waitFor({ timeout: 15_000 });
-        const rows = await picker.locator('.quick-input-list .monaco-list-row').allTextContents();
-        await page.keyboard.press('Escape');
-        return rows;
-      };
-      const offers = (/** @type {string[]} */ rows, /** @type {string} */ tool) => rows.some((r) => r.includes(tool));
-      const whileWithdrawn = await pickerRows();
-      assert.ok(offers(whileWithdrawn, 'ledger_read'), whileWithdrawn.join(' | '));
-      assert.ok(!offers(whileWithdrawn, 'invoice_send'), `the withdrawn tool is offered: ${whileWithdrawn.join(' | ')}`);
-
-      // Shown again: back in the picker, and plain in the view.
-      await runCommand('restore');
-      await waitFor('invoice_send shown plainly', async () => (await viewRow('invoice_send').locator('.label-description').textContent()) === 'sends an invoice to a customer', 15_000, 200);
-      const restored = await pickerRows();
-      assert.ok(offers(restored, 'invoice_send') && offers(restored, 'ledger_read'), restored.join(' | '));
-      assert.deepEqual(received(s.home, 'tool_call'), [], 'no tool ran');
-    } catch (error) {
-      await failureScreenshot(t, session, 'terva-ui');
-      throw error;
-    } finally {
-      await closeWorkbench(session, server);
-    }
-  });
-
-  test('in the extension host: a withdrawn tool in the test API, the tree, the MCP list and a refused call; shown again', { timeout: 300_000 }, async (t) => {
-    const s = stage('suite');
+  // One window for both: the real UI first (its checks a subtest), while the suite waits for it; then the suite.
+  test('the real UI, then the extension host: a widget panel, its actions; a withdrawn tool in the view, the picker, the test API, the MCP list', { timeout: 420_000 }, async (t) => {
+    const s = stage('window');
+    const uiDone = path.join(s.root, 'ui-done');
     await checkInnerSuite(t, {
       vsixPaths: [vsix],
-      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot },
+      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot, ZOT_E2E_UI_DONE: uiDone },
+      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'zot.panels.style': 'webview' },
       results: path.join(s.root, 'results.json'),
       folder: s.workspace,
       testsEntry: path.join(here, 'terva-ui', 'suite.cjs'),
-      timeoutMs: 240_000,
+      timeoutMs: 360_000,
+      onPage: async (page) => {
+        try {
+          await t.test('the real UI: a widget panel drawn as elements, its actions sent as panel_key; a withdrawn tool in the Zot view and the tool picker', async (ui) => {
+            try {
+              await driveUi(ui, page, s);
+            } catch (error) {
+              await failureScreenshot(ui, { page }, 'terva-ui');
+              throw error;
+            }
+          });
+        } finally {
+          // The suite's turn, whatever the UI part found.
+          writeFileSync(uiDone, '');
+        }
+      },
     });
   });
 });

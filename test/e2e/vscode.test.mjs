@@ -12,7 +12,11 @@
 //    a panel driven by keys; screenshots of each for the README
 //    (media/screenshots/); then the window closes and no extension process
 //    may be left while code-server runs on.
-// After every run no process of the fixtures may be left either.
+// After every run no process of the fixtures may be left either, and nothing
+// of its code-server: no process in its group or naming its files, no files
+// (the harness's own promise, test/e2e/harness.mjs); the suites of 1 and 2
+// also check that the extension runs as installed from its VSIX, in the
+// folder the window opened, trusted or not.
 //
 // 1 and 2 install the test bundle's VSIX (`npm run package:test`), whose
 // activate() returns the test API the suites read the UI through; 3 installs
@@ -28,7 +32,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../helpers.mjs';
-import { isInside, liveProcesses, openWorkbench, startCodeServer } from './harness.mjs';
+import { isInside, leftoversOf, liveProcesses, openWorkbench, startCodeServer } from './harness.mjs';
 import { assertInnerSuitePassed, runInnerSuite } from './innerSuite.mjs';
 import { failureScreenshot } from './workbenchUi.mjs';
 import { extensionVsix, testBundleVsix } from './vsix.mjs';
@@ -118,6 +122,16 @@ async function waitForNoProcesses(root, runId, timeoutMs = 10_000) {
 }
 
 /**
+ * Nothing of a stopped server is left: no process in its group, none naming its files (a child that left the group), no files.
+ * @param {import('./harness.mjs').CodeServer} server
+ */
+function assertServerGone(server) {
+  const { processes, files } = leftoversOf(server);
+  assert.deepEqual(processes, [], 'processes left after stop()');
+  assert.deepEqual(files, [], 'files left after stop()');
+}
+
+/**
  * @param {Awaited<ReturnType<typeof stage>>} s
  * @param {string} scenario
  */
@@ -126,6 +140,7 @@ function serverEnv(s, scenario) {
     ZOT_HOME: s.home,
     ZOT_E2E_SCENARIO: scenario,
     ZOT_E2E_FIXTURES: s.staged,
+    ZOT_E2E_FOLDER: s.workspace,
     ZOT_ACTIVATE_MS_FILE: path.join(s.root, 'activate-ms.json'),
   };
 }
@@ -152,6 +167,7 @@ async function runSuite(t, scenario, trusted) {
   assertInnerSuitePassed(t, done, { logLines: 80 });
   const left = await waitForNoProcesses(s.root, s.runId);
   assert.deepEqual(left, [], 'extension processes left after the window closed');
+  assertServerGone(done.server);
   // activate() as measured inside VS Code, for npm run bench.
   const activateFile = path.join(s.root, 'activate-ms.json');
   if (existsSync(activateFile)) {
@@ -305,6 +321,7 @@ describe('Zot Extensions in VS Code (code-server)', { concurrency: false }, () =
       await server.stop();
     }
     assert.deepEqual(processesOf(s.root, s.runId), []);
+    assertServerGone(server);
   });
 });
 

@@ -1,7 +1,7 @@
 // Runs inside VS Code's extension host (see ../authoring.test.mjs): writing
 // a zot extension in VS Code, from the scaffold to a running extension, the
 // manifest's schema and problems in the editor (the walkthrough is driven
-// through the real UI in ../authoring.test.mjs).
+// through the real UI in ../authoring.test.mjs, in this window, before these).
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -20,6 +20,12 @@ async function offered(name) {
 
 const workspaceDir = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
 const diagnostics = (uri) => vscode.languages.getDiagnostics(uri);
+
+// The window is the walkthrough's first (../authoring.test.mjs): it installs the samples, then the suite runs.
+test('the walkthrough checks through the real UI ended', async () => {
+  const done = process.env.ZOT_E2E_UI_DONE;
+  if (done) await waitFor('the walkthrough checks to end', () => fs.existsSync(done), 280_000, 200);
+}, { timeoutMs: 290_000 });
 
 test('the extension activates', async () => {
   await activated();

@@ -41,6 +41,12 @@ async function mcp(call) {
 
 let offeredVersion;
 
+// The window is the UI part's first (../terva-ui.test.mjs): it drives the same extension, and ends with every tool offered again.
+test('the real UI checks ended', async () => {
+  const done = process.env.ZOT_E2E_UI_DONE;
+  if (done) await waitFor('the UI part to end', () => fs.existsSync(done), 300_000, 200);
+}, { timeoutMs: 310_000 });
+
 test('the extension activates; both tools are offered everywhere', async () => {
   await activated();
   await waitState(NAME, ['ready', 'auto_ready']);

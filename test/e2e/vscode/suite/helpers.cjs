@@ -2,6 +2,9 @@
 // API, the exports of the test bundle (the VSIX of `npm run package:test`;
 // the shipped one returns nothing from activate()).
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const vscode = require('vscode');
 const { waitFor } = require('./runner.cjs');
 
@@ -46,6 +49,19 @@ async function activated() {
   return ext;
 }
 
+/**
+ * What the harness promises of a window (test/e2e/harness.mjs): the extension
+ * runs from the folder --install-extension unpacked its VSIX into (as a user
+ * has it, not as the development extension), and the window's workspace folder
+ * is the one the test opened ($ZOT_E2E_FOLDER), as a file URI of its real path.
+ */
+function assertInstalledAndOpened(ext) {
+  const extensionsDir = fs.realpathSync(process.env.ZOT_E2E_EXTENSIONS_DIR);
+  assert.equal(path.dirname(fs.realpathSync(ext.extensionPath)), extensionsDir, `${EXTENSION_ID} runs from ${ext.extensionPath}`);
+  assert.equal(ext.packageJSON.publisher, 'zot-host');
+  assert.equal(vscode.workspace.workspaceFolders?.[0]?.uri.toString(), pathToFileURL(fs.realpathSync(process.env.ZOT_E2E_FOLDER)).href);
+}
+
 /** Trace events of a kind since the last clear. */
 async function events(kind, filter = () => true) {
   return (await trace()).filter((e) => e.kind === kind && filter(e));
@@ -59,4 +75,4 @@ function waitEvents(kind, filter = () => true, timeoutMs = 20_000) {
   }, timeoutMs);
 }
 
-module.exports = { waitEvents, EXTENSION_ID, exec, testApi, snapshot, trace, logs, states, extension, waitState, treeItem, activated, events, waitFor };
+module.exports = { waitEvents, EXTENSION_ID, exec, testApi, snapshot, trace, logs, states, extension, waitState, treeItem, activated, assertInstalledAndOpened, events, waitFor };

@@ -6,14 +6,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 const { test, waitFor } = require('./runner.cjs');
-const { waitEvents, exec, testApi, snapshot, trace, logs, states, extension, waitState, treeItem, activated, events } = require('./helpers.cjs');
+const { waitEvents, exec, testApi, snapshot, trace, logs, states, extension, waitState, treeItem, activated, assertInstalledAndOpened, events } = require('./helpers.cjs');
 
 const workspaceDir = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
 const run = (name, args = '') => exec('zot.runCommand', name, args);
 const channel = async (name) => (await logs())[name] ?? [];
 
-test('activates at startup and returns at once', async () => {
-  await activated();
+test('activates at startup, installed from its VSIX, in the folder opened, and returns at once', async () => {
+  assertInstalledAndOpened(await activated());
   const file = process.env.ZOT_ACTIVATE_MS_FILE;
   const { activate_ms } = JSON.parse(await waitFor('the activate_ms file', () => fs.existsSync(file) && fs.readFileSync(file, 'utf8')));
   console.log(`ZOTTEST activate_ms=${activate_ms}`);

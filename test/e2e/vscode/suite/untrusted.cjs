@@ -3,10 +3,10 @@
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
 const { test, waitFor } = require('./runner.cjs');
-const { exec, testApi, snapshot, logs, extension, waitState, treeItem, activated, events } = require('./helpers.cjs');
+const { exec, testApi, snapshot, logs, extension, waitState, treeItem, activated, assertInstalledAndOpened, events } = require('./helpers.cjs');
 
-test('activates in Restricted Mode', async () => {
-  await activated();
+test('activates in Restricted Mode, installed from its VSIX, in the folder opened', async () => {
+  assertInstalledAndOpened(await activated());
   assert.equal(vscode.workspace.isTrusted, false);
 });
 
