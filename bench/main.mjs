@@ -202,7 +202,7 @@ export async function main() {
 
   // 5c. A zot tool call and a call of the harness's own tool in real agent harnesses, with the mcp_tool guard, with no hook, with the command hook.
   if (want('harness', { quick: false })) try {
-    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command), ${N.HARNESS_CALLS} calls of a zot tool and as many of the harness's own tool each (${N.HARNESS_COMMAND_CALLS} with the command hook)`);
+    progress(`agent harnesses: ${N.HARNESS_ROUNDS} rounds of a session per harness and hook (mcp_tool, none, command; in Claude Code also floor), ${N.HARNESS_CALLS} calls of a zot tool and as many of the harness's own tool each (${N.HARNESS_COMMAND_CALLS} with the command hook)`);
     const t0 = now();
     const { figures, skipped } = await harnessFigures({ rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, commandCalls: N.HARNESS_COMMAND_CALLS, progress });
     for (const [k, why] of Object.entries(skipped)) reasons[`harness_tool_ms.${k}`] = why;
@@ -211,6 +211,8 @@ export async function main() {
         mcp_tool: round(f.median_ms.mcp_tool, 1), none: round(f.median_ms.none, 1), command: round(f.median_ms.command, 1), ratio: round(f.ratio, 2), n: f.n.mcp_tool, n_command: f.n.command,
         // A tool of the harness's own, which the guard hook is asked about.
         guarded_tool: f.guarded_tool, guarded_mcp_tool: round(f.guarded_median_ms.mcp_tool, 1), guarded_none: round(f.guarded_median_ms.none, 1), guarded_command: round(f.guarded_median_ms.command, 1), guarded_ratio: round(f.guarded_ratio, 2),
+        // Where measured, the least any mcp_tool hook costs there (a server that answers at once), and zot's guard against it.
+        ...(f.guarded_floor_ratio !== undefined && { floor: round(f.median_ms.floor, 1), guarded_floor: round(f.guarded_median_ms.floor, 1), guarded_floor_ratio: round(f.guarded_floor_ratio, 2) }),
       };
     }
     const r1 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, Array.isArray(x) ? x.map((y) => round(y, 1)) : round(x, 1)]));

@@ -108,7 +108,7 @@ export function printTable(o, e, reasons, load) {
     const sp = e.harness?.[key]?.split_ms;
     kv(`${label}, tool call → result, ms`, hx ? `mcp_tool guard ${f(hx.mcp_tool)}   no hook ${f(hx.none)}   ratio ${f(hx.ratio, 2)}   command hook ${f(hx.command)}   (medians of ${hx.n} calls, the command hook's of ${hx.n_command})` : 'null');
     if (sp?.mcp_tool) kv('  of which (medians)', `to the hook's call ${f(sp.mcp_tool.to_hook_ms)}   the server's hook ${f(sp.mcp_tool.hook_ms)}   on to the tool ${f(sp.mcp_tool.hook_to_tool_ms)}   the tool ${f(sp.mcp_tool.tool_ms)}   to the model ${f(sp.mcp_tool.after_tool_ms)}   (no hook: to the tool ${f(sp.none?.to_tool_ms)}, the tool ${f(sp.none?.tool_ms)}, to the model ${f(sp.none?.after_tool_ms)})`);
-    if (hx?.guarded_tool) kv(`${label}, its ${hx.guarded_tool} → result, ms`, `mcp_tool guard ${f(hx.guarded_mcp_tool)}   no hook ${f(hx.guarded_none)}   ratio ${f(hx.guarded_ratio, 2)}   command hook ${f(hx.guarded_command)}`);
+    if (hx?.guarded_tool) kv(`${label}, its ${hx.guarded_tool} → result, ms`, `mcp_tool guard ${f(hx.guarded_mcp_tool)}   no hook ${f(hx.guarded_none)}   ratio ${f(hx.guarded_ratio, 2)}   command hook ${f(hx.guarded_command)}${hx.guarded_floor !== undefined ? `   an mcp_tool hook answering at once ${f(hx.guarded_floor)} (zot's guard ${f(hx.guarded_floor_ratio, 2)}× it)` : ''}`);
     const gs = e.harness?.[key]?.guarded_split_ms?.mcp_tool;
     if (gs) kv('  of which (medians)', `to the hook's call ${f(gs.to_hook_ms)}   the server's hook ${f(gs.hook_ms)}   on to the model ${f(gs.after_hook_ms)}`);
   }

@@ -118,8 +118,11 @@
  * being all written to the model's next request carrying its result arriving
  * (every result is checked). In Claude Code the mcp_tool guard's matcher leaves
  * the plugin's own tools out, so there the zot tool's call meets no hook. Three plugins: the mcp_tool guard (`--guard-hook mcp`),
- * the same with its hooks file removed (no hook: same server, same tool), and
- * the command hook (`--guard-hook command`, a zot-host process per call).
+ * the same with its hooks file removed (no hook: same server, same tool),
+ * the command hook (`--guard-hook command`, a zot-host process per call), and
+ * in Claude Code the floor: no plugin hook, and the same mcp_tool hook (matcher,
+ * input) given by the project into a server that answers every call at once
+ * (bench/fixtures/hook-floor-server.cjs), the least such a hook costs there.
  * HARNESS_ROUNDS rounds, each one session per harness and plugin, the plugins
  * in a rotating order; medians, and the mcp_tool guard's ratio to no hook. The
  * plugin's server loads bench/fixtures/mcp-probe.cjs (NODE_OPTIONS in its

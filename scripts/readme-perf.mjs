@@ -72,7 +72,8 @@ export const END = '<!-- end of the generated performance figures -->';
  * hook, with the command hook; `n` calls of the first two, `n_command` of the last. The same for a tool of the
  * harness's own that the guard is asked about (`guarded_tool`; absent in runs before it was measured).
  * @typedef {{ mcp_tool: Figure, none: Figure, command: Figure, ratio: Figure, n: Figure, n_command: Figure,
- *   guarded_tool?: string, guarded_mcp_tool?: Figure, guarded_none?: Figure, guarded_command?: Figure, guarded_ratio?: Figure }} HarnessFigure
+ *   guarded_tool?: string, guarded_mcp_tool?: Figure, guarded_none?: Figure, guarded_command?: Figure, guarded_ratio?: Figure,
+ *   floor?: Figure, guarded_floor?: Figure, guarded_floor_ratio?: Figure }} HarnessFigure
  */
 /** @typedef {{ to_hook_ms?: Figure, hook_ms?: Figure, hook_to_tool_ms?: Figure, to_tool_ms?: Figure, tool_ms?: Figure, after_tool_ms?: Figure, after_hook_ms?: Figure }} HarnessSplit */
 /** The harnesses of `harness_tool_ms` and their names, as bench/report.mjs names their bars. @type {[HarnessKey, string][]} */
@@ -262,7 +263,7 @@ function harnessRows(doc) {
     if (!f) return [];
     const version = doc.harness?.[key]?.version;
     const rows = [`| a zot tool call in ${label}${version ? ` ${version}` : ''}, the model's call → the model sees its result (medians of ${n(f.n, 0)} calls, ${n(f.n_command, 0)} with the command hook) | with the \`mcp_tool\` guard ${ms(f.mcp_tool)}, with no hook ${ms(f.none)}: ${times(f.mcp_tool, f.none)}; with the command hook ${ms(f.command)} (${times(f.command, f.none)}) | ≤ 1.2× | ${goal(doc, `${label}: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook`)} |`];
-    if (f.guarded_tool) rows.push(`| a call of ${label}'s own ${f.guarded_tool}, which the guard hook asks zot's guards about, the model's call → the model sees its result (as many calls) | with the \`mcp_tool\` guard ${ms(f.guarded_mcp_tool)}, with no hook ${ms(f.guarded_none)}: ${times(f.guarded_mcp_tool, f.guarded_none)}; with the command hook ${ms(f.guarded_command)} (${times(f.guarded_command, f.guarded_none)}) | ≤ 1.2× | ${goal(doc, `${label}: a call of its own tool, asked of the guard by the mcp_tool hook, ≤ 1.2 × with no hook`)} |`);
+    if (f.guarded_tool) rows.push(`| a call of ${label}'s own ${f.guarded_tool}, which the guard hook asks zot's guards about, the model's call → the model sees its result (as many calls) | with the \`mcp_tool\` guard ${ms(f.guarded_mcp_tool)}, with no hook ${ms(f.guarded_none)}: ${times(f.guarded_mcp_tool, f.guarded_none)}; with the command hook ${ms(f.guarded_command)} (${times(f.guarded_command, f.guarded_none)})${f.guarded_floor !== undefined ? `; with an \`mcp_tool\` hook into a server that answers at once, the least such a hook costs, ${ms(f.guarded_floor)} (${times(f.guarded_floor, f.guarded_none)}; zot's guard ${times(f.guarded_mcp_tool, f.guarded_floor)} that)` : ''} | ≤ 1.2× | ${goal(doc, `${label}: a call of its own tool, asked of the guard by the mcp_tool hook, ≤ 1.2 × with no hook`)} |`);
     return rows;
   });
 }

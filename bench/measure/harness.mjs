@@ -14,7 +14,11 @@
 //             is an mcp_tool call of zot_agent_hook in the plugin's server;
 //   none      the same plugin, its hooks/hooks.json removed: the same server
 //             and tool, no hook at all, so the ratio is the hook's cost;
-//   command   `--guard-hook command`: a zot-host process per call.
+//   command   `--guard-hook command`: a zot-host process per call;
+//   floor     (Claude Code) the plugin as for none, and the project's own mcp_tool
+//             hook, with the same matcher and input, into a server that answers
+//             every call at once (bench/fixtures/hook-floor-server.cjs): the least
+//             any mcp_tool hook costs there, which zot's is compared with.
 // Sessions take turns (round by round, harness by harness, variants in a
 // rotating order), so a busy spell of the machine falls on all of them. The
 // server's side is timed from inside it (bench/fixtures/mcp-probe.cjs): when
@@ -34,7 +38,10 @@ const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
 const PROBE = path.join(BENCH, 'fixtures', 'mcp-probe.cjs');
 /** The text of the file the guarded tool reads. */
 const NOTE = 'NOTE 7f3a: read by the guarded tool';
-export const VARIANTS = /** @type {const} */ (['mcp_tool', 'none', 'command']);
+export const VARIANTS = /** @type {const} */ (['mcp_tool', 'none', 'command', 'floor']);
+const FLOOR = path.join(BENCH, 'fixtures', 'hook-floor-server.cjs');
+/** The variants a harness is measured in: the floor where its sessions can add the floor's server (Claude Code's --mcp-config). */
+const variantsOf = (name) => VARIANTS.filter((v) => v !== 'floor' || DRIVERS[name].floor);
 
 /**
  * How each harness is driven: the plugin format, the tool's name as the model is offered it,
@@ -55,7 +62,8 @@ const DRIVERS = {
     result: (req, n) => toolResults(req).get(`toolu_fake_${n}`),
     /** Nothing to install: the plugin folder is named on each run. */
     async install() {},
-    session: (bin, s, url) => runHarness(bin, ['-p', 'call the tool', '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', s.plugin, '--dangerously-skip-permissions'], {
+    floor: true,
+    session: (bin, s, url) => runHarness(bin, ['-p', 'call the tool', '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', s.plugin, '--dangerously-skip-permissions', ...(s.floor ? ['--mcp-config', s.floor] : [])], {
       cwd: s.project,
       // As test/harness/claude-code.test.mjs: no login, no network but the model; MCP tools offered at once.
       env: { PATH: process.env.PATH ?? '', HOME: s.user, CLAUDE_CONFIG_DIR: path.join(s.user, '.claude'), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'dummy', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', IS_SANDBOX: '1', ENABLE_TOOL_SEARCH: 'false' },
@@ -101,9 +109,18 @@ async function setUp(name, variant, home, calls) {
   execFileSync(process.execPath, [CLI, 'plugin', written, '--home', home, '--format', d.format, '--guard-hook', variant === 'command' ? 'command' : 'mcp'], { stdio: 'pipe' });
   const plugin = d.format === 'codex' ? path.join(written, 'zot-extensions') : written;
   const hooks = path.join(plugin, 'hooks', 'hooks.json');
-  const kind = JSON.parse(fs.readFileSync(hooks, 'utf8')).hooks.PreToolUse[0].hooks[0].type;
+  const pre = JSON.parse(fs.readFileSync(hooks, 'utf8')).hooks.PreToolUse[0];
+  const kind = pre.hooks[0].type;
   if (kind !== (variant === 'command' ? 'command' : 'mcp_tool')) throw new Error(`${name} ${variant}: the plugin's PreToolUse hook is ${kind}`);
-  if (variant === 'none') fs.rmSync(hooks);
+  if (variant === 'none' || variant === 'floor') fs.rmSync(hooks);
+  // The floor: the plugin's hook as it was, with its matcher and input, calling the floor's server instead.
+  let floor;
+  if (variant === 'floor') {
+    floor = path.join(root, 'floor-mcp.json');
+    fs.writeFileSync(floor, JSON.stringify({ mcpServers: { floor: { command: process.execPath, args: [FLOOR] } } }));
+    fs.mkdirSync(path.join(project, '.claude'));
+    fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ ...pre, hooks: [{ ...pre.hooks[0], server: 'floor', tool: 'allow' }] }] } }));
+  }
   const probe = path.join(root, 'probe.log');
   const mcpJson = path.join(plugin, '.mcp.json');
   const mcp = JSON.parse(fs.readFileSync(mcpJson, 'utf8'));
@@ -122,7 +139,7 @@ async function setUp(name, variant, home, calls) {
     { text: 'FINAL: done' },
   ];
   const model = await d.model(script);
-  const s = { root, project, user, written, plugin, probe, model };
+  const s = { root, project, user, written, plugin, probe, model, floor };
   if (name === 'codex') {
     fs.mkdirSync(path.join(user, '.codex'));
     codexConfig(s, model.url);
@@ -220,7 +237,7 @@ export async function harnessFigures({ rounds, calls, commandCalls, progress = (
     for (const n of ['guard', 'node-nosdk']) fs.cpSync(path.join(COMPAT, n), path.join(home, 'extensions', n), { recursive: true });
     const { bin } = harnessPaths(name);
     scenes[name] = { bin, by: {} };
-    for (const v of VARIANTS) {
+    for (const v of variantsOf(name)) {
       const n = v === 'command' ? commandCalls : calls;
       const s = await setUp(name, v, home, n);
       await DRIVERS[name].install(bin, s);
@@ -246,7 +263,8 @@ async function takeTurns(scenes, rounds, progress) {
   const failed = {};
   for (let r = 0; r < rounds; r++) {
     for (const [name, { bin, by }] of Object.entries(scenes)) {
-      const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]);
+      const mine = variantsOf(name);
+      const order = mine.map((_, i) => mine[(i + r) % mine.length]);
       for (const v of order) {
         if (failed[DRIVERS[name].key]) break;
         progress(`${name}, round ${r + 1} of ${rounds}: ${v}`);
@@ -280,5 +298,7 @@ function summarize(by, version, guardedTool) {
   out.ratio = out.median_ms.mcp_tool / out.median_ms.none;
   out.command_ratio = out.median_ms.command / out.median_ms.none;
   out.guarded_ratio = out.guarded_median_ms.mcp_tool / out.guarded_median_ms.none;
+  // zot's guard against the least an mcp_tool hook costs in the same harness.
+  if (by.floor) out.guarded_floor_ratio = out.guarded_median_ms.mcp_tool / out.guarded_median_ms.floor;
   return out;
 }
