@@ -216,11 +216,12 @@ export async function main() {
       };
     }
     const r1 = (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, Array.isArray(x) ? x.map((y) => round(y, 1)) : round(x, 1)]));
+    const perVariant = (o) => Object.fromEntries(Object.entries(o).map(([v, x]) => [v, r1(x)]));
     extra.harness = {
       rounds: N.HARNESS_ROUNDS, calls: N.HARNESS_CALLS, command_calls: N.HARNESS_COMMAND_CALLS, seconds: round((now() - t0) / 1000, 1),
       ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, {
-        version: f.version, n: f.n, command_ratio: round(f.command_ratio, 2), split_ms: Object.fromEntries(Object.entries(f.split_ms).map(([v, x]) => [v, r1(x)])), samples_ms: r1(f.samples_ms),
-        guarded_n: f.guarded_n, guarded_split_ms: Object.fromEntries(Object.entries(f.guarded_split_ms).map(([v, x]) => [v, r1(x)])), guarded_samples_ms: r1(f.guarded_samples_ms),
+        version: f.version, n: f.n, command_ratio: round(f.command_ratio, 2), split_ms: perVariant(f.split_ms), samples_ms: r1(f.samples_ms),
+        guarded_n: f.guarded_n, guarded_split_ms: perVariant(f.guarded_split_ms), guarded_samples_ms: r1(f.guarded_samples_ms),
       }])),
     };
   } catch (err) {

@@ -5,12 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { N, QUICK, ROOT } from './config.mjs';
 import { median, round } from './util.mjs';
+import { HARNESSES as HARNESS_LABELS, harnessBar, harnessGuardedBar } from '../scripts/readme-perf.mjs';
 
-/** The harnesses of `harness_tool_ms`, by key, and their names. */
-export const HARNESS_LABELS = [['claude_code', 'Claude Code'], ['codex', 'Codex']];
-/** The bars for one harness's mcp_tool guard: a zot tool's call, and a call of the harness's own tool that the guard is asked about (scripts/readme-perf.mjs finds them by these names). */
-export const harnessBar = (label) => `${label}: a zot tool call with the mcp_tool guard ≤ 1.2 × with no hook`;
-export const harnessGuardedBar = (label) => `${label}: a call of its own tool, asked of the guard by the mcp_tool hook, ≤ 1.2 × with no hook`;
 
 /** The bars, from the headline figures. */
 export function evaluate(o, e = {}) {

@@ -29,17 +29,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { harnessPaths, HARNESSES, unsupported } from '../../scripts/harness-env.mjs';
 import { callOutputs, fakeAnthropic, fakeResponses, toolResults } from '../../test/harness/fake-model.mjs';
-import { runHarness } from '../../test/harness/scene.mjs';
+import { MCP_PROBE, probeLog, runHarness } from '../../test/harness/scene.mjs';
 import { BENCH, ROOT } from '../config.mjs';
 import { median, scratch } from '../util.mjs';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const COMPAT = path.join(ROOT, 'test', 'fixtures', 'compat');
-const PROBE = path.join(BENCH, 'fixtures', 'mcp-probe.cjs');
+const FLOOR = path.join(BENCH, 'fixtures', 'hook-floor-server.cjs');
 /** The text of the file the guarded tool reads. */
 const NOTE = 'NOTE 7f3a: read by the guarded tool';
 export const VARIANTS = /** @type {const} */ (['mcp_tool', 'none', 'command', 'floor']);
-const FLOOR = path.join(BENCH, 'fixtures', 'hook-floor-server.cjs');
 /** The variants a harness is measured in: the floor where its sessions can add the floor's server (Claude Code's --mcp-config). */
 const variantsOf = (name) => VARIANTS.filter((v) => v !== 'floor' || DRIVERS[name].floor);
 
@@ -124,7 +123,7 @@ async function setUp(name, variant, home, calls) {
   const probe = path.join(root, 'probe.log');
   const mcpJson = path.join(plugin, '.mcp.json');
   const mcp = JSON.parse(fs.readFileSync(mcpJson, 'utf8'));
-  mcp.mcpServers.zot.env = { ...mcp.mcpServers.zot.env, NODE_OPTIONS: `--require ${PROBE}`, ZOT_BENCH_PROBE: probe };
+  mcp.mcpServers.zot.env = { ...mcp.mcpServers.zot.env, NODE_OPTIONS: `--require ${MCP_PROBE}`, ZOT_BENCH_PROBE: probe };
   fs.writeFileSync(mcpJson, JSON.stringify(mcp, null, 2));
   // One model for all of the variant's sessions: it keeps no state, each session's requests are its own slice. First a few
   // steps not timed: the tool once its server offers it (its first call in the session), a short wait in the shell until then.
@@ -165,21 +164,27 @@ async function session(name, bin, s, calls) {
   const run = await d.session(bin, s, s.model.url);
   if (run.code !== 0) throw new Error(`${name} exited ${run.code}: ${(run.stderr || run.stdout).slice(-800)}`);
   const asks = s.model.requests.slice(from).filter((r) => (r.body.tools ?? []).length > 0);
-  const served = fs.readFileSync(s.probe, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const served = probeLog(s.probe);
   const samples = [];
   const w = d.warm;
   if (!asks.some((r) => r.step < w && r.call === d.tool)) throw new Error(`${name}: the plugin's tool was not offered to the model within ${w} steps`);
-  for (let i = 0; i < calls; i++) {
-    const next = asks.find((r) => r.step === w + i + 1);
-    const call = asks.filter((r) => r.step === w + i && r.call === d.tool && (!next || r.received < next.received)).pop();
-    if (!call || !next) throw new Error(`${name}: the model was never asked for step ${i + 1} after the tool call ${i + 1} (${asks.length} requests); ${name} said: ${(run.stderr || run.stdout).slice(-1500)}; the first request offered ${JSON.stringify(asks[0]?.body.tools?.map((t) => t.name))}`);
-    const result = d.result(next, w + i + 1) ?? '';
-    if (!result.includes(`CALL ${i}`)) throw new Error(`${name}: call ${i + 1}'s result did not reach the model: ${JSON.stringify(result).slice(0, 300)}`);
+  /**
+   * The model's answer calling `tool` at `step` and its next request, whose result must hold `expect`; and what the
+   * server answered between the two.
+   */
+  const timed = (step, tool, expect, what) => {
+    const next = asks.find((r) => r.step === step + 1);
+    const call = asks.filter((r) => r.step === step && r.call === tool && (!next || r.received < next.received)).pop();
+    if (!call || !next) throw new Error(`${name}: the model was never asked for the step after ${what} (${asks.length} requests); ${name} said: ${(run.stderr || run.stdout).slice(-1500)}; the first request offered ${JSON.stringify(asks[0]?.body.tools?.map((t) => t.name))}`);
+    const result = d.result(next, step + 1) ?? '';
+    if (!result.includes(expect)) throw new Error(`${name}: ${what}'s result did not reach the model: ${JSON.stringify(result).slice(0, 300)}`);
     const within = served.filter((x) => x.received >= call.answered && x.answered <= next.received);
-    const tool = within.find((x) => x.name === 'echo_upper');
-    const hook = within.find((x) => x.name === 'zot_agent_hook');
+    return { ms: next.received - call.answered, call, next, hook: within.find((x) => x.name === 'zot_agent_hook'), tool: within.find((x) => x.name === 'echo_upper') };
+  };
+  for (let i = 0; i < calls; i++) {
+    const { ms, call, next, hook, tool } = timed(w + i, d.tool, `CALL ${i}`, `the tool call ${i + 1}`);
     samples.push({
-      ms: next.received - call.answered,
+      ms,
       // The server's own time with the tool, and with the hook's call; the rest is the harness's.
       tool_ms: tool ? tool.answered - tool.received : null,
       hook_ms: hook ? hook.answered - hook.received : null,
@@ -191,16 +196,10 @@ async function session(name, bin, s, calls) {
   }
   // The harness's own tool: the guard's hook call is the server's only part in it.
   for (let i = 0; i < calls; i++) {
-    const step = w + calls + i;
-    const next = asks.find((r) => r.step === step + 1);
-    const call = asks.filter((r) => r.step === step && r.call === d.guarded.name && (!next || r.received < next.received)).pop();
-    if (!call || !next) throw new Error(`${name}: the model was never asked for the step after ${d.guarded.name} call ${i + 1} (${asks.length} requests); ${name} said: ${(run.stderr || run.stdout).slice(-1500)}`);
-    const result = d.result(next, step + 1) ?? '';
-    if (!result.includes(NOTE)) throw new Error(`${name}: ${d.guarded.name} call ${i + 1}'s result did not reach the model: ${JSON.stringify(result).slice(0, 300)}`);
-    const hook = served.find((x) => x.name === 'zot_agent_hook' && x.received >= call.answered && x.answered <= next.received);
+    const { ms, call, next, hook } = timed(w + calls + i, d.guarded.name, NOTE, `${d.guarded.name} call ${i + 1}`);
     samples.push({
       guarded: true,
-      ms: next.received - call.answered,
+      ms,
       to_hook_ms: hook ? hook.received - call.answered : null,
       hook_ms: hook ? hook.answered - hook.received : null,
       after_hook_ms: hook ? next.received - hook.answered : null,
@@ -282,18 +281,23 @@ async function takeTurns(scenes, rounds, progress) {
 /** Medians per variant, the ratios to no hook, and the split of each variant's time (medians, ms). */
 function summarize(by, version, guardedTool) {
   const med = (xs) => median(xs.filter((x) => x !== null));
+  /** A variant's samples of one kind: their median, count, the samples, and the median of each part of `split`. */
+  const figures = (samples, split) => ({
+    median: med(samples.map((x) => x.ms)),
+    n: samples.length,
+    samples: samples.map((x) => x.ms),
+    split: Object.fromEntries(split.map((k) => [k, med(samples.map((x) => x[k]))]).filter(([, x]) => x !== null)),
+  });
   const out = { version, guarded_tool: guardedTool, median_ms: {}, n: {}, split_ms: {}, samples_ms: {}, guarded_median_ms: {}, guarded_n: {}, guarded_split_ms: {}, guarded_samples_ms: {} };
-  for (const [v, { samples: all }] of Object.entries(by)) {
-    const samples = all.filter((x) => !x.guarded);
-    out.median_ms[v] = med(samples.map((x) => x.ms));
-    out.n[v] = samples.length;
-    out.samples_ms[v] = samples.map((x) => x.ms);
-    out.split_ms[v] = Object.fromEntries(['to_hook_ms', 'hook_ms', 'hook_to_tool_ms', 'to_tool_ms', 'tool_ms', 'after_tool_ms'].map((k) => [k, med(samples.map((x) => x[k]))]).filter(([, x]) => x !== null));
-    const guarded = all.filter((x) => x.guarded);
-    out.guarded_median_ms[v] = med(guarded.map((x) => x.ms));
-    out.guarded_n[v] = guarded.length;
-    out.guarded_samples_ms[v] = guarded.map((x) => x.ms);
-    out.guarded_split_ms[v] = Object.fromEntries(['to_hook_ms', 'hook_ms', 'after_hook_ms'].map((k) => [k, med(guarded.map((x) => x[k]))]).filter(([, x]) => x !== null));
+  for (const [v, { samples }] of Object.entries(by)) {
+    const zot = figures(samples.filter((x) => !x.guarded), ['to_hook_ms', 'hook_ms', 'hook_to_tool_ms', 'to_tool_ms', 'tool_ms', 'after_tool_ms']);
+    const own = figures(samples.filter((x) => x.guarded), ['to_hook_ms', 'hook_ms', 'after_hook_ms']);
+    for (const [kind, f] of [['', zot], ['guarded_', own]]) {
+      out[`${kind}median_ms`][v] = f.median;
+      out[`${kind}n`][v] = f.n;
+      out[`${kind}samples_ms`][v] = f.samples;
+      out[`${kind}split_ms`][v] = f.split;
+    }
   }
   out.ratio = out.median_ms.mcp_tool / out.median_ms.none;
   out.command_ratio = out.median_ms.command / out.median_ms.none;

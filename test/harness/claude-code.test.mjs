@@ -11,12 +11,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fakeAnthropic, toolResults } from './fake-model.mjs';
-import { assertGuardedOnce, guardSaw, hookFor, nodeStarts, runHarness, scene } from './scene.mjs';
+import { assertGuardedOnce, guardSaw, hookFor, MCP_PROBE, nodeStarts, probeLog, runHarness, scene } from './scene.mjs';
 import { ensureHarness, unsupported } from '../../scripts/harness-env.mjs';
-import { ROOT } from '../helpers.mjs';
-
-/** Logs, inside the plugin's MCP server, each tools/call it answers (also used by the bench). */
-const PROBE = path.join(ROOT, 'bench', 'fixtures', 'mcp-probe.cjs');
 
 /** Claude Code's name for a tool of the plugin's server `zot`. */
 const ZOT_TOOL = 'mcp__plugin_zot-extensions_zot__echo_upper';
@@ -55,7 +51,7 @@ test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? '
     const env = {
       PATH: process.env.PATH ?? '', HOME: user, CLAUDE_CONFIG_DIR: path.join(user, '.claude'), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', IS_SANDBOX: '1', ENABLE_TOOL_SEARCH: 'false', ...starts.env,
-      NODE_OPTIONS: `${starts.env.NODE_OPTIONS} --require ${PROBE}`, ZOT_BENCH_PROBE: probe,
+      NODE_OPTIONS: `${starts.env.NODE_OPTIONS} --require ${MCP_PROBE}`, ZOT_BENCH_PROBE: probe,
     };
     return runHarness(bin, ['-p', prompt, '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--plugin-dir', plugin, '--dangerously-skip-permissions'], { cwd: project, env });
   };
@@ -84,7 +80,7 @@ test(`Claude Code runs zot's plugin with its guards as ${guardHook === 'mcp' ? '
   const hooks = verbs.filter((v) => v === 'hook').length;
   assert.ok(guardHook === 'mcp' ? hooks === 0 : hooks >= 3, JSON.stringify(verbs));
   // The mcp_tool guard asked about each shell call and never about the plugin's own tool (its matcher leaves it to the server).
-  const served = fs.readFileSync(probe, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const served = probeLog(probe);
   assert.deepEqual(served.filter((c) => c.hook?.startsWith('PreToolUse:')).map((c) => c.hook), guardHook === 'mcp' ? ['PreToolUse:Bash', 'PreToolUse:Bash'] : []);
   assert.equal(served.filter((c) => c.name === 'echo_upper').length, 1);
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, COMPAT, lib, tmpdir } from '../helpers.mjs';
+import { CLI, COMPAT, lib, ROOT, tmpdir } from '../helpers.mjs';
 
 /** @typedef {{ type: string, event: string, tool_name?: string, text?: string, result?: unknown, content?: unknown, tool_id?: string, status?: string, executed?: boolean }} GuardFrame */
 
@@ -101,6 +101,17 @@ export function assertGuardedOnce(home, { preShell, postShell, zotName, zotResul
   assert.match(resultOf(ran), /allowed-call/);
   assert.deepEqual(results.filter((f) => !isShell(f)).map((f) => [f.tool_name, resultOf(f)]), [['echo_upper', zotResult]]);
 }
+
+/** Loaded into the plugin's MCP server (NODE_OPTIONS=--require), it logs each tools/call the server answers to $ZOT_BENCH_PROBE. */
+export const MCP_PROBE = path.join(ROOT, 'bench', 'fixtures', 'mcp-probe.cjs');
+
+/**
+ * What the probe logged: each tools/call's tool `name` (for the guard tool, the `hook` and tool it asked about), when it
+ * reached the server and when it was answered.
+ * @param {string} file
+ * @returns {{ name: string, hook?: string, received: number, answered: number }[]}
+ */
+export const probeLog = (file) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 /**
  * A record of every Node process the harness starts (its MCP servers, its hook commands): NODE_OPTIONS
