@@ -164,15 +164,15 @@ export function builtinsLoadedBy() {
 }
 
 /**
- * Runs zot-host (the built dist/cli.js) to its end with `args`, its zot home
+ * Runs zot-host (the built dist/cli.js, or `program`: dist/hook.js) to its end with `args`, its zot home
  * `home` (a fresh one when not given) and `env` over this environment.
  * @param {string[]} args
- * @param {{ home?: string, cwd?: string, env?: Record<string, string | undefined> }} [options]
+ * @param {{ home?: string, cwd?: string, env?: Record<string, string | undefined>, program?: string }} [options]
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-export function runCli(args, { home = tmpdir('zot-home-'), cwd, env = {} } = {}) {
+export function runCli(args, { home = tmpdir('zot-home-'), cwd, env = {}, program = CLI } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ZOT_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [program, ...args], { cwd, env: { ...process.env, ZOT_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

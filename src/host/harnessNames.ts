@@ -15,7 +15,8 @@ export const PLUGIN_SERVER = 'zot';
  * of another name that only starts like these (`zot-x` with a tool `y`, where
  * zot serves `x-y`) would be taken for zot's: no harness names its own tools so.
  */
-export const PLUGIN_MCP_PREFIXES = [`mcp__plugin_${PLUGIN_NAME}_${PLUGIN_SERVER}__`, `${PLUGIN_SERVER}-`] as const;
+export const CLAUDE_PLUGIN_MCP_PREFIX = `mcp__plugin_${PLUGIN_NAME}_${PLUGIN_SERVER}__`;
+export const PLUGIN_MCP_PREFIXES = [CLAUDE_PLUGIN_MCP_PREFIX, `${PLUGIN_SERVER}-`] as const;
 
 /**
  * The packages `zot-host plugin` writes (hooks/plugin.ts): Claude's plugin

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { builtinsLoadedBy, CLI, COMPAT, HOOK_JS, lib, makeExt, ROOT, startHost, tmpdir, waitFor } from '../helpers.mjs';
+import { builtinsLoadedBy, CLI, COMPAT, HOOK_JS, lib, makeExt, ROOT, runCli, startHost, tmpdir, waitFor } from '../helpers.mjs';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('../../out/types/mcp/transport/http.js')} */
@@ -231,15 +231,7 @@ test('malformed input: a clear error and a non-zero exit; a guarded event fails 
 });
 
 test('usage: hook needs one known event and takes its input only from stdin; dist/hook.js says so as zot-host does, and runs any other verb as zot-host', async () => {
-  /** @type {(program: string, argv: string[]) => Promise<{ code: number | null, stdout: string, stderr: string }>} */
-  const run = (program, argv) => new Promise((resolve) => {
-    const child = spawn(process.execPath, [program, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => (stdout += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const run = (/** @type {string} */ program, /** @type {string[]} */ argv) => runCli(argv, { program });
   for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
     [['hook'], /hook needs the event: PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop/],
     [['hook', 'pretooluse'], /hook takes PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop \(or Copilot CLI's preToolUse, postToolUse, sessionStart, userPromptSubmitted\), got "pretooluse"/],

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { CLI, runCli, tmpdir, waitFor } from '../helpers.mjs';
-import { makeHostile, RAW_CONTROLS } from '../hostile.mjs';
+import { CLI, runCli, tmpdir } from '../helpers.mjs';
+import { makeHostile, namesOnceRegistered, RAW_CONTROLS } from '../hostile.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -101,12 +101,8 @@ test('doctor, tool and notes: terminal controls from an extension are shown esca
 test('mcp: tools/list answers although one tool registered a 5,000-deep schema; that tool is not served', async (t) => {
   const ext = makeHostile(tmpdir(), 'deep-list', { tools: [{ name: 'deep_obj', schemaDepth: 5000 }, { name: 'deep_str', schemaDepth: 5000, schemaAsString: true }, { name: 'plain' }] });
   const { client } = await mcpClient(t, ext);
-  // Each answer within its bound; listed again until the extension registered (past the 3 s ready grace on a busy machine), its last tool after the deep ones.
-  const names = await waitFor('plain listed', async () => {
-    const listed = (await within(client.listTools(), 10_000, 'tools/list')).tools.map((x) => x.name);
-    return listed.includes('plain') && listed;
-  }, 20_000, 200);
-  assert.deepEqual(names, ['plain']);
+  // Its last tool after the deep ones.
+  assert.deepEqual(await namesOnceRegistered(() => client.listTools(), 'plain'), ['plain']);
   const r = /** @type {TextResult} */ (await client.callTool({ name: 'plain', arguments: { n: 1 } }));
   assert.equal(r.content[0].text, 'plain ran with {"n":1}');
   const deep = /** @type {TextResult} */ (await within(client.callTool({ name: 'plain', arguments: { a: JSON.parse('{"a":'.repeat(1000) + '1' + '}'.repeat(1000)) } }), 10_000, 'a call with deep arguments'));

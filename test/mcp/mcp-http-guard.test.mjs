@@ -11,8 +11,8 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { lib, makeExt, ROOT, sleep, startHost, tmpdir, waitFor } from '../helpers.mjs';
-import { makeHostile } from '../hostile.mjs';
+import { lib, makeExt, ROOT, sleep, startHost, tmpdir } from '../helpers.mjs';
+import { makeHostile, namesOnceRegistered } from '../hostile.mjs';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('../../out/types/mcp/transport/http.js')} */
@@ -168,14 +168,8 @@ test('a body nested deeper than the bound is refused, and the server goes on', a
 test('tools/list over HTTP answers although one tool registered a 5,000-deep schema', async (t) => {
   const { mcp } = await setup(t, {}, makeHostile(tmpdir(), 'deep-http', { tools: [{ name: 'deep_obj', schemaDepth: 5000 }, { name: 'plain' }] }));
   const client = await connect(t, mcp);
-  // Each answer within its bound; listed again until the extension registered (past the 3 s ready grace on a busy machine), its last tool after the deep one.
-  const names = await waitFor('plain listed', async () => {
-    const listed = await Promise.race([client.listTools(), sleep(10_000).then(() => ({ tools: 'no answer' }))]);
-    assert.ok(Array.isArray(listed.tools), 'tools/list answered');
-    const got = listed.tools.map((x) => x.name);
-    return got.includes('plain') && got;
-  }, 20_000, 200);
-  assert.deepEqual(names, ['plain']);
+  // Its last tool after the deep one.
+  assert.deepEqual(await namesOnceRegistered(() => client.listTools(), 'plain'), ['plain']);
 });
 
 test('idle sessions are closed; a session with an open stream is in use and stays', async (t) => {

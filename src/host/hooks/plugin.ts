@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { HOST_VERSION } from '../version.js';
 import { hookCommandLine, INSTALLED_HOOKS, type InstalledHook, shellWord } from './hookCommand.js';
 import { HOOK_TIMEOUT_S, WINDOWS_VAR } from './windows.js';
-import { GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_MCP_PREFIXES, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
+import { CLAUDE_PLUGIN_MCP_PREFIX, GUARD_TOOL, GUARD_TOOL_ENV, type GuardHook, PLUGIN_NAME, type PluginFormat, PLUGIN_SERVER } from '../harnessNames.js';
 import { agentPluginsManifest, agentPluginsMcp, COPILOT_NAMESPACE, launcherFile, launcherText } from './agentPlugins.js';
 import { forgetPlugin, MARKER, markerText, newPluginId, ownPlugin, type PluginId, PRIVATE_DIR, recordPlugin } from './pluginOwner.js';
 
@@ -86,7 +86,7 @@ const HOOK_SERVER: Partial<Record<PluginFormat, string>> = { claude: `plugin:${P
  */
 function preToolUseMatcher(format: PluginFormat, guard: GuardHook): string {
   if (format !== 'claude' || guard !== 'mcp') return '*';
-  return `^(?!${PLUGIN_MCP_PREFIXES[0].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}).*`;
+  return `^(?!${CLAUDE_PLUGIN_MCP_PREFIX.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}).*`;
 }
 
 /** The hook input's fields the guard tool reads, by interpolation (`${tool_input}` is its JSON text). */
