@@ -4,7 +4,7 @@
 // are in authoring/suite.cjs, but the walkthrough's, made through the real UI
 // in the same window before the suite goes on.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../helpers.mjs';
 import { isInside, liveProcesses } from './harness.mjs';
-import { checkInnerSuite } from './innerSuite.mjs';
+import { checkInnerSuite, uiFirst } from './innerSuite.mjs';
 import { runFromPalette } from './workbenchUi.mjs';
 import { testBundleVsix } from './vsix.mjs';
 
@@ -58,34 +58,22 @@ test('authoring: New Extension…, the manifest schema and problems; the walkthr
   const results = path.join(scratch, 'results.json');
   const workspace = path.join(scratch, 'workspace');
   const home = path.join(scratch, 'home');
-  // The suite waits for the walkthrough's end, which this file marks.
-  const uiDone = path.join(scratch, 'ui-done');
   mkdirSync(workspace);
   mkdirSync(path.join(home, 'extensions'), { recursive: true });
+  const ui = uiFirst(t, {
+    name: 'the walkthrough, through the real UI: opened from the palette, and its first step completed by its button',
+    scratch,
+    shot: 'walkthrough',
+    drive: (_sub, page) => walkthrough(page, home),
+  });
   await checkInnerSuite(t, {
     vsixPaths,
-    env: { ZOT_HOME: home, ZOT_E2E_UI_DONE: uiDone },
+    env: { ZOT_HOME: home, ...ui.env },
     results,
     folder: workspace,
     testsEntry: path.join(here, 'authoring', 'suite.cjs'),
     timeoutMs: 420_000,
-    onPage: async (page) => {
-      try {
-        // The workbench is up once the explorer shows the remote folder (as openWorkbench waits).
-        await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
-        await t.test('the walkthrough, through the real UI: opened from the palette, and its first step completed by its button', async () => {
-          try {
-            await walkthrough(page, home);
-          } catch (error) {
-            await page.screenshot({ path: path.join(os.tmpdir(), 'zot-walkthrough-failure.png') }).catch(() => {});
-            throw error;
-          }
-        });
-      } finally {
-        // The suite's turn, whatever the walkthrough found.
-        writeFileSync(uiDone, '');
-      }
-    },
+    onPage: ui.onPage,
   });
   assert.deepEqual(liveProcesses().filter(({ cwd }) => isInside(cwd, scratch)), [], 'no extension process left');
 });

@@ -4,8 +4,10 @@
 // and assert that every one passed. Each e2e file keeps its own fixtures and
 // any checks of its own after this.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { runExtensionTests, startCodeServer } from './harness.mjs';
+import { failureScreenshot } from './workbenchUi.mjs';
 
 /**
  * One result the inner suite wrote (vscode/suite/runner.cjs); `error` with a failure.
@@ -98,4 +100,38 @@ export async function checkInnerSuite(t, options, { logLines } = {}) {
   const done = await runInnerSuite(t, options);
   assertInnerSuitePassed(t, done, { logLines });
   return done;
+}
+
+/**
+ * A file's real-UI checks in the window its extension-host suite runs in (a
+ * window costs seconds): once the workbench is up, `drive` runs as the subtest
+ * `name` (a failure screenshot named `shot`) while the suite waits in its
+ * first test (uiPartEnded of vscode/suite/runner.cjs), which goes on when the
+ * UI part ended, whatever it found. Gives the server's environment for it, and
+ * the window's onPage.
+ * @param {import('node:test').TestContext} t
+ * @param {{ name: string, scratch: string, shot: string, drive: (t: import('node:test').TestContext, page: import('playwright-core').Page) => Promise<void> }} part
+ */
+export function uiFirst(t, { name, scratch, shot, drive }) {
+  const done = path.join(scratch, 'ui-done');
+  return {
+    env: { ZOT_E2E_UI_DONE: done },
+    /** @param {import('playwright-core').Page} page */
+    onPage: async (page) => {
+      try {
+        // The workbench is up once the explorer shows the remote folder (as openWorkbench waits).
+        await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
+        await t.test(name, async (ui) => {
+          try {
+            await drive(ui, page);
+          } catch (error) {
+            await failureScreenshot(ui, { page }, shot);
+            throw error;
+          }
+        });
+      } finally {
+        writeFileSync(done, '');
+      }
+    },
+  };
 }

@@ -21,9 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkInnerSuite } from './innerSuite.mjs';
+import { checkInnerSuite, uiFirst } from './innerSuite.mjs';
 import { testBundleVsix } from './vsix.mjs';
-import { failureScreenshot, runFromPalette } from './workbenchUi.mjs';
+import { runFromPalette } from './workbenchUi.mjs';
 import { BEHAVE, TERVA_EXAMPLES, waitFor } from '../helpers.mjs';
 
 /** @typedef {import('../../out/types/protocol/frames.js').FrameFromHost} FrameFromHost */
@@ -118,8 +118,6 @@ function received(home, type) {
  * @param {ReturnType<typeof stage>} s
  */
 async function driveUi(t, page, s) {
-  // The workbench is up once the explorer shows the remote folder (as openWorkbench waits).
-  await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
   await page.locator('.statusbar-item').filter({ hasText: 'Zot' }).first().waitFor({ timeout: 30_000 });
   /** @type {(command: string, pick?: { title: string, item: string }) => Promise<void>} */
   const palette = (command, pick) => runFromPalette(page, command, pick);
@@ -213,30 +211,21 @@ describe('terva\'s widgets and withdrawn tools in VS Code', { concurrency: false
   // One window for both: the real UI first (its checks a subtest), while the suite waits for it; then the suite.
   test('the real UI, then the extension host: a widget panel, its actions; a withdrawn tool in the view, the picker, the test API, the MCP list', { timeout: 420_000 }, async (t) => {
     const s = stage('window');
-    const uiDone = path.join(s.root, 'ui-done');
+    const ui = uiFirst(t, {
+      name: 'the real UI: a widget panel drawn as elements, its actions sent as panel_key; a withdrawn tool in the Zot view and the tool picker',
+      scratch: s.root,
+      shot: 'terva-ui',
+      drive: (sub, page) => driveUi(sub, page, s),
+    });
     await checkInnerSuite(t, {
       vsixPaths: [vsix],
-      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot, ZOT_E2E_UI_DONE: uiDone },
+      env: { ZOT_HOME: s.home, ZOT_E2E_REPO: repoRoot, ...ui.env },
       settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'zot.panels.style': 'webview' },
       results: path.join(s.root, 'results.json'),
       folder: s.workspace,
       testsEntry: path.join(here, 'terva-ui', 'suite.cjs'),
       timeoutMs: 360_000,
-      onPage: async (page) => {
-        try {
-          await t.test('the real UI: a widget panel drawn as elements, its actions sent as panel_key; a withdrawn tool in the Zot view and the tool picker', async (ui) => {
-            try {
-              await driveUi(ui, page, s);
-            } catch (error) {
-              await failureScreenshot(ui, { page }, 'terva-ui');
-              throw error;
-            }
-          });
-        } finally {
-          // The suite's turn, whatever the UI part found.
-          writeFileSync(uiDone, '');
-        }
-      },
+      onPage: ui.onPage,
     });
   });
 });

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const vscode = require('vscode');
-const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
+const { test, runAll, uiPartEnded, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, snapshot, testApi, waitState } = require('../vscode/suite/helpers.cjs');
 
 async function offered(name) {
@@ -22,10 +22,7 @@ const workspaceDir = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
 const diagnostics = (uri) => vscode.languages.getDiagnostics(uri);
 
 // The window is the walkthrough's first (../authoring.test.mjs): it installs the samples, then the suite runs.
-test('the walkthrough checks through the real UI ended', async () => {
-  const done = process.env.ZOT_E2E_UI_DONE;
-  if (done) await waitFor('the walkthrough checks to end', () => fs.existsSync(done), 280_000, 200);
-}, { timeoutMs: 290_000 });
+uiPartEnded('the walkthrough checks through the real UI ended', 280_000);
 
 test('the extension activates', async () => {
   await activated();

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { test, runAll, waitFor } = require('../vscode/suite/runner.cjs');
+const { test, runAll, uiPartEnded, waitFor } = require('../vscode/suite/runner.cjs');
 const { activated, exec, snapshot, testApi, treeItem, waitState } = require('../vscode/suite/helpers.cjs');
 
 const NAME = 'ledger';
@@ -42,10 +42,7 @@ async function mcp(call) {
 let offeredVersion;
 
 // The window is the UI part's first (../terva-ui.test.mjs): it drives the same extension, and ends with every tool offered again.
-test('the real UI checks ended', async () => {
-  const done = process.env.ZOT_E2E_UI_DONE;
-  if (done) await waitFor('the UI part to end', () => fs.existsSync(done), 300_000, 200);
-}, { timeoutMs: 310_000 });
+uiPartEnded('the real UI checks ended', 300_000);
 
 test('the extension activates; both tools are offered everywhere', async () => {
   await activated();

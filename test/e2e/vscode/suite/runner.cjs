@@ -40,4 +40,16 @@ const kit = require('../../../kit.cjs');
 /** Polls `fn` until it returns a truthy value, which is returned; a throw counts as "not yet" (test/kit.cjs). */
 const waitFor = (what, fn, timeoutMs = 20_000, intervalMs = 100) => kit.waitFor(what, fn, timeoutMs, intervalMs, { retryErrors: true });
 
-module.exports = { test, runAll, waitFor, sleep: kit.sleep };
+/**
+ * The suite's first test where its window also serves the file's real-UI
+ * checks (uiFirst of ../../innerSuite.mjs): waits, up to `waitMs`, until the
+ * UI part ended ($ZOT_E2E_UI_DONE exists); with no UI part it passes at once.
+ */
+function uiPartEnded(name, waitMs) {
+  test(name, async () => {
+    const done = process.env.ZOT_E2E_UI_DONE;
+    if (done) await waitFor('the UI part to end', () => fs.existsSync(done), waitMs, 200);
+  }, { timeoutMs: waitMs + 10_000 });
+}
+
+module.exports = { test, runAll, waitFor, uiPartEnded, sleep: kit.sleep };
